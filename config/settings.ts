@@ -1,0 +1,129 @@
+// The settings contract: the schema of settings.yml, its defaults, and the
+// environment overrides. Loaded and validated once at start; a bad value
+// stops the service with a message naming the key and what is expected.
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import * as v from 'valibot';
+import { parse as parseYaml } from 'yaml';
+
+const port = v.pipe(v.number('expected a number'), v.integer('expected an integer'),
+  v.minValue(0, 'expected a port from 0 to 65535'), v.maxValue(65535, 'expected a port from 0 to 65535'));
+const positiveInt = v.pipe(v.number('expected a number'), v.integer('expected an integer'),
+  v.minValue(1, 'expected a positive integer'));
+const nonEmpty = v.pipe(v.string('expected a string'), v.minLength(1, 'expected a non-empty string'));
+
+const OidcClientSchema = v.strictObject({
+  client_id: nonEmpty,
+  /** Absent for public clients (PKCE only). */
+  client_secret: v.optional(nonEmpty),
+  grant_types: v.optional(v.array(v.picklist(['authorization_code', 'refresh_token', 'client_credentials'],
+    'expected authorization_code, refresh_token or client_credentials')), ['authorization_code', 'refresh_token']),
+  redirect_uris: v.optional(v.array(v.pipe(v.string(), v.url('expected an absolute URL'))), []),
+  /** Space-separated scopes this client may be granted. */
+  scope: v.optional(v.string(), ''),
+});
+
+export const SettingsSchema = v.strictObject({
+  server: v.optional(v.strictObject({
+    port: v.optional(port, 8080),
+    host: v.optional(nonEmpty, '0.0.0.0'),
+    /** Public URL of the service, used in Location headers and OIDC metadata. */
+    baseUrl: v.optional(v.pipe(v.string(), v.url('expected an absolute URL such as http://localhost:8080'))),
+    /** Largest accepted request body. */
+    bodyLimitBytes: v.optional(positiveInt, 1024 * 1024),
+  }), {}),
+  data: v.optional(v.strictObject({
+    dir: v.optional(nonEmpty, './data'),
+  }), {}),
+  auth: v.optional(v.strictObject({
+    backend: v.optional(v.picklist(['basic', 'oidc'], 'expected basic or oidc'), 'basic'),
+    scopes: v.optional(v.strictObject({
+      read: v.optional(nonEmpty, 'svc:maps:read'),
+      write: v.optional(nonEmpty, 'svc:maps:write'),
+      publish: v.optional(nonEmpty, 'svc:maps:publish'),
+      admin: v.optional(nonEmpty, 'svc:admin'),
+    }), {}),
+    tokenTtlSeconds: v.optional(positiveInt, 3600),
+    oidc: v.optional(v.strictObject({
+      /** "builtin" mounts the service's own provider at /oidc; otherwise the issuer URL. */
+      issuer: v.optional(v.union([v.literal('builtin'), v.pipe(v.string(), v.url())],
+        'expected "builtin" or the URL of an external issuer'), 'builtin'),
+      audience: v.optional(nonEmpty),
+      clients: v.optional(v.array(OidcClientSchema), []),
+    }), {}),
+  }), {}),
+  datasources: v.optional(v.strictObject({
+    spreadsheet: v.optional(v.strictObject({
+      dir: v.optional(nonEmpty),
+      maxFileBytes: v.optional(positiveInt, 20 * 1024 * 1024),
+      maxUncompressedBytes: v.optional(positiveInt, 200 * 1024 * 1024),
+      maxInflateRatio: v.optional(positiveInt, 100),
+      maxRows: v.optional(positiveInt, 200_000),
+      maxColumns: v.optional(positiveInt, 200),
+    }), {}),
+  }), {}),
+});
+
+export type SettingsInput = v.InferInput<typeof SettingsSchema>;
+export type Settings = v.InferOutput<typeof SettingsSchema> & {
+  server: { baseUrl: string };
+  datasources: { spreadsheet: { dir: string } };
+};
+
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingsError';
+  }
+}
+
+/** Validates raw settings (from YAML or code) and fills derived defaults. */
+export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir = process.cwd()): Settings {
+  const input = structuredClone((raw ?? {}) as Record<string, any>);
+  applyEnv(input, env);
+  const result = v.safeParse(SettingsSchema, input);
+  if (!result.success) {
+    const lines = result.issues.map((issue) => {
+      const key = v.getDotPath(issue) ?? '(top level)';
+      const got = issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)})`;
+      const message = issue.type === 'strict_object' ? 'is not a known setting' : issue.message;
+      return `  ${key}: ${message}${got}`;
+    });
+    throw new SettingsError(`invalid settings:\n${lines.join('\n')}`);
+  }
+  const s = result.output as Settings;
+  s.data.dir = path.resolve(baseDir, s.data.dir);
+  s.datasources.spreadsheet.dir = path.resolve(baseDir, s.datasources.spreadsheet.dir ?? path.join(s.data.dir, 'sheets'));
+  s.server.baseUrl = (s.server.baseUrl ?? `http://localhost:${s.server.port}`).replace(/\/+$/, '');
+  return s;
+}
+
+/** Environment variables win over the file: PORT, HOST, MTS_DATA_DIR, MTS_BASE_URL. */
+function applyEnv(input: Record<string, any>, env: NodeJS.ProcessEnv) {
+  const set = (section: string, key: string, value: unknown) => {
+    input[section] = { ...(input[section] ?? {}), [key]: value };
+  };
+  if (env.PORT !== undefined) set('server', 'port', /^\d+$/.test(env.PORT) ? Number(env.PORT) : env.PORT);
+  if (env.HOST) set('server', 'host', env.HOST);
+  if (env.MTS_BASE_URL) set('server', 'baseUrl', env.MTS_BASE_URL);
+  if (env.MTS_DATA_DIR) set('data', 'dir', env.MTS_DATA_DIR);
+}
+
+/** Reads the settings file named by MTS_CONFIG, else ./settings.yml if present, else defaults. */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
+  const file = env.MTS_CONFIG ? path.resolve(cwd, env.MTS_CONFIG) : path.resolve(cwd, 'settings.yml');
+  let raw: unknown = {};
+  if (existsSync(file)) {
+    try {
+      raw = parseYaml(readFileSync(file, 'utf8')) ?? {};
+    } catch (e) {
+      throw new SettingsError(`cannot read settings file ${file}: ${(e as Error).message}`);
+    }
+    if (typeof raw !== 'object' || Array.isArray(raw)) {
+      throw new SettingsError(`settings file ${file} must hold a mapping of keys, such as "server:" and "auth:"`);
+    }
+  } else if (env.MTS_CONFIG) {
+    throw new SettingsError(`settings file ${file} (from MTS_CONFIG) does not exist`);
+  }
+  return parseSettings(raw, env, cwd);
+}

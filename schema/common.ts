@@ -1,0 +1,13 @@
+// Building blocks shared by the request schemas of every resource.
+import * as v from 'valibot';
+
+/** "7 characters of [A-Za-z0-9]" (DESIGN: Resources). */
+export const ID_PATTERN = /^[A-Za-z0-9]{7}$/;
+export const IdSchema = v.pipe(v.string(), v.regex(ID_PATTERN, 'expected 7 letters or digits'));
+
+export const NameSchema = v.pipe(
+  v.string('expected a string'),
+  v.trim(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(200, 'must be at most 200 characters'),
+);

@@ -1,0 +1,50 @@
+// DatasetRevision: the request body of dataset create and update, and the
+// query it carries (DESIGN: Datasources).
+import * as v from 'valibot';
+import { NameSchema } from './common.ts';
+
+export const FILTER_OPERATORS = ['equal', 'not_equal', 'like', 'not_like'] as const;
+export const GROUP_LAYOUTS = ['circle', 'grid'] as const;
+
+const FieldName = v.pipe(v.string('expected a string'), v.minLength(1, 'must not be empty'), v.maxLength(200));
+
+export const FilterSchema = v.strictObject({
+  /** A row column, or `endpoints.<column>` to match either endpoint. */
+  field: FieldName,
+  /** `""` and null mean equal. */
+  operator: v.pipe(
+    v.optional(v.nullable(v.picklist([...FILTER_OPERATORS, ''], 'expected equal, not_equal, like or not_like')), 'equal'),
+    v.transform((op) => (op ? op : 'equal') as (typeof FILTER_OPERATORS)[number]),
+  ),
+  /** Values OR together; a single string is taken as a list of one. */
+  value: v.pipe(
+    v.union([v.string(), v.array(v.string('expected a string'))], 'expected a list of strings'),
+    v.transform((x) => (Array.isArray(x) ? x : [x])),
+  ),
+});
+
+export const QuerySchema = v.strictObject({
+  /** `spreadsheet?sheet_id=…&sheet_name=…` as listed by GET /api/v1/datasources/. */
+  endpoint: v.pipe(v.string('expected a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000)),
+  filters: v.optional(v.array(FilterSchema), []),
+  /** Endpoint field whose equal values make one node (default: name). */
+  node_deduplication_field: v.optional(v.nullable(FieldName), null),
+  /** Endpoint field names, outermost first; null means no grouping. */
+  node_group_criteria: v.optional(
+    v.nullable(v.pipe(
+      v.union([FieldName, v.array(FieldName)], 'expected null or a list of field names'),
+      v.transform((x) => (Array.isArray(x) ? x : [x])),
+    )),
+    null,
+  ),
+  node_group_layout: v.optional(v.nullable(v.picklist(GROUP_LAYOUTS, 'expected null, circle or grid')), null),
+});
+
+export const DatasetRevisionSchema = v.strictObject({
+  name: NameSchema,
+  query: QuerySchema,
+});
+
+export type Filter = v.InferOutput<typeof FilterSchema>;
+export type DatasetQuery = v.InferOutput<typeof QuerySchema>;
+export type DatasetRevision = v.InferOutput<typeof DatasetRevisionSchema>;
