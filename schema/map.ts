@@ -1,0 +1,144 @@
+// MapRevision: the request body of map create, map update and the in-progress
+// map output (PATCH /api/v1/output/map/). SPEC.md leaves the layer and override
+// structure "not shown"; we keep the shapes ESnet Terranova (terranova/models.py)
+// and its clients (the web editor, esnet-networkmap-panel) already send, so a
+// map exported from Terranova is accepted here unchanged:
+//
+//   configuration: { initialViewStrategy, viewport: {center: {lat, lng}, zoom,
+//     top?, left?, bottom?, right?}, background, tileset, editMode, showSidebar,
+//     showViewControls, showLegend, enableScrolling, enableEditing,
+//     enableNodeAnimation, enableEdgeAnimation, zIndexBase, layers: [Layer],
+//     + Terranova extras (latitudeVar, legendPosition, thresholds, ...) }
+//   Layer: { name, visible, color, nodeWidth, edgeWidth, pathOffset,
+//     jsonFromUrl, mapjson (JSON string), mapjsonUrl, endpointId,
+//     inboundValueField, outboundValueField, srcField, dstField, legend,
+//     nodeHighlight } and our additions (DESIGN: Output) that name a dataset
+//     directly: datasetId, datasetVersion, layout, datatype, templateId.
+//   overrides: { <datasetId>: { nodes: { <node name>: Rule },
+//                               edges: { <edge name>: Rule } } }
+//   Rule: { operation: 'add' | 'delete' | 'override', state: <a topology node
+//     {name, coordinate, meta} or edge {name, coordinates, meta}>, render }
+//
+// Differences from Terranova, on purpose: every configuration field is optional
+// (a map can be created with a name only), unknown configuration, layer and
+// rule keys are kept as sent (looseObject), and a rule with `render` missing
+// or null is active (Terranova skips it); only `render: false` disables a rule.
+// `state` may be omitted for `delete` only, as in Terranova.
+import * as v from 'valibot';
+import { ID_PATTERN, NameSchema } from './common.ts';
+
+/** Colours reach SVG attributes, so only plain CSS colour forms are accepted. */
+export const COLOR_PATTERN =
+  /^(#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|(rgb|rgba|hsl|hsla)\(\s*[0-9.%\s,/+-]{1,60}\)|[a-zA-Z]{1,30})$/;
+const ColorSchema = v.pipe(v.string('expected a colour string'), v.trim(), v.regex(COLOR_PATTERN, 'expected a CSS colour such as #1f77b4'));
+
+const Num = (min: number, max: number) =>
+  v.pipe(v.number('expected a number'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+const Bool = v.optional(v.nullable(v.boolean('expected true or false')));
+const Str = (max = 200) => v.optional(v.nullable(v.pipe(v.string('expected a string'), v.maxLength(max, `must be at most ${max} characters`))));
+
+const LatLng = v.tuple([Num(-90, 90), Num(-180, 180)], 'expected [latitude, longitude]');
+
+export const LAYOUTS = ['geographic', 'logical'] as const;
+export const DATATYPES = ['snapshot', 'dynamic', 'live'] as const;
+export const OVERRIDE_OPERATIONS = ['add', 'delete', 'override'] as const;
+/** Bounded so that one map output cannot fan out into unbounded dataset reads. */
+export const MAX_LAYERS = 10;
+
+export const ViewportSchema = v.looseObject({
+  center: v.optional(v.nullable(v.looseObject({ lat: Num(-90, 90), lng: Num(-180, 180) }))),
+  zoom: v.optional(v.nullable(Num(0, 30))),
+  top: v.optional(v.nullable(Num(-90, 90))),
+  bottom: v.optional(v.nullable(Num(-90, 90))),
+  left: v.optional(v.nullable(Num(-360, 360))),
+  right: v.optional(v.nullable(Num(-360, 360))),
+});
+
+export const LayerSchema = v.looseObject({
+  name: Str(),
+  visible: Bool,
+  color: v.optional(v.nullable(ColorSchema)),
+  nodeWidth: v.optional(v.nullable(Num(0, 200))),
+  edgeWidth: v.optional(v.nullable(Num(0, 100))),
+  pathOffset: v.optional(v.nullable(Num(0, 200))),
+  /** Our way to name the data (DESIGN: Output). */
+  datasetId: v.optional(v.nullable(v.pipe(v.string(), v.regex(ID_PATTERN, 'expected 7 letters or digits')))),
+  datasetVersion: v.optional(v.nullable(v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(1, 'must be at least 1')))),
+  layout: v.optional(v.nullable(v.picklist(LAYOUTS, 'expected geographic or logical'))),
+  datatype: v.optional(v.nullable(v.picklist(DATATYPES, 'expected snapshot, dynamic or live'))),
+  templateId: v.optional(v.nullable(v.pipe(v.string(), v.regex(ID_PATTERN, 'expected 7 letters or digits')))),
+  /** Terranova's ways: a dataset output URL, or inline topology (a JSON string; an object is accepted too). */
+  jsonFromUrl: Bool,
+  mapjsonUrl: Str(2000),
+  mapjson: v.optional(v.nullable(v.union([v.string(), v.looseObject({})], 'expected a JSON string or an object'))),
+  endpointId: Str(),
+  inboundValueField: Str(),
+  outboundValueField: Str(),
+  srcField: Str(),
+  dstField: Str(),
+  legend: Bool,
+  nodeHighlight: Str(),
+});
+
+export const ConfigurationSchema = v.looseObject({
+  initialViewStrategy: Str(50),
+  viewport: v.optional(v.nullable(ViewportSchema)),
+  background: v.optional(v.nullable(ColorSchema)),
+  tileset: v.optional(v.nullable(v.looseObject({}))),
+  editMode: Bool,
+  showSidebar: Bool,
+  showViewControls: Bool,
+  showLegend: Bool,
+  enableScrolling: Bool,
+  enableEditing: Bool,
+  enableNodeAnimation: Bool,
+  enableEdgeAnimation: Bool,
+  zIndexBase: v.optional(v.nullable(v.pipe(v.number('expected an integer'), v.integer('expected an integer')))),
+  layers: v.optional(v.pipe(v.array(LayerSchema, 'expected a list of layers'), v.maxLength(MAX_LAYERS, `at most ${MAX_LAYERS} layers`)), []),
+});
+
+/** What an add/override rule puts in place of the node or edge (Terranova: `state`). */
+const NodeState = v.looseObject({
+  name: v.optional(v.pipe(v.string(), v.maxLength(500))),
+  coordinate: v.optional(LatLng),
+  meta: v.optional(v.looseObject({})),
+  children: v.optional(v.nullable(v.array(v.string()))),
+});
+const EdgeState = v.looseObject({
+  name: v.optional(v.pipe(v.string(), v.maxLength(500))),
+  coordinates: v.optional(v.pipe(v.array(LatLng), v.minLength(2, 'an edge needs at least 2 coordinates'), v.maxLength(1000))),
+  meta: v.optional(v.looseObject({})),
+});
+
+const rule = <S extends typeof NodeState | typeof EdgeState>(state: S) =>
+  v.pipe(
+    v.looseObject({
+      operation: v.picklist(OVERRIDE_OPERATIONS, 'expected add, delete or override'),
+      state: v.optional(v.nullable(state)),
+      render: Bool,
+    }),
+    v.check((r) => r.operation === 'delete' || r.state != null, 'state is required unless operation is delete'),
+  );
+export const NodeOverrideSchema = rule(NodeState);
+export const EdgeOverrideSchema = rule(EdgeState);
+
+const Key = v.pipe(v.string(), v.minLength(1), v.maxLength(500));
+export const DatasetOverridesSchema = v.looseObject({
+  nodes: v.optional(v.record(Key, NodeOverrideSchema), {}),
+  edges: v.optional(v.record(Key, EdgeOverrideSchema), {}),
+});
+
+// Top level: unknown keys (mapId, version, public of a full map object sent back) are dropped, not stored.
+export const MapRevisionSchema = v.object({
+  name: NameSchema,
+  configuration: v.optional(ConfigurationSchema, {}),
+  /** Keyed by datasetId, as in Terranova; one set applies to every layer showing that dataset. */
+  overrides: v.optional(v.record(Key, DatasetOverridesSchema), {}),
+});
+
+export type MapRevision = v.InferOutput<typeof MapRevisionSchema>;
+export type MapConfiguration = v.InferOutput<typeof ConfigurationSchema>;
+export type MapLayer = v.InferOutput<typeof LayerSchema>;
+export type DatasetOverrides = v.InferOutput<typeof DatasetOverridesSchema>;
+export type NodeOverride = v.InferOutput<typeof NodeOverrideSchema>;
+export type EdgeOverride = v.InferOutput<typeof EdgeOverrideSchema>;
