@@ -1,0 +1,37 @@
+// Password hashing with scrypt from node:crypto: a per-user random salt, the
+// parameters stored beside the hash so they can be raised later, and a
+// constant-time comparison.
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
+
+// N=2^15, r=8, p=1: OWASP's scrypt floor; about 32 MiB and tens of ms a hash.
+const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+const KEYLEN = 32;
+const maxmem = 64 * 1024 * 1024;
+
+/** `scrypt$N$r$p$<salt b64>$<hash b64>` */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password.normalize('NFC'), salt, KEYLEN, { ...PARAMS, maxmem });
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await scrypt(password.normalize('NFC'), Buffer.from(salt, 'base64'), expected.length,
+    { N: Number(n), r: Number(r), p: Number(p), maxmem });
+  return timingSafeEqual(key, expected);
+}
+
+/**
+ * A hash of a password nobody has, verified when the username is unknown so a
+ * wrong username costs the same time as a wrong password.
+ */
+export const dummyHash = hashPassword(randomBytes(18).toString('base64'));
+
+export const randomPassword = () => randomBytes(18).toString('base64url');

@@ -1,0 +1,88 @@
+// Access tokens of the basic backend: JWTs signed with the service's Ed25519
+// key. Verification pins the algorithm, issuer and audience, requires `exp`,
+// ignores any key named in the token header, and then checks the token against
+// the user as stored now (deleted users and changed passwords revoke tokens).
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { ServiceError } from '../errors.ts';
+import type { SigningKey } from './signing-key.ts';
+import { SIGNING_ALG } from './signing-key.ts';
+import type { Principal } from './types.ts';
+import type { StoredUser, UserDirectory } from './users.ts';
+
+export const API_AUDIENCE = 'map-topology-service';
+
+export interface TokenOptions {
+  key: SigningKey;
+  issuer: string;
+  ttlSeconds: number;
+  users: UserDirectory;
+  now: () => Date;
+}
+
+interface Claims {
+  sub: string;
+  scope: string;
+  pwv: number;
+  exp: number;
+}
+
+export const invalidToken = (why: string) =>
+  new ServiceError('invalid_token', `invalid bearer token: ${why}`, {
+    headers: { 'WWW-Authenticate': `Bearer realm="map-topology-service", error="invalid_token", error_description="${why}"` },
+  });
+
+export class TokenService {
+  // Verified signatures, so a hot client does not pay for Ed25519 on every
+  // request. Revocation is still checked each time against the user record.
+  private verified = new Map<string, Claims>();
+
+  constructor(private o: TokenOptions) {}
+
+  async issue(user: StoredUser, scopes: string[]) {
+    const iat = Math.floor(this.o.now().getTime() / 1000);
+    const token = await new SignJWT({ scope: scopes.join(' '), pwv: user.passwordVersion })
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: this.o.key.kid, typ: 'at+jwt' })
+      .setSubject(user.username)
+      .setIssuer(this.o.issuer)
+      .setAudience(API_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.o.ttlSeconds)
+      .sign(this.o.key.privateKey);
+    return { access_token: token, token_type: 'Bearer', expires_in: this.o.ttlSeconds, scope: scopes.join(' ') };
+  }
+
+  async verify(token: string): Promise<Principal> {
+    const nowSeconds = Math.floor(this.o.now().getTime() / 1000);
+    let claims = this.verified.get(token);
+    if (!claims) {
+      claims = await this.verifySignature(token);
+      if (this.verified.size >= 10_000) this.verified.clear();
+      this.verified.set(token, claims);
+    }
+    if (claims.exp <= nowSeconds) throw invalidToken('token expired');
+    const user = this.o.users.find(claims.sub);
+    if (!user) throw invalidToken('unknown user');
+    if (user.passwordVersion !== claims.pwv) throw invalidToken('token revoked by a password change');
+    const granted = claims.scope.split(' ').filter((s) => s && user.scope.includes(s));
+    return { username: user.username, name: user.name, email: user.email, scopes: granted };
+  }
+
+  private async verifySignature(token: string): Promise<Claims> {
+    try {
+      const { payload, protectedHeader } = await jwtVerify(token, this.o.key.publicKey, {
+        algorithms: [SIGNING_ALG],
+        issuer: this.o.issuer,
+        audience: API_AUDIENCE,
+        requiredClaims: ['exp', 'sub'],
+        currentDate: this.o.now(),
+      });
+      if (protectedHeader.kid !== this.o.key.kid) throw invalidToken('unknown key');
+      if (typeof payload.scope !== 'string' || typeof payload.pwv !== 'number') throw invalidToken('missing claims');
+      return { sub: payload.sub!, scope: payload.scope, pwv: payload.pwv, exp: payload.exp! };
+    } catch (e) {
+      if (e instanceof ServiceError) throw e;
+      if (e instanceof joseErrors.JWTExpired) throw invalidToken('token expired');
+      throw invalidToken(e instanceof joseErrors.JOSEError ? 'signature or claims check failed' : 'malformed token');
+    }
+  }
+}

@@ -1,0 +1,96 @@
+// Local user accounts, kept in the private part of the data folder as one
+// document (`private/users.json`). Nothing outside auth/ sees password hashes.
+import { conflict, notFound } from '../errors.ts';
+import type { Store } from '../store/types.ts';
+import { hashPassword } from './passwords.ts';
+
+export interface StoredUser {
+  username: string;
+  name: string;
+  email: string;
+  scope: string[];
+  passwordHash: string;
+  /** Raised on every password change; tokens carry it, so older tokens stop working. */
+  passwordVersion: number;
+  createdOn: string;
+}
+
+export type PublicUser = Pick<StoredUser, 'username' | 'name' | 'email' | 'scope'>;
+
+interface UsersDoc {
+  users: StoredUser[];
+}
+
+const KEY = 'users';
+
+export const toPublic = ({ username, name, email, scope }: StoredUser): PublicUser => ({ username, name, email, scope });
+
+export class UserDirectory {
+  constructor(private store: Store, private now: () => Date) {}
+
+  private all(): StoredUser[] {
+    return this.store.get<UsersDoc>('private', KEY)?.users ?? [];
+  }
+
+  list(): StoredUser[] {
+    return this.all();
+  }
+
+  find(username: string): StoredUser | undefined {
+    return this.all().find((u) => u.username === username);
+  }
+
+  async create(input: { username: string; name?: string; email?: string; scope: string[]; password: string }) {
+    const passwordHash = await hashPassword(input.password);
+    const user: StoredUser = {
+      username: input.username,
+      name: input.name ?? input.username,
+      email: input.email ?? '',
+      scope: [...new Set(input.scope)],
+      passwordHash,
+      passwordVersion: 1,
+      createdOn: this.now().toISOString(),
+    };
+    await this.change((users) => {
+      if (users.some((u) => u.username === user.username)) throw conflict(`user ${JSON.stringify(user.username)} already exists`);
+      return [...users, user];
+    });
+    return user;
+  }
+
+  async update(username: string, patch: Partial<Pick<StoredUser, 'name' | 'email' | 'scope'>>, guard?: (users: StoredUser[]) => void) {
+    let updated: StoredUser | undefined;
+    await this.change((users) => {
+      const next = users.map((u) => (u.username === username ? (updated = { ...u, ...patch }) : u));
+      if (!updated) throw notFound(`no user ${JSON.stringify(username)}`);
+      guard?.(next);
+      return next;
+    });
+    return updated!;
+  }
+
+  async setPassword(username: string, password: string) {
+    const passwordHash = await hashPassword(password);
+    let updated: StoredUser | undefined;
+    await this.change((users) => {
+      const next = users.map((u) =>
+        u.username === username ? (updated = { ...u, passwordHash, passwordVersion: u.passwordVersion + 1 }) : u);
+      if (!updated) throw notFound(`no user ${JSON.stringify(username)}`);
+      return next;
+    });
+    return updated!;
+  }
+
+  async remove(username: string, guard?: (remaining: StoredUser[]) => void) {
+    await this.change((users) => {
+      const next = users.filter((u) => u.username !== username);
+      if (next.length === users.length) throw notFound(`no user ${JSON.stringify(username)}`);
+      guard?.(next);
+      return next;
+    });
+  }
+
+  private change(fn: (users: StoredUser[]) => StoredUser[]) {
+    return this.store.update<UsersDoc>('private', KEY, (doc) => ({ users: fn(doc?.users ?? []) }));
+  }
+}

@@ -1,0 +1,38 @@
+// Reading and validating request input at the edge. Malformed JSON is 400;
+// a well-formed body that fails its schema is 422 with one entry per bad field.
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import { badRequest, ServiceError, validationFailed, type FieldProblem } from '../errors.ts';
+
+export const issuesToProblems = (issues: v.BaseIssue<unknown>[]): FieldProblem[] =>
+  issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }));
+
+/** Validates a value against a schema; 422 naming every bad field. */
+export function validate<S extends v.GenericSchema>(schema: S, value: unknown, what = 'request body'): v.InferOutput<S> {
+  const result = v.safeParse(schema, value);
+  if (result.success) return result.output;
+  const errors = issuesToProblems(result.issues);
+  const first = errors[0];
+  throw validationFailed(`invalid ${what}: ${first.path || '(root)'}: ${first.message}`, errors);
+}
+
+/** Parses the JSON (or, when allowed, form-encoded) body and validates it. */
+export async function readBody<S extends v.GenericSchema>(c: Context, schema: S, options: { form?: boolean } = {}) {
+  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  let raw: unknown;
+  if (options.form && type === 'application/x-www-form-urlencoded') {
+    raw = Object.fromEntries(new URLSearchParams(await c.req.text()));
+  } else if (type === 'application/json' || type === '' || type.endsWith('+json')) {
+    const text = await c.req.text();
+    if (!text.trim()) throw badRequest('request body is empty; send a JSON object');
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw badRequest(`request body is not valid JSON: ${(e as Error).message}`);
+    }
+  } else {
+    throw new ServiceError('unsupported_media_type',
+      `unsupported Content-Type ${JSON.stringify(type)}; send application/json${options.form ? ' or application/x-www-form-urlencoded' : ''}`);
+  }
+  return validate(schema, raw);
+}

@@ -1,0 +1,76 @@
+// Assembles the service: createApp(deps) builds the Hono app from its parts
+// (tests call it directly, no port needed); serve() loads the settings, opens
+// the data folder and listens. Running this file starts the service.
+import { serve as listen } from '@hono/node-server';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { pathToFileURL } from 'node:url';
+import { createAuth } from './auth/index.ts';
+import type { AppEnv } from './auth/types.ts';
+import { loadSettings, SettingsError, type Settings } from './config/settings.ts';
+import { ServiceError } from './errors.ts';
+import { createLogger, type Logger } from './log.ts';
+import { authRoutes } from './routes/auth.ts';
+import { healthRoutes } from './routes/health.ts';
+import { errorHandler, notFoundHandler } from './routes/on-error.ts';
+import { openFileStore } from './store/file.ts';
+import type { Store } from './store/types.ts';
+
+export interface AppDeps {
+  settings: Settings;
+  store: Store;
+  /** The clock; tests pin it. */
+  now?: () => Date;
+  log?: Logger;
+  /** First-start admin password (MTS_ADMIN_PASSWORD). */
+  adminPassword?: string;
+}
+
+export async function createApp(deps: AppDeps) {
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? createLogger();
+  const { settings, store } = deps;
+  const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword });
+
+  const app = new Hono<AppEnv>({ strict: false });
+  app.onError(errorHandler(log));
+  app.notFound(notFoundHandler);
+  app.use('*', bodyLimit({
+    maxSize: settings.server.bodyLimitBytes,
+    onError: () => {
+      throw new ServiceError('payload_too_large', `request body is over the limit of ${settings.server.bodyLimitBytes} bytes`);
+    },
+  }));
+
+  app.route('/', healthRoutes());
+  app.route('/', authRoutes(auth));
+  return app;
+}
+
+/** Starts the service from settings.yml and the environment; resolves once listening. */
+export async function serve(env: NodeJS.ProcessEnv = process.env) {
+  const log = createLogger();
+  const settings = loadSettings(env);
+  const store = await openFileStore(settings.data.dir, { log: (m) => log.info(m) });
+  const app = await createApp({ settings, store, log, adminPassword: env.MTS_ADMIN_PASSWORD });
+  const server = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host }, (info) => {
+    log.info(`Map Topology Service listening on ${settings.server.baseUrl} (bound to ${info.address}:${info.port})`);
+    log.info(`data folder: ${settings.data.dir}; get a token: POST ${settings.server.baseUrl}/api/v1/auth/token`);
+  });
+  const stop = async () => {
+    server.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return { server, store, settings };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  serve().catch((e) => {
+    const message = e instanceof SettingsError ? e.message : `cannot start: ${(e as Error).message}`;
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,61 @@
+// A whole service for one test: its own temp data folder, the real app from
+// createApp, an admin with a known password, and shortcuts for requests.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseSettings, type SettingsInput } from '../../config/settings.ts';
+import { createMemoryLogger } from '../../log.ts';
+import { createApp } from '../../server.ts';
+import { openFileStore } from '../../store/file.ts';
+import type { Store } from '../../store/types.ts';
+
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+
+export interface TestAppOptions {
+  settings?: SettingsInput;
+  /** Reuse a data folder (for restart tests). */
+  dir?: string;
+  now?: () => Date;
+}
+
+export type RequestInit2 = RequestInit & { token?: string; json?: unknown };
+
+export async function makeTestApp(options: TestAppOptions = {}) {
+  const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'mts-test-')));
+  const settings = parseSettings({ ...options.settings, data: { dir, ...options.settings?.data } }, {}, dir);
+  const store: Store = await openFileStore(settings.data.dir);
+  const log = createMemoryLogger();
+  const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD });
+
+  const request = (url: string, init: RequestInit2 = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    return app.request(url, { ...init, headers, body });
+  };
+
+  /** A token for the admin user limited to the given scopes (default: all of admin's). */
+  const token = async (scope?: string, username = 'admin', password = ADMIN_PASSWORD) => {
+    const res = await request('/api/v1/auth/token', {
+      method: 'POST',
+      json: { grant_type: 'password', username, password, ...(scope !== undefined ? { scope } : {}) },
+    });
+    if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
+
+  let closed = false;
+  const close = async (removeDir = options.dir === undefined) => {
+    if (!closed) await store.close();
+    closed = true;
+    if (removeDir) await rm(dir, { recursive: true, force: true });
+  };
+
+  return { app, dir, settings, store, log, request, token, close };
+}
+
+export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
