@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadSettings, parseSettings, SettingsError } from '../../config/settings.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('settings: defaults', () => {
+  it('fills every documented default', () => {
+    const s = parseSettings({}, {}, '/srv/mts');
+    assert.equal(s.server.port, 8080);
+    assert.equal(s.server.baseUrl, 'http://localhost:8080');
+    assert.equal(s.data.dir, '/srv/mts/data');
+    assert.equal(s.datasources.spreadsheet.dir, '/srv/mts/data/sheets');
+    assert.equal(s.auth.backend, 'basic');
+    assert.deepEqual(s.auth.scopes, { read: 'svc:maps:read', write: 'svc:maps:write', publish: 'svc:maps:publish', admin: 'svc:admin' });
+    assert.equal(s.auth.tokenTtlSeconds, 3600);
+    assert.equal(s.server.bodyLimitBytes, 1024 * 1024);
+  });
+});
+
+describe('settings: environment overrides', () => {
+  it('PORT, HOST, MTS_DATA_DIR and MTS_BASE_URL win over the file', () => {
+    const s = parseSettings({ server: { port: 1, host: 'a' }, data: { dir: 'x' } },
+      { PORT: '9090', HOST: '127.0.0.1', MTS_DATA_DIR: '/var/mts', MTS_BASE_URL: 'https://maps.example.net/' }, '/srv');
+    assert.equal(s.server.port, 9090);
+    assert.equal(s.server.host, '127.0.0.1');
+    assert.equal(s.data.dir, '/var/mts');
+    assert.equal(s.server.baseUrl, 'https://maps.example.net');
+  });
+});
+
+describe('settings: a bad value names the key and what is expected', () => {
+  const cases: Array<[string, unknown, RegExp]> = [
+    ['port out of range', { server: { port: 70000 } }, /server\.port: expected a port from 0 to 65535/],
+    ['unknown backend', { auth: { backend: 'ldap' } }, /auth\.backend: expected basic or oidc \(got "ldap"\)/],
+    ['unknown key', { server: { prot: 1 } }, /server\.prot: is not a known setting/],
+    ['empty scope', { auth: { scopes: { read: '' } } }, /auth\.scopes\.read: expected a non-empty string/],
+    ['bad base URL', { server: { baseUrl: 'localhost' } }, /server\.baseUrl: expected an absolute URL/],
+    ['non-numeric PORT', {}, /server\.port: expected a number \(got "eighty"\)/],
+  ];
+  for (const [name, raw, message] of cases) {
+    it(name, () => {
+      const env = name === 'non-numeric PORT' ? { PORT: 'eighty' } : {};
+      assert.throws(() => parseSettings(raw, env), (e: unknown) => e instanceof SettingsError && message.test(e.message));
+    });
+  }
+
+  it('reads YAML from MTS_CONFIG and refuses a missing file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mts-settings-'));
+    try {
+      await writeFile(path.join(dir, 'conf.yml'), 'server:\n  port: 8181\nauth:\n  tokenTtlSeconds: 60\n');
+      const s = loadSettings({ MTS_CONFIG: 'conf.yml' }, dir);
+      assert.equal(s.server.port, 8181);
+      assert.equal(s.auth.tokenTtlSeconds, 60);
+      assert.throws(() => loadSettings({ MTS_CONFIG: 'missing.yml' }, dir), /does not exist/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the service refuses to start with a bad settings file, naming the key', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mts-settings-'));
+    try {
+      await writeFile(path.join(dir, 'settings.yml'), 'auth:\n  tokenTtlSeconds: -5\n');
+      const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(root, 'server.ts')],
+        { cwd: dir, env: { ...process.env, MTS_DATA_DIR: path.join(dir, 'data'), PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      assert.notEqual(code, 0);
+      assert.match(stderr, /auth\.tokenTtlSeconds: expected a positive integer/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
