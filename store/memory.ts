@@ -2,40 +2,38 @@
 // trying the service without a data folder. Documents are kept in the same
 // canonical form the file adapter writes, so both behave identically.
 import { canonicalCopy } from './canonical-json.ts';
+import { DocIndex } from './doc-index.ts';
 import { KeyLock } from './key-lock.ts';
-import { assertKey } from './keys.ts';
-import type { Collection, Store } from './types.ts';
+import { assertDocument, assertKey } from './keys.ts';
+import type { Store } from './types.ts';
 
 export function createMemoryStore(): Store {
-  const docs = new Map<string, Map<string, unknown>>();
+  const index = new DocIndex();
   const locks = new KeyLock();
-  const bucket = (c: Collection) => {
-    let b = docs.get(c);
-    if (!b) docs.set(c, (b = new Map()));
-    return b;
-  };
   let closed = false;
   const open = () => {
     if (closed) throw new Error('store is closed');
   };
 
   return {
-    get: (c, key) => bucket(c).get(key) as any,
-    entries: (c) => [...bucket(c).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) as any,
-    update: (c, key, fn) => {
+    get: (c, key) => index.get(c, key) as any,
+    entries: (c) => index.entries(c) as any,
+    update: async (c, key, fn) => {
       assertKey(c, key);
       return locks.run(`${c}/${key}`, async () => {
         open();
-        const next = canonicalCopy(await fn(bucket(c).get(key) as any));
-        bucket(c).set(key, next);
-        return next;
+        const next = await fn(index.get(c, key) as any);
+        assertDocument(c, key, next);
+        const stored = canonicalCopy(next);
+        index.set(c, key, stored);
+        return stored;
       });
     },
-    delete: (c, key) => {
+    delete: async (c, key) => {
       assertKey(c, key);
       return locks.run(`${c}/${key}`, async () => {
         open();
-        bucket(c).delete(key);
+        index.delete(c, key);
       });
     },
     close: async () => {

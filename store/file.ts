@@ -1,0 +1,164 @@
+// The file adapter: lowdb over the data folder, one document per file
+// `<dir>/<collection>/<key>.json` in canonical JSON, so `git log -p` on a file
+// shows that resource's history. The folder is scanned once at open (leftover
+// temp files swept, every document loaded); after that reads are served from
+// memory and each write goes through a lowdb `Low` whose adapter
+// (DurableFile) writes durably. Secrets live in `private/` (0700, its own
+// `.gitignore`, files 0600). One process owns the folder (lock.ts).
+import path from 'node:path';
+import { Low } from 'lowdb';
+import { ServiceError } from '../errors.ts';
+import { canonicalCopy } from './canonical-json.ts';
+import { DocIndex } from './doc-index.ts';
+import { DurableFile, defaultFs, isTempName, syncDir, writeFileDurably, type FsFacade } from './durable-file.ts';
+import { KeyLock } from './key-lock.ts';
+import { assertDocument, assertKey } from './keys.ts';
+import { acquireDirLock } from './lock.ts';
+import { COLLECTIONS, KEY_PATTERN, type Collection, type Json, type Store } from './types.ts';
+
+export interface FileStoreOptions {
+  /** File-system calls (default node:fs/promises); tests inject recorders and failures. */
+  fs?: FsFacade;
+  /** Where notices go (swept temp files, ignored names, write failures). */
+  log?: (message: string) => void;
+}
+
+const PRIVATE: Collection = 'private';
+const PRIVATE_GITIGNORE = '*\n';
+/** Files read at once while loading: enough to keep the thread pool busy. */
+const LOAD_CONCURRENCY = 32;
+
+export async function openFileStore(dir: string, options: FileStoreOptions = {}): Promise<Store> {
+  const fs = options.fs ?? defaultFs;
+  const log = options.log ?? ((message: string) => console.error(`[store] ${message}`));
+  const root = path.resolve(dir);
+  await fs.mkdir(root, { recursive: true });
+  const lock = await acquireDirLock(root, fs);
+  const index = new DocIndex();
+  try {
+    await prepareFolders(fs, root);
+    await sweepTemps(fs, root, await fs.readdir(root), log);
+    for (const collection of COLLECTIONS) await loadCollection(fs, root, collection, index, log);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  return fileStore(fs, root, index, lock.release, log);
+}
+
+function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => Promise<void>, log: (m: string) => void): Store {
+  const locks = new KeyLock();
+  let closed = false;
+  const ensureOpen = () => {
+    if (closed) throw new Error(`store ${root} is closed`);
+  };
+  const adapter = <T>(c: Collection, key: string) =>
+    new DurableFile<T>(path.join(root, c, `${key}.json`), { fs, mode: c === PRIVATE ? 0o600 : 0o666 });
+
+  return {
+    get: (c, key) => index.get(c, key) as any,
+    entries: (c) => index.entries(c) as any,
+    update: async (c, key, fn) => {
+      assertKey(c, key);
+      return locks.run(`${c}/${key}`, async () => {
+        ensureOpen();
+        const next = await fn(index.get(c, key) as any);
+        assertDocument(c, key, next);
+        const stored = canonicalCopy(next);
+        try {
+          await new Low(adapter<typeof stored>(c, key), stored).write();
+        } catch (error) {
+          throw storageFailure(error, `${c}/${key}`, log);
+        }
+        // Memory changes only once the file is durable: a failed write leaves the old document served.
+        index.set(c, key, stored);
+        return stored;
+      });
+    },
+    delete: async (c, key) => {
+      assertKey(c, key);
+      return locks.run(`${c}/${key}`, async () => {
+        ensureOpen();
+        const file = path.join(root, c, `${key}.json`);
+        try {
+          await fs.unlink(file);
+          await syncDir(fs, path.dirname(file));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storageFailure(error, `${c}/${key}`, log);
+        }
+        index.delete(c, key);
+      });
+    },
+    close: async () => {
+      if (closed) return;
+      await locks.idle();
+      closed = true;
+      await release();
+    },
+  };
+}
+
+function storageFailure(error: unknown, what: string, log: (m: string) => void): ServiceError {
+  const code = (error as NodeJS.ErrnoException).code;
+  log(`could not write ${what}: ${(error as Error).message}`);
+  const detail = code === 'ENOSPC' || code === 'EDQUOT'
+    ? `the data folder is full; ${what} was not saved`
+    : `the data folder could not be written (${code ?? 'I/O error'}); ${what} was not saved`;
+  return new ServiceError('storage_unavailable', detail, { cause: error });
+}
+
+/** Collection folders exist; private/ is owner-only and tells git to ignore everything in it. */
+async function prepareFolders(fs: FsFacade, root: string): Promise<void> {
+  let created = false;
+  for (const c of COLLECTIONS) {
+    const mode = c === PRIVATE ? 0o700 : 0o777;
+    if (await fs.mkdir(path.join(root, c), { recursive: true, mode })) created = true;
+  }
+  if (created) await syncDir(fs, root);
+  const privateDir = path.join(root, PRIVATE);
+  await fs.chmod(privateDir, 0o700);
+  const gitignore = path.join(privateDir, '.gitignore');
+  const current = await fs.readFile(gitignore, 'utf8').catch(() => undefined);
+  if (current !== PRIVATE_GITIGNORE) await writeFileDurably(fs, gitignore, PRIVATE_GITIGNORE, 0o600);
+}
+
+/** Removes temp files left by writes that a crash interrupted (we hold the lock, so none is in use). */
+async function sweepTemps(fs: FsFacade, folder: string, names: string[], log: (m: string) => void): Promise<string[]> {
+  const temps = names.filter(isTempName);
+  for (const name of temps) await fs.unlink(path.join(folder, name)).catch(() => undefined);
+  if (temps.length > 0) {
+    await syncDir(fs, folder);
+    log(`removed ${temps.length} unfinished temp file(s) from ${folder}`);
+  }
+  return names.filter((name) => !isTempName(name));
+}
+
+async function loadCollection(fs: FsFacade, root: string, c: Collection, index: DocIndex, log: (m: string) => void): Promise<void> {
+  const folder = path.join(root, c);
+  const names = await sweepTemps(fs, folder, await fs.readdir(folder), log);
+  const keys: string[] = [];
+  for (const name of names) {
+    if (name.startsWith('.')) continue; // .gitignore, .gitkeep and the like
+    const key = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+    if (KEY_PATTERN.test(key)) keys.push(key);
+    else log(`ignoring ${path.join(folder, name)}: not named <key>.json with a key of ${KEY_PATTERN}`);
+  }
+  await forEachLimit(keys, LOAD_CONCURRENCY, async (key) => {
+    const file = path.join(folder, `${key}.json`);
+    const db = new Low<Json | null>(new DurableFile<Json | null>(file, { fs }), null);
+    await db.read(); // throws naming the file when it is not valid JSON
+    if (db.data === null || typeof db.data !== 'object') {
+      throw new Error(`data file ${file} does not hold a JSON object or array; repair it or move it out of the data folder`);
+    }
+    if (c === PRIVATE) await fs.chmod(file, 0o600);
+    index.load(c, key, db.data);
+  });
+}
+
+async function forEachLimit<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

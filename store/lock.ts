@@ -1,0 +1,121 @@
+// One process owns a data folder. `<dir>/.lock` holds the owner's pid and is
+// created exclusively (O_EXCL), so a second service on the same folder fails
+// at start instead of two writers silently overwriting each other. A lock
+// whose pid is no longer running (the owner was SIGKILLed or the machine
+// died) is stale and taken over.
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { defaultFs, type FsFacade } from './durable-file.ts';
+
+export const LOCK_NAME = '.lock';
+
+/** Lock files held by this process: the same pid in a lock we do not hold is a previous life (e.g. pid 1 in a container). */
+const heldHere = new Set<string>();
+
+export interface DirLock {
+  readonly file: string;
+  release(): Promise<void>;
+}
+
+export class DataDirInUseError extends Error {
+  constructor(readonly dir: string, readonly pid: number, lockFile: string) {
+    super(`data folder ${dir} is in use by process ${pid}; stop it or point MTS_DATA_DIR elsewhere ` +
+      `(if no such process is running, delete ${lockFile})`);
+    this.name = 'DataDirInUseError';
+  }
+}
+
+export async function acquireDirLock(dir: string, fs: FsFacade = defaultFs): Promise<DirLock> {
+  const file = path.join(dir, LOCK_NAME);
+  const mine = `${process.pid}\n`;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await tryCreate(fs, file, mine)) {
+      heldHere.add(file);
+      return { file, release: () => release(fs, file, mine) };
+    }
+    const owner = await readOwner(fs, file);
+    if (owner === 'gone') continue; // removed meanwhile: try again
+    if (typeof owner === 'number' && isRunning(owner) && (owner !== process.pid || heldHere.has(file))) {
+      throw new DataDirInUseError(dir, owner, file);
+    }
+    await takeOver(fs, file, owner);
+  }
+  throw new Error(`could not take the lock ${file}: other processes keep changing it`);
+}
+
+async function tryCreate(fs: FsFacade, file: string, content: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await fs.open(file, 'wx', 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    const buffer = Buffer.from(content);
+    await handle.write(buffer, 0, buffer.length, 0);
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+/** The owner's pid; 'stale' for content that is no pid; 'gone' if the file vanished. */
+async function readOwner(fs: FsFacade, file: string): Promise<number | 'stale' | 'gone'> {
+  // A lock is created empty and then filled: give a starting owner a moment before calling it stale.
+  for (let i = 0; i < 10; i++) {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+      throw error;
+    }
+    if (/^\d{1,10}\n$/.test(text)) {
+      const pid = Number(text.trim());
+      return pid >= 1 ? pid : 'stale';
+    }
+    if (text.length > 0) return 'stale';
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return 'stale';
+}
+
+/** Whether a pid names a running process (EPERM: it runs, as another user). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Moves the stale lock aside (rename is atomic: of two processes taking over
+ * at once only one moves it), checks it moved the lock it judged stale, and
+ * deletes it; the caller then creates its own.
+ */
+async function takeOver(fs: FsFacade, file: string, judged: number | 'stale'): Promise<void> {
+  const aside = `${file}.${randomBytes(6).toString('hex')}.stale.tmp`;
+  try {
+    await fs.rename(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = await fs.readFile(aside, 'utf8').catch(() => '');
+  const movedOwner = /^\d{1,10}\n$/.test(moved) ? Number(moved.trim()) : 'stale';
+  if (movedOwner !== judged && typeof movedOwner === 'number' && isRunning(movedOwner)) {
+    // Another process took the lock between our read and our rename: put it back.
+    await fs.rename(aside, file);
+    return;
+  }
+  await fs.unlink(aside).catch(() => undefined);
+}
+
+async function release(fs: FsFacade, file: string, mine: string): Promise<void> {
+  if (!heldHere.delete(file)) return;
+  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (text === mine) await fs.unlink(file).catch(() => undefined);
+}
