@@ -3,6 +3,7 @@
 // at start instead of two writers silently overwriting each other. A lock
 // whose pid is no longer running (the owner was SIGKILLed or the machine
 // died) is stale and taken over.
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defaultFs, type FsFacade } from './durable-file.ts';
@@ -26,7 +27,8 @@ export class DataDirInUseError extends Error {
 }
 
 export async function acquireDirLock(dir: string, fs: FsFacade = defaultFs): Promise<DirLock> {
-  const file = path.join(dir, LOCK_NAME);
+  // The real path, so two spellings of one folder (symlinks, `..`) meet at the same lock.
+  const file = path.join(await realpath(dir), LOCK_NAME);
   const mine = `${process.pid}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
     if (await tryCreate(fs, file, mine)) {
@@ -71,14 +73,17 @@ async function readOwner(fs: FsFacade, file: string): Promise<number | 'stale' |
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
       throw error;
     }
-    if (/^\d{1,10}\n$/.test(text)) {
-      const pid = Number(text.trim());
-      return pid >= 1 ? pid : 'stale';
-    }
-    if (text.length > 0) return 'stale';
+    if (text.length > 0) return parseOwner(text);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return 'stale';
+}
+
+/** A pid of 1 or more on a line of its own; anything else is no owner (0 or -1 would mean process groups to kill()). */
+function parseOwner(text: string): number | 'stale' {
+  if (!/^\d{1,10}\n$/.test(text)) return 'stale';
+  const pid = Number(text.trim());
+  return pid >= 1 ? pid : 'stale';
 }
 
 /** Whether a pid names a running process (EPERM: it runs, as another user). */
@@ -105,7 +110,7 @@ async function takeOver(fs: FsFacade, file: string, judged: number | 'stale'): P
     throw error;
   }
   const moved = await fs.readFile(aside, 'utf8').catch(() => '');
-  const movedOwner = /^\d{1,10}\n$/.test(moved) ? Number(moved.trim()) : 'stale';
+  const movedOwner = parseOwner(moved);
   if (movedOwner !== judged && typeof movedOwner === 'number' && isRunning(movedOwner)) {
     // Another process took the lock between our read and our rename: put it back.
     await fs.rename(aside, file);

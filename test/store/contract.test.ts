@@ -195,7 +195,7 @@ export function storeContract(name: string, makeHarness: () => Promise<Harness>)
           assert.equal(Object.getPrototypeOf(doc), Object.prototype);
           assert.ok(Object.hasOwn(doc, '__proto__'));
           assert.deepEqual(Object.getOwnPropertyDescriptor(doc, '__proto__')?.value, { polluted: true });
-          assert.deepEqual((doc.constructor as Doc).prototype, { polluted2: true });
+          assert.deepEqual((doc.constructor as unknown as Doc).prototype, { polluted2: true });
           const nested = (doc.nested as Doc[])[0];
           assert.ok(Object.hasOwn(nested, '__proto__'));
           assert.equal(Object.getPrototypeOf(nested), Object.prototype);
