@@ -1,0 +1,143 @@
+// PUT throughput (issue 2): PUT /api/v1/map/id/{id}/ through a real HTTP
+// server, sequential (one map) and 20-way concurrent (20 maps, one writer
+// each), in versions/s. Baseline: a raw loop that durably writes exactly the
+// bytes the store wrote (captured through the store's fs facade) the way the
+// issue describes it: write a temp file, fsync, rename; same concurrency.
+import { serve } from '@hono/node-server';
+import * as nodeFs from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseSettings } from '../config/settings.ts';
+import { createMemoryLogger } from '../log.ts';
+import { createApp } from '../server.ts';
+import type { FileHandleLike, FsFacade } from '../store/durable-file.ts';
+import { openFileStore } from '../store/file.ts';
+
+const SEQUENTIAL = Number(process.env.BENCH_PUTS ?? 300);
+const WRITERS = 20;
+const PER_WRITER = Math.max(1, Math.round(SEQUENTIAL / 6));
+const PASSWORD = 'benchmark password 1';
+
+type Write = { name: string; bytes: Buffer };
+
+/** The default fs, recording the bytes of every file renamed into place while `sink` is set. */
+function capturingFs(): { fs: FsFacade; capture: (sink: Write[] | undefined) => void } {
+  const pending = new Map<string, Buffer[]>();
+  let sink: Write[] | undefined;
+  const fs: FsFacade = {
+    ...nodeFs,
+    open: async (file, flags, mode) => {
+      const handle = await nodeFs.open(file, flags, mode);
+      if (!sink || !file.endsWith('.tmp')) return handle;
+      const chunks: Buffer[] = [];
+      pending.set(file, chunks);
+      const wrapped: FileHandleLike = {
+        write: (buffer, offset, length, position) => {
+          chunks.push(Buffer.from(buffer.subarray(offset, offset + length)));
+          return handle.write(buffer, offset, length, position);
+        },
+        sync: () => handle.sync(),
+        close: () => handle.close(),
+      };
+      return wrapped;
+    },
+    rename: async (from, to) => {
+      await nodeFs.rename(from, to);
+      const chunks = pending.get(from);
+      pending.delete(from);
+      if (chunks && sink) sink.push({ name: path.basename(to), bytes: Buffer.concat(chunks) });
+    },
+  };
+  return { fs, capture: (s) => void (sink = s) };
+}
+
+function revision(i: number, writer: number) {
+  return {
+    name: `Backbone ${writer} rev ${i}`,
+    configuration: {
+      initialViewStrategy: 'manual', viewport: { center: { lat: 39.8, lng: -98.5 }, zoom: 4 }, background: '#f8f8f8',
+      showLegend: true, layers: [{ name: 'Core', visible: true, color: '#1f77b4', nodeWidth: 6, edgeWidth: 3 }],
+    },
+    overrides: {},
+  };
+}
+
+/** The raw baseline: each writer durably writes its byte sequence (temp, fsync, rename), writers in parallel. */
+async function rawLoop(dir: string, writes: Write[]): Promise<number> {
+  const byTarget = new Map<string, Buffer[]>();
+  for (const w of writes) byTarget.set(w.name, [...(byTarget.get(w.name) ?? []), w.bytes]);
+  await mkdir(dir, { recursive: true });
+  const t0 = performance.now();
+  await Promise.all([...byTarget].map(async ([name, list]) => {
+    for (let i = 0; i < list.length; i++) {
+      const temp = path.join(dir, `.${name}.${i}.tmp`);
+      const handle = await nodeFs.open(temp, 'wx');
+      await handle.write(list[i], 0, list[i].length, 0);
+      await handle.sync();
+      await handle.close();
+      await nodeFs.rename(temp, path.join(dir, name));
+    }
+  }));
+  return performance.now() - t0;
+}
+
+export async function benchPut(): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-put-'));
+  const { fs, capture } = capturingFs();
+  const store = await openFileStore(path.join(dir, 'data'), { fs, log: () => undefined });
+  const settings = parseSettings({ data: { dir: path.join(dir, 'data') } }, {}, dir);
+  const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
+  const server = await new Promise<{ url: string; close: () => void }>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({ url: `http://127.0.0.1:${info.port}`, close: () => s.close() }));
+  });
+  try {
+    const call = async (method: string, url: string, body: unknown, token?: string) => {
+      const res = await fetch(server.url + url, { method, body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as Record<string, any>;
+    };
+    const token = (await call('POST', '/api/v1/auth/token', { grant_type: 'password', username: 'admin', password: PASSWORD })).access_token;
+    const ids: string[] = [];
+    for (let w = 0; w < WRITERS; w++) ids.push((await call('POST', '/api/v1/map/', revision(0, w), token)).mapId);
+
+    const phases: Array<[string, number, Write[], number]> = [];
+    const seqWrites: Write[] = [];
+    capture(seqWrites);
+    let t0 = performance.now();
+    for (let i = 1; i <= SEQUENTIAL; i++) await call('PUT', `/api/v1/map/id/${ids[0]}/`, revision(i, 0), token);
+    phases.push(['sequential', SEQUENTIAL, seqWrites, performance.now() - t0]);
+
+    const concWrites: Write[] = [];
+    capture(concWrites);
+    t0 = performance.now();
+    await Promise.all(ids.map(async (id, w) => {
+      for (let i = 1; i <= PER_WRITER; i++) await call('PUT', `/api/v1/map/id/${id}/`, revision(i, w), token);
+    }));
+    phases.push([`${WRITERS}-way concurrent`, WRITERS * PER_WRITER, concWrites, performance.now() - t0]);
+    capture(undefined);
+
+    const last = await fetch(`${server.url}/api/v1/map/id/${ids[0]}/`, { headers: { authorization: `Bearer ${token}` } });
+    const version = ((await last.json()) as { version: number }).version;
+    if (version !== SEQUENTIAL + PER_WRITER + 1) throw new Error(`map ${ids[0]} is at version ${version}, expected ${SEQUENTIAL + PER_WRITER + 1}`);
+
+    const lines: string[] = [];
+    for (const [label, count, writes, ms] of phases) {
+      if (writes.length !== count) throw new Error(`${label}: captured ${writes.length} file writes for ${count} PUTs`);
+      const rawMs = await rawLoop(path.join(dir, `raw-${lines.length}`), writes);
+      const ours = (count / ms) * 1000;
+      const raw = (count / rawMs) * 1000;
+      const kb = writes.reduce((n, w) => n + w.bytes.length, 0) / writes.length / 1024;
+      lines.push(`PUT /api/v1/map/id/{id}/ ${label} (${count} versions, avg file ${kb.toFixed(1)} KB): ${ours.toFixed(0)} versions/s ` +
+        `vs baseline raw durable write loop (temp, fsync, rename) ${raw.toFixed(0)} writes/s = ${(ours / raw).toFixed(2)} x (target >= 0.5 x)`);
+    }
+    return lines;
+  } finally {
+    server.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
