@@ -9,7 +9,13 @@ import { createAuth } from './auth/index.ts';
 import type { AppEnv } from './auth/types.ts';
 import { loadSettings, SettingsError, type Settings } from './config/settings.ts';
 import { ServiceError } from './errors.ts';
+import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
+import { createResources } from './resources/index.ts';
+import { datasetRoutes } from './routes/datasets.ts';
+import { mapRoutes } from './routes/maps.ts';
+import { publicRoutes } from './routes/public.ts';
+import { templateRoutes } from './routes/templates.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
@@ -24,6 +30,8 @@ export interface AppDeps {
   log?: Logger;
   /** First-start admin password (MTS_ADMIN_PASSWORD). */
   adminPassword?: string;
+  /** Datasource kinds for dataset queries; default: the spreadsheet registry over settings.datasources. */
+  datasources?: DatasourceRegistry;
 }
 
 export async function createApp(deps: AppDeps) {
@@ -42,10 +50,27 @@ export async function createApp(deps: AppDeps) {
     },
   }));
 
+  const datasources = deps.datasources ?? pendingDatasources;
+  const resources = createResources({ store, now, datasources });
+  await resources.templates.ensureDefaults();
+  const baseUrl = settings.server.baseUrl;
+
   app.route('/', healthRoutes());
   app.route('/', authRoutes(auth));
+  app.route('/', mapRoutes({ auth, maps: resources.maps, baseUrl }));
+  app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
+  app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));
+  app.route('/', publicRoutes({ maps: resources.maps }));
   return app;
 }
+
+// TEMPORARY until datasources/index.ts lands: replace with createDatasources(settings).
+const pendingDatasources: DatasourceRegistry = {
+  list: async () => ({}),
+  checkEndpoint: () => {},
+  run: async () => { throw new ServiceError('datasource_unavailable', 'no datasource registry configured'); },
+  close: async () => {},
+};
 
 /** Starts the service from settings.yml and the environment; resolves once listening. */
 export async function serve(env: NodeJS.ProcessEnv = process.env) {

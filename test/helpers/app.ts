@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSettings, type SettingsInput } from '../../config/settings.ts';
+import type { DatasourceRegistry } from '../../datasources/types.ts';
 import { createMemoryLogger } from '../../log.ts';
 import { createApp } from '../../server.ts';
 import { openFileStore } from '../../store/file.ts';
@@ -16,6 +17,8 @@ export interface TestAppOptions {
   /** Reuse a data folder (for restart tests). */
   dir?: string;
   now?: () => Date;
+  /** Datasource registry for the app (default: the real one over <dir>/sheets). */
+  datasources?: DatasourceRegistry;
 }
 
 export type RequestInit2 = RequestInit & { token?: string; json?: unknown };
@@ -25,7 +28,8 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const settings = parseSettings({ ...options.settings, data: { dir, ...options.settings?.data } }, {}, dir);
   const store: Store = await openFileStore(settings.data.dir);
   const log = createMemoryLogger();
-  const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD });
+  const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
+    datasources: options.datasources });
 
   const request = (url: string, init: RequestInit2 = {}) => {
     const headers = new Headers(init.headers);

@@ -1,0 +1,62 @@
+// Maps: versioned display configurations that can be published.
+// Create stores version 1 with public: false. Update keeps the map's current
+// public flag (editing a published map keeps it published). Publish and
+// unpublish each store a new version that copies the latest content with
+// public set to true / false. A map is public when its latest version is;
+// the public views then show only versions that were stored as public.
+import { notFound } from '../errors.ts';
+import type { MapRevision } from '../schema/map.ts';
+import { MAP_FIELDS } from '../schema/records.ts';
+import type { Store } from '../store/types.ts';
+import { contentOf, VersionedCollection, type Content } from './collection.ts';
+import type { ListQuery, ResourceKind, StoredVersion, Visibility } from './types.ts';
+
+export const MAP_KIND: ResourceKind = {
+  collection: 'maps',
+  label: 'map',
+  idField: 'mapId',
+  fields: MAP_FIELDS,
+  defaultFields: ['mapId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'],
+};
+
+export const PUBLIC_ONLY: Visibility = {
+  name: 'public',
+  resource: (latest) => latest.public === true,
+  version: (version) => version.public === true,
+};
+
+export function createMaps(store: Store, now: () => Date) {
+  const collection = new VersionedCollection(store, MAP_KIND, now);
+  const setPublic = (id: string, by: string, value: boolean, ifMatch?: string) =>
+    collection.append(id, by, (latest) => ({ ...contentOf(latest), public: value }), { ifMatch });
+
+  return {
+    collection,
+    get: (id: string, which: 'latest' | number = 'latest') => collection.get(id, which),
+    view: (version: StoredVersion) => collection.view(version),
+    list: (query: ListQuery) => collection.list(query),
+    create: (by: string, revision: MapRevision) =>
+      collection.create(by, { ...(revision as Content), public: false }),
+    update: (id: string, by: string, revision: MapRevision, ifMatch?: string) =>
+      collection.append(id, by, (latest) => ({ ...(revision as Content), public: latest.public === true }), { ifMatch }),
+    publish: (id: string, by: string, ifMatch?: string) => setPublic(id, by, true, ifMatch),
+    unpublish: (id: string, by: string, ifMatch?: string) => setPublic(id, by, false, ifMatch),
+
+    /** The public list: maps public now, and of those only versions stored as public. */
+    publicList: (query: ListQuery) => collection.list(query, PUBLIC_ONLY),
+    /**
+     * A version readable without authentication (for the public output
+     * routes): 404 unless the map is public now and that version was stored
+     * as public. The message is the same as for a missing map on purpose.
+     */
+    getPublic(id: string, which: 'latest' | number = 'latest'): StoredVersion {
+      const hidden = () => notFound(`no public map with ID ${id}${which === 'latest' ? '' : ` and version ${which}`}`);
+      if (!collection.exists(id) || collection.get(id).public !== true) throw hidden();
+      const version = which === 'latest' ? collection.get(id) : collection.get(id, which);
+      if (version.public !== true) throw hidden();
+      return version;
+    },
+  };
+}
+
+export type Maps = ReturnType<typeof createMaps>;

@@ -1,0 +1,44 @@
+// Node templates: versioned SVG fragments for node shapes. On first start
+// (no templates at all) the two default templates are created.
+import type { TemplateRevision } from '../schema/template.ts';
+import { TEMPLATE_FIELDS } from '../schema/records.ts';
+import type { Store } from '../store/types.ts';
+import { VersionedCollection, type Content } from './collection.ts';
+import { defaultNodeTemplates } from './default-templates.ts';
+import type { ListQuery, ResourceKind, StoredVersion } from './types.ts';
+
+export const TEMPLATE_KIND: ResourceKind = {
+  collection: 'templates',
+  label: 'template',
+  idField: 'templateId',
+  fields: TEMPLATE_FIELDS,
+  defaultFields: ['templateId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'],
+};
+
+/** lastUpdatedBy of what the service creates by itself. */
+export const SYSTEM_USER = 'system';
+
+export function createTemplates(store: Store, now: () => Date) {
+  const collection = new VersionedCollection(store, TEMPLATE_KIND, now);
+  const content = (r: TemplateRevision): Content => ({ name: r.name, template: r.template });
+
+  return {
+    collection,
+    get: (id: string, which: 'latest' | number = 'latest') => collection.get(id, which),
+    view: (version: StoredVersion) => collection.view(version),
+    list: (query: ListQuery) => collection.list(query),
+    create: (by: string, revision: TemplateRevision) => collection.create(by, content(revision)),
+    update: (id: string, by: string, revision: TemplateRevision, ifMatch?: string) =>
+      collection.append(id, by, () => content(revision), { ifMatch }),
+
+    /** First start: with no templates at all, stores the defaults. Returns how many were created. */
+    async ensureDefaults(): Promise<number> {
+      if (store.entries('templates').length > 0) return 0;
+      const defaults = defaultNodeTemplates();
+      for (const revision of defaults) await collection.create(SYSTEM_USER, content(revision));
+      return defaults.length;
+    },
+  };
+}
+
+export type Templates = ReturnType<typeof createTemplates>;

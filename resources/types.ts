@@ -1,0 +1,66 @@
+// Shapes shared by the versioned resources (maps, datasets, templates).
+//
+// Stored document per resource, in its collection keyed by the resource ID:
+//   { "versions": [ {full version object}, ... ] }   (version 1 first)
+// A version object holds the resource's ID field, its content and the three
+// stamps below. It is never rewritten once stored.
+import type { Collection, Json } from '../store/types.ts';
+
+export interface VersionStamps {
+  version: number;
+  lastUpdatedBy: string;
+  /** ISO 8601 UTC, from the injected clock. */
+  lastUpdatedOn: string;
+}
+
+export type StoredVersion = { [key: string]: Json } & VersionStamps;
+
+export interface StoredResource {
+  versions: StoredVersion[];
+}
+
+/** What the generic collection needs to know about one kind of resource. */
+export interface ResourceKind {
+  collection: Extract<Collection, 'maps' | 'datasets' | 'templates'>;
+  /** Singular noun for messages: "map". */
+  label: string;
+  /** "mapId". */
+  idField: string;
+  /** Valid values of `fields`, in documentation order. */
+  fields: readonly string[];
+  defaultFields: readonly string[];
+  /** Turns a stored version into the object clients see; identity when absent. */
+  present?: (version: StoredVersion) => Record<string, unknown>;
+  /** Fields that exist only in the presented object (need `present`). */
+  computedFields?: readonly string[];
+}
+
+export type VersionSelector = 'latest' | 'all' | number;
+
+/** A parsed list request. */
+export interface ListQuery {
+  version: VersionSelector;
+  fields: readonly string[];
+  /** [field, accepted values]: values of one filter OR together, filters AND. */
+  filters: ReadonlyArray<readonly [string, ReadonlyArray<string | boolean>]>;
+  limit?: number;
+  offset: number;
+}
+
+/** Which resources and versions a list may show (the public maps list narrows both). */
+export interface Visibility {
+  name: string;
+  resource: (latest: StoredVersion) => boolean;
+  version: (version: StoredVersion) => boolean;
+}
+
+/** A response body ready to send: serialized once, then reused. */
+export interface Serialized {
+  body: string;
+  etag: string;
+}
+
+export interface ListPage {
+  body: string;
+  total: number;
+}

@@ -1,0 +1,48 @@
+// Dataset endpoints (SPEC: Datasets). Create saves the query without running
+// it; update runs it live (with at least one filter) and answers with the new
+// version, its results and the rows that could not be used (`problems`).
+import { Hono } from 'hono';
+import type { Auth } from '../auth/index.ts';
+import type { AppEnv } from '../auth/types.ts';
+import type { Datasets } from '../resources/datasets.ts';
+import { DatasetRevisionSchema } from '../schema/dataset.ts';
+import { readBody } from './body.ts';
+import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
+import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
+
+export function datasetListSpec(datasets: Datasets): ListSpec {
+  return {
+    kind: datasets.collection.kind,
+    filters: { datasetId: 'string', name: 'string', lastUpdatedBy: 'string' },
+  };
+}
+
+export function datasetRoutes(o: { auth: Auth; datasets: Datasets; baseUrl: string }) {
+  const { auth, datasets } = o;
+  const app = new Hono<AppEnv>({ strict: false });
+  const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'datasetId', 'dataset');
+  const spec = datasetListSpec(datasets);
+
+  app.get('/api/v1/datasets', auth.requireScope('read'), (c) => sendList(c, datasets.list(parseListQuery(c, spec))));
+
+  app.get('/api/v1/dataset/id/:datasetId', auth.requireScope('read'), (c) => {
+    const datasetId = id(c);
+    return sendView(c, datasets.view(datasets.get(datasetId, parseVersionQuery(c))));
+  });
+
+  app.post('/api/v1/dataset', auth.requireScope('write'), async (c) => {
+    const created = await datasets.create(editor(c), await readBody(c, DatasetRevisionSchema));
+    return sendView(c, datasets.view(created), 201, {
+      Location: `${o.baseUrl}/api/v1/dataset/id/${created.datasetId as string}/`,
+    });
+  });
+
+  app.put('/api/v1/dataset/id/:datasetId', auth.requireScope('write'), async (c) => {
+    const datasetId = id(c);
+    datasets.get(datasetId);
+    const revision = await readBody(c, DatasetRevisionSchema);
+    return sendView(c, datasets.view(await datasets.update(datasetId, editor(c), revision, ifMatch(c))));
+  });
+
+  return app;
+}

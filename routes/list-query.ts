@@ -1,0 +1,88 @@
+// Query parameters of the list and get-by-ID endpoints, parsed with the
+// schemas of schema/list.ts. Anything malformed or unknown is 400 naming the
+// parameter (a typo such as ?feilds= must not silently return everything).
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import { badRequest } from '../errors.ts';
+import type { ListQuery, ResourceKind } from '../resources/types.ts';
+import {
+  BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema,
+  StringFilterSchema, VersionParamSchema,
+} from '../schema/list.ts';
+
+export type FilterType = 'string' | 'boolean';
+
+/** What one list endpoint accepts. The OpenAPI document is built from the same spec. */
+export interface ListSpec {
+  kind: ResourceKind;
+  /** Filter parameters: field name -> value type. */
+  filters: Readonly<Record<string, FilterType>>;
+}
+
+const show = (s: string) => JSON.stringify(s.length > 100 ? `${s.slice(0, 100)}…` : s);
+
+function parseParam<S extends v.GenericSchema<string, unknown>>(schema: S, name: string, raw: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, raw);
+  if (result.success) return result.output;
+  const message = result.issues[0].message;
+  throw badRequest(`invalid query parameter ${name}=${show(raw)}: ${message}`, [{ path: name, message }]);
+}
+
+function params(c: Context, accepted: readonly string[]) {
+  const search = new URL(c.req.url).searchParams;
+  for (const name of new Set(search.keys())) {
+    if (!accepted.includes(name)) {
+      throw badRequest(`unknown query parameter ${show(name)}; accepted: ${accepted.join(', ')}`,
+        [{ path: name, message: 'unknown query parameter' }]);
+    }
+  }
+  const once = (name: string) => {
+    const all = search.getAll(name);
+    if (all.length > 1) throw badRequest(`query parameter ${name} may be given once`, [{ path: name, message: 'given more than once' }]);
+    return all[0];
+  };
+  return { search, once };
+}
+
+export const LIST_PAGING = ['version', 'fields', 'limit', 'offset'] as const;
+
+export function parseListQuery(c: Context, spec: ListSpec): ListQuery {
+  const filterNames = Object.keys(spec.filters);
+  const { search, once } = params(c, [...LIST_PAGING, ...filterNames]);
+
+  const version = once('version');
+  const limit = once('limit');
+  const offset = once('offset');
+
+  const fieldSchema = fieldsParamSchema(spec.kind.fields);
+  const fields: string[] = [];
+  for (const raw of search.getAll('fields')) {
+    for (const piece of raw.split(',')) {
+      const name = piece.trim();
+      if (name && !fields.includes(name)) fields.push(parseParam(fieldSchema, 'fields', name));
+    }
+  }
+
+  const filters = filterNames
+    .filter((name) => search.has(name))
+    .map((name) => {
+      const schema = spec.filters[name] === 'boolean' ? BooleanParamSchema : StringFilterSchema;
+      return [name, search.getAll(name).map((raw) => parseParam(schema, name, raw))] as const;
+    });
+
+  return {
+    version: version === undefined ? 'latest' : parseParam(VersionParamSchema, 'version', version),
+    fields: fields.length ? fields : spec.kind.defaultFields,
+    filters,
+    limit: limit === undefined ? undefined : parseParam(LimitParamSchema, 'limit', limit),
+    offset: offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
+  };
+}
+
+/** Get-by-ID: only `version` (latest or a number). */
+export function parseVersionQuery(c: Context): 'latest' | number {
+  const { once } = params(c, ['version']);
+  const version = once('version');
+  return version === undefined ? 'latest' : parseParam(OneVersionParamSchema, 'version', version);
+}
+

@@ -1,0 +1,51 @@
+// Map endpoints (SPEC: Maps) plus unpublish (DESIGN). Thin: parse, call
+// resources/maps.ts, send. Create is 201 + Location; update, publish and
+// unpublish answer 200 with the new version; every answer carries its ETag.
+import { Hono } from 'hono';
+import type { Auth } from '../auth/index.ts';
+import type { AppEnv } from '../auth/types.ts';
+import type { Maps } from '../resources/maps.ts';
+import { MAP_KIND } from '../resources/maps.ts';
+import { MapRevisionSchema } from '../schema/map.ts';
+import { readBody } from './body.ts';
+import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
+import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
+
+export const MAP_LIST: ListSpec = {
+  kind: MAP_KIND,
+  filters: { mapId: 'string', name: 'string', lastUpdatedBy: 'string', public: 'boolean' },
+};
+
+export function mapRoutes(o: { auth: Auth; maps: Maps; baseUrl: string }) {
+  const { auth, maps } = o;
+  const app = new Hono<AppEnv>({ strict: false });
+  const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'mapId', 'map');
+  const location = (mapId: string) => `${o.baseUrl}/api/v1/map/id/${mapId}/`;
+
+  app.get('/api/v1/maps', auth.requireScope('read'), (c) => sendList(c, maps.list(parseListQuery(c, MAP_LIST))));
+
+  app.get('/api/v1/map/id/:mapId', auth.requireScope('read'), (c) => {
+    const mapId = id(c);
+    return sendView(c, maps.view(maps.get(mapId, parseVersionQuery(c))));
+  });
+
+  app.post('/api/v1/map', auth.requireScope('write'), async (c) => {
+    const created = await maps.create(editor(c), await readBody(c, MapRevisionSchema));
+    return sendView(c, maps.view(created), 201, { Location: location(created.mapId as string) });
+  });
+
+  app.put('/api/v1/map/id/:mapId', auth.requireScope('write'), async (c) => {
+    const mapId = id(c);
+    maps.get(mapId); // unknown map: 404 before reading the body
+    const revision = await readBody(c, MapRevisionSchema);
+    return sendView(c, maps.view(await maps.update(mapId, editor(c), revision, ifMatch(c))));
+  });
+
+  app.post('/api/v1/map/id/:mapId/publish', auth.requireScope('publish'), async (c) =>
+    sendView(c, maps.view(await maps.publish(id(c), editor(c), ifMatch(c)))));
+
+  app.post('/api/v1/map/id/:mapId/unpublish', auth.requireScope('publish'), async (c) =>
+    sendView(c, maps.view(await maps.unpublish(id(c), editor(c), ifMatch(c)))));
+
+  return app;
+}

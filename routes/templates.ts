@@ -1,0 +1,45 @@
+// Template endpoints (SPEC: Templates). The markup must be well-formed XML
+// (422 otherwise, see schema/template.ts).
+import { Hono } from 'hono';
+import type { Auth } from '../auth/index.ts';
+import type { AppEnv } from '../auth/types.ts';
+import { TEMPLATE_KIND, type Templates } from '../resources/templates.ts';
+import { TemplateRevisionSchema } from '../schema/template.ts';
+import { readBody } from './body.ts';
+import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
+import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
+
+export const TEMPLATE_LIST: ListSpec = {
+  kind: TEMPLATE_KIND,
+  filters: { templateId: 'string', name: 'string', lastUpdatedBy: 'string' },
+};
+
+export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: string }) {
+  const { auth, templates } = o;
+  const app = new Hono<AppEnv>({ strict: false });
+  const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'templateId', 'template');
+
+  app.get('/api/v1/templates', auth.requireScope('read'), (c) =>
+    sendList(c, templates.list(parseListQuery(c, TEMPLATE_LIST))));
+
+  app.get('/api/v1/template/id/:templateId', auth.requireScope('read'), (c) => {
+    const templateId = id(c);
+    return sendView(c, templates.view(templates.get(templateId, parseVersionQuery(c))));
+  });
+
+  app.post('/api/v1/template', auth.requireScope('write'), async (c) => {
+    const created = await templates.create(editor(c), await readBody(c, TemplateRevisionSchema));
+    return sendView(c, templates.view(created), 201, {
+      Location: `${o.baseUrl}/api/v1/template/id/${created.templateId as string}/`,
+    });
+  });
+
+  app.put('/api/v1/template/id/:templateId', auth.requireScope('write'), async (c) => {
+    const templateId = id(c);
+    templates.get(templateId);
+    const revision = await readBody(c, TemplateRevisionSchema);
+    return sendView(c, templates.view(await templates.update(templateId, editor(c), revision, ifMatch(c))));
+  });
+
+  return app;
+}

@@ -1,0 +1,54 @@
+// Query parameters of the list and get-by-ID endpoints. The routes parse with
+// these schemas and the OpenAPI document is generated from them, so the two
+// cannot drift apart. Values arrive as strings (URL query).
+import * as v from 'valibot';
+
+const VERSION_NUMBER = /^[1-9][0-9]{0,8}$/;
+
+/** `latest` (default), `all`, or a version number >= 1. */
+export const VersionParamSchema = v.pipe(
+  v.string(),
+  v.description('latest (the default), all, or a version number from 1'),
+  v.union(
+    [v.picklist(['latest', 'all']), v.pipe(v.string(), v.regex(VERSION_NUMBER))],
+    'expected latest, all or a version number from 1',
+  ),
+  v.transform((s): 'latest' | 'all' | number => (s === 'latest' || s === 'all' ? s : Number(s))),
+);
+
+/** Get-by-ID takes one version: `latest` (default) or a number; `all` is a list's job. */
+export const OneVersionParamSchema = v.pipe(
+  v.string(),
+  v.description('latest (the default) or a version number from 1'),
+  v.union(
+    [v.literal('latest'), v.pipe(v.string(), v.regex(VERSION_NUMBER))],
+    'expected latest or a version number from 1 (for every version use the list with version=all)',
+  ),
+  v.transform((s): 'latest' | number => (s === 'latest' ? s : Number(s))),
+);
+
+const count = (what: string) =>
+  v.pipe(
+    v.string(),
+    v.description(what),
+    v.regex(/^[0-9]{1,9}$/, 'expected a whole number from 0'),
+    v.transform(Number),
+  );
+export const LimitParamSchema = count('largest number of items to return (default: all)');
+export const OffsetParamSchema = count('number of matching items to skip (default 0)');
+
+export const BooleanParamSchema = v.pipe(
+  v.string(),
+  v.picklist(['true', 'false'], 'expected true or false'),
+  v.transform((s) => s === 'true'),
+);
+
+export const StringFilterSchema = v.pipe(v.string(), v.maxLength(1000, 'must be at most 1000 characters'));
+
+/** The `fields` parameter: names of the resource's fields, repeated or comma-separated. */
+export const fieldsParamSchema = (fields: readonly string[]) =>
+  v.pipe(
+    v.string(),
+    v.description(`fields to include, repeated (fields=a&fields=b) or comma-separated (fields=a,b); one of ${fields.join(', ')}`),
+    v.picklist(fields, `unknown field; valid fields are ${fields.join(', ')}`),
+  );

@@ -1,0 +1,56 @@
+// The objects the service answers with: the full map, dataset and template
+// objects (latest or a given version). Their keys are the valid values of the
+// list endpoints' `fields` parameter, and the OpenAPI document describes the
+// responses from them.
+import * as v from 'valibot';
+import { IdSchema } from './common.ts';
+import { QuerySchema } from './dataset.ts';
+import { MapRevisionSchema } from './map.ts';
+import { TemplateMarkupSchema } from './template.ts';
+
+const Meta = {
+  version: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('1 for the first version, then +1 for each change')),
+  lastUpdatedBy: v.pipe(v.string(), v.description('username of the editor of this version')),
+  lastUpdatedOn: v.pipe(v.string(), v.isoTimestamp(), v.description('when this version was stored, ISO 8601 UTC')),
+};
+
+export const MapSchema = v.object({
+  mapId: IdSchema,
+  name: v.string(),
+  ...Meta,
+  public: v.pipe(v.boolean(), v.description('true when this version was stored as published')),
+  configuration: MapRevisionSchema.entries.configuration,
+  overrides: MapRevisionSchema.entries.overrides,
+});
+
+const RowProblemSchema = v.object({ sheet: v.string(), row: v.number(), message: v.string() });
+
+export const DatasetSchema = v.object({
+  datasetId: IdSchema,
+  name: v.string(),
+  ...Meta,
+  query: QuerySchema,
+  results: v.pipe(
+    v.nullable(v.array(v.looseObject({}))),
+    v.description('records of the query run that made this version ({id, name, source, destination, endpoints, ...}); null when the version has no stored results'),
+  ),
+  problems: v.pipe(
+    v.array(RowProblemSchema),
+    v.description('rows of the datasource that could not be used in that run; empty when none or when there are no results'),
+  ),
+});
+
+export const TemplateSchema = v.object({
+  templateId: IdSchema,
+  name: v.string(),
+  ...Meta,
+  template: TemplateMarkupSchema,
+});
+
+export const MAP_FIELDS = Object.keys(MapSchema.entries);
+export const DATASET_FIELDS = Object.keys(DatasetSchema.entries);
+export const TEMPLATE_FIELDS = Object.keys(TemplateSchema.entries);
+
+export type MapObject = v.InferOutput<typeof MapSchema>;
+export type DatasetObject = v.InferOutput<typeof DatasetSchema>;
+export type TemplateObject = v.InferOutput<typeof TemplateSchema>;
