@@ -1,0 +1,72 @@
+// GET /api/v1/public/maps/: no authentication; a map is listed when its latest
+// version is public, and only its versions stored as public are shown.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { body, createMap, sampleMap, start, type Started } from './fixtures.ts';
+
+let t: Started;
+const ids: Record<string, string> = {};
+const post = (id: string, action: 'publish' | 'unpublish') =>
+  t.request(`/api/v1/map/id/${id}/${action}/`, { method: 'POST', token: t.publish });
+const put = (id: string, name: string) =>
+  t.request(`/api/v1/map/id/${id}/`, { method: 'PUT', token: t.write, json: sampleMap(name) });
+
+before(async () => {
+  t = await start();
+  for (const name of ['private', 'public', 'withdrawn', 'republished']) ids[name] = (await createMap(t, name)).mapId;
+  // public: v1 private, v2 published, v3 edited (stays public)
+  await post(ids.public, 'publish');
+  await put(ids.public, 'public edited');
+  // withdrawn: v2 published, v3 unpublished
+  await post(ids.withdrawn, 'publish');
+  await post(ids.withdrawn, 'unpublish');
+  // republished: v2 published, v3 unpublished, v4 published
+  await post(ids.republished, 'publish');
+  await post(ids.republished, 'unpublish');
+  await post(ids.republished, 'publish');
+});
+after(async () => { await t.close(); });
+
+const list = async (query = '') => {
+  const res = await t.request(`/api/v1/public/maps/${query}`);
+  return { status: res.status, total: res.headers.get('x-total-count'), items: await body(res) };
+};
+
+describe('GET /api/v1/public/maps/', () => {
+  it('needs no token and lists maps whose latest version is public', async () => {
+    const { status, items, total } = await list();
+    assert.equal(status, 200);
+    assert.deepEqual(items.map((m: any) => m.mapId).sort(), [ids.public, ids.republished].sort());
+    assert.equal(total, '2');
+    assert.deepEqual(items.find((m: any) => m.mapId === ids.public), {
+      mapId: ids.public, name: 'public edited', version: 3, lastUpdatedBy: 'admin',
+      lastUpdatedOn: items.find((m: any) => m.mapId === ids.public).lastUpdatedOn,
+    });
+  });
+
+  it('version=all shows only the versions stored as public', async () => {
+    const { items } = await list('?version=all&fields=mapId,version,public');
+    const shown = items.map((m: any) => `${m.mapId === ids.public ? 'public' : 'republished'}:${m.version}`).sort();
+    assert.deepEqual(shown, ['public:2', 'public:3', 'republished:2', 'republished:4']);
+    assert.ok(items.every((m: any) => m.public === true));
+  });
+
+  it('a version number that was not stored as public is not shown', async () => {
+    assert.deepEqual((await list(`?version=1`)).items, []);
+    assert.deepEqual((await list(`?version=3`)).items.map((m: any) => m.mapId), [ids.public]);
+  });
+
+  it('takes the filters and fields of the maps list, but not public', async () => {
+    assert.deepEqual((await list(`?mapId=${ids.public}&mapId=${ids.private}`)).items.map((m: any) => m.mapId), [ids.public]);
+    assert.deepEqual((await list(`?name=public%20edited&fields=configuration`)).items, [{ configuration: sampleMap().configuration }]);
+    assert.equal((await list('?public=false')).status, 400);
+    assert.equal((await list('?fields=secret')).status, 400);
+  });
+
+  it('follows publish and unpublish at once', async () => {
+    await post(ids.private, 'publish');
+    assert.equal((await list()).total, '3');
+    await post(ids.private, 'unpublish');
+    assert.equal((await list()).total, '2');
+  });
+});
