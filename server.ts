@@ -18,6 +18,7 @@ import { publicRoutes } from './routes/public.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
+import { userRoutes } from './routes/users.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { openFileStore } from './store/file.ts';
 import type { Store } from './store/types.ts';
@@ -57,6 +58,7 @@ export async function createApp(deps: AppDeps) {
 
   app.route('/', healthRoutes());
   app.route('/', authRoutes(auth));
+  app.route('/', userRoutes(auth));
   app.route('/', mapRoutes({ auth, maps: resources.maps, baseUrl }));
   app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
   app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));

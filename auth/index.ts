@@ -1,13 +1,20 @@
 // Assembles the authentication backend chosen in the settings and exposes
-// what the routes need: a scope guard, the token issuer and the user directory.
+// what the routes need: a scope guard, the login check, the token issuer and
+// account management (basic), or the OIDC verifier and built-in provider.
+import type { Context } from 'hono';
 import type { Settings } from '../config/settings.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/types.ts';
+import { Accounts } from './accounts.ts';
 import { bootstrapAdmin } from './bootstrap.ts';
-import { scopeGuard } from './middleware.ts';
+import { clientAddress } from './client-address.ts';
+import { PasswordLogin } from './login.ts';
+import { scopeGuard, type VerifyToken } from './middleware.ts';
+import { createOidc, type Oidc } from './oidc/index.ts';
 import { loadSigningKey } from './signing-key.ts';
+import { LoginThrottle } from './throttle.ts';
 import { TokenService } from './tokens.ts';
-import type { ScopeKind } from './types.ts';
+import type { Principal, ScopeKind } from './types.ts';
 import { UserDirectory } from './users.ts';
 
 export interface AuthOptions {
@@ -20,21 +27,46 @@ export interface AuthOptions {
 }
 
 export async function createAuth(o: AuthOptions) {
-  const scopes = o.settings.auth.scopes as Record<ScopeKind, string>;
+  const { settings } = o;
+  const scopes = settings.auth.scopes as Record<ScopeKind, string>;
+  const backend = settings.auth.backend;
   const users = new UserDirectory(o.store, o.now);
-  await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log);
-  const tokens = new TokenService({
-    key: await loadSigningKey(o.store),
-    issuer: o.settings.server.baseUrl,
-    ttlSeconds: o.settings.auth.tokenTtlSeconds,
-    users,
-    now: o.now,
-  });
+  const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle));
+  // Local users log in with the basic backend and with the built-in provider; an external issuer has its own.
+  const localUsers = backend === 'basic' || settings.auth.oidc.issuer === 'builtin';
+  if (localUsers) await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log, backend);
+
+  let verify: VerifyToken;
+  let tokens: TokenService | undefined;
+  let accounts: Accounts | undefined;
+  let oidc: Oidc | undefined;
+  if (backend === 'basic') {
+    tokens = new TokenService({
+      key: await loadSigningKey(o.store),
+      issuer: settings.server.baseUrl,
+      ttlSeconds: settings.auth.tokenTtlSeconds,
+      users,
+      now: o.now,
+    });
+    accounts = new Accounts(users, scopes);
+    verify = (t) => tokens!.verify(t);
+  } else {
+    oidc = await createOidc({ settings, store: o.store, users, login, now: o.now, log: o.log });
+    verify = oidc.verify;
+  }
+
   return {
+    backend,
     scopes,
     users,
+    login,
     tokens,
-    requireScope: scopeGuard((t) => tokens.verify(t), scopes),
+    accounts,
+    oidc,
+    requireScope: scopeGuard(verify, scopes),
+    clientAddress: (c: Context) => clientAddress(c, settings.server.trustProxy),
+    /** The body of GET /api/v1/current_user/: who the token speaks for and what it may do. */
+    currentUser: (p: Principal) => ({ username: p.username, name: p.name ?? p.username, email: p.email ?? '', scope: p.scopes }),
   };
 }
 

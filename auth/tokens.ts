@@ -21,6 +21,7 @@ export interface TokenOptions {
 
 interface Claims {
   sub: string;
+  uid: string;
   scope: string;
   pwv: number;
   exp: number;
@@ -40,7 +41,7 @@ export class TokenService {
 
   async issue(user: StoredUser, scopes: string[]) {
     const iat = Math.floor(this.o.now().getTime() / 1000);
-    const token = await new SignJWT({ scope: scopes.join(' '), pwv: user.passwordVersion })
+    const token = await new SignJWT({ scope: scopes.join(' '), uid: user.id, pwv: user.passwordVersion })
       .setProtectedHeader({ alg: SIGNING_ALG, kid: this.o.key.kid, typ: 'at+jwt' })
       .setSubject(user.username)
       .setIssuer(this.o.issuer)
@@ -61,7 +62,7 @@ export class TokenService {
     }
     if (claims.exp <= nowSeconds) throw invalidToken('token expired');
     const user = this.o.users.find(claims.sub);
-    if (!user) throw invalidToken('unknown user');
+    if (!user || user.id !== claims.uid) throw invalidToken('unknown user');
     if (user.passwordVersion !== claims.pwv) throw invalidToken('token revoked by a password change');
     const granted = claims.scope.split(' ').filter((s) => s && user.scope.includes(s));
     return { username: user.username, name: user.name, email: user.email, scopes: granted };
@@ -77,8 +78,10 @@ export class TokenService {
         currentDate: this.o.now(),
       });
       if (protectedHeader.kid !== this.o.key.kid) throw invalidToken('unknown key');
-      if (typeof payload.scope !== 'string' || typeof payload.pwv !== 'number') throw invalidToken('missing claims');
-      return { sub: payload.sub!, scope: payload.scope, pwv: payload.pwv, exp: payload.exp! };
+      if (typeof payload.scope !== 'string' || typeof payload.pwv !== 'number' || typeof payload.uid !== 'string') {
+        throw invalidToken('missing claims');
+      }
+      return { sub: payload.sub!, uid: payload.uid, scope: payload.scope, pwv: payload.pwv, exp: payload.exp! };
     } catch (e) {
       if (e instanceof ServiceError) throw e;
       if (e instanceof joseErrors.JWTExpired) throw invalidToken('token expired');

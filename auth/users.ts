@@ -2,9 +2,12 @@
 // document (`private/users.json`). Nothing outside auth/ sees password hashes.
 import { conflict, notFound } from '../errors.ts';
 import type { Store } from '../store/types.ts';
+import { randomBytes } from 'node:crypto';
 import { hashPassword } from './passwords.ts';
 
 export interface StoredUser {
+  /** Random per account: a user deleted and created again under the same name does not inherit old tokens. */
+  id: string;
   username: string;
   name: string;
   email: string;
@@ -16,6 +19,9 @@ export interface StoredUser {
 }
 
 export type PublicUser = Pick<StoredUser, 'username' | 'name' | 'email' | 'scope'>;
+
+/** Checked inside the serialized write with the users after and before it; throws to refuse. */
+type Guard = (next: StoredUser[], before: StoredUser[]) => void;
 
 interface UsersDoc {
   users: StoredUser[];
@@ -43,6 +49,7 @@ export class UserDirectory {
   async create(input: { username: string; name?: string; email?: string; scope: string[]; password: string }) {
     const passwordHash = await hashPassword(input.password);
     const user: StoredUser = {
+      id: randomBytes(12).toString('base64url'),
       username: input.username,
       name: input.name ?? input.username,
       email: input.email ?? '',
@@ -58,12 +65,12 @@ export class UserDirectory {
     return user;
   }
 
-  async update(username: string, patch: Partial<Pick<StoredUser, 'name' | 'email' | 'scope'>>, guard?: (users: StoredUser[]) => void) {
+  async update(username: string, patch: Partial<Pick<StoredUser, 'name' | 'email' | 'scope'>>, guard?: Guard) {
     let updated: StoredUser | undefined;
     await this.change((users) => {
       const next = users.map((u) => (u.username === username ? (updated = { ...u, ...patch }) : u));
       if (!updated) throw notFound(`no user ${JSON.stringify(username)}`);
-      guard?.(next);
+      guard?.(next, users);
       return next;
     });
     return updated!;
@@ -81,11 +88,11 @@ export class UserDirectory {
     return updated!;
   }
 
-  async remove(username: string, guard?: (remaining: StoredUser[]) => void) {
+  async remove(username: string, guard?: Guard) {
     await this.change((users) => {
       const next = users.filter((u) => u.username !== username);
       if (next.length === users.length) throw notFound(`no user ${JSON.stringify(username)}`);
-      guard?.(next);
+      guard?.(next, users);
       return next;
     });
   }

@@ -31,6 +31,8 @@ export const SettingsSchema = v.strictObject({
     baseUrl: v.optional(v.pipe(v.string(), v.url('expected an absolute URL such as http://localhost:8080'))),
     /** Largest accepted request body. */
     bodyLimitBytes: v.optional(positiveInt, 1024 * 1024),
+    /** Behind one reverse proxy: take the client address from X-Forwarded-For and the scheme/host from X-Forwarded-*. */
+    trustProxy: v.optional(v.boolean('expected true or false'), false),
   }), {}),
   data: v.optional(v.strictObject({
     dir: v.optional(nonEmpty, './data'),
@@ -44,12 +46,19 @@ export const SettingsSchema = v.strictObject({
       admin: v.optional(nonEmpty, 'svc:admin'),
     }), {}),
     tokenTtlSeconds: v.optional(positiveInt, 3600),
+    /** Failed logins allowed per username and per client address within the window; the next is 429. */
+    loginThrottle: v.optional(v.strictObject({
+      maxFailures: v.optional(positiveInt, 10),
+      windowSeconds: v.optional(positiveInt, 60),
+    }), {}),
     oidc: v.optional(v.strictObject({
       /** "builtin" mounts the service's own provider at /oidc; otherwise the issuer URL. */
       issuer: v.optional(v.union([v.literal('builtin'), v.pipe(v.string(), v.url())],
         'expected "builtin" or the URL of an external issuer'), 'builtin'),
       audience: v.optional(nonEmpty),
       clients: v.optional(v.array(OidcClientSchema), []),
+      /** External issuer: least seconds between two JWKS fetches triggered by an unknown key ID. */
+      jwksCooldownSeconds: v.optional(v.pipe(v.number('expected a number'), v.minValue(0, 'expected 0 or more')), 30),
     }), {}),
   }), {}),
   datasources: v.optional(v.strictObject({

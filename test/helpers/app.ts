@@ -21,7 +21,12 @@ export interface TestAppOptions {
   datasources?: DatasourceRegistry;
 }
 
-export type RequestInit2 = RequestInit & { token?: string; json?: unknown };
+export type RequestInit2 = RequestInit & {
+  token?: string;
+  json?: unknown;
+  /** The peer address the request seems to come from (as @hono/node-server's socket would give it). */
+  remoteAddress?: string;
+};
 
 export async function makeTestApp(options: TestAppOptions = {}) {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'mts-test-')));
@@ -31,7 +36,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
     datasources: options.datasources });
 
-  const request = (url: string, init: RequestInit2 = {}) => {
+  const request = async (url: string, init: RequestInit2 = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
     if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
     let body = init.body;
@@ -39,7 +44,8 @@ export async function makeTestApp(options: TestAppOptions = {}) {
       headers.set('Content-Type', 'application/json');
       body = JSON.stringify(init.json);
     }
-    return app.request(url, { ...init, headers, body });
+    const env = init.remoteAddress ? { incoming: { socket: { remoteAddress: init.remoteAddress, remotePort: 40000, remoteFamily: 'IPv4' } } } : undefined;
+    return app.request(url, { ...init, headers, body }, env);
   };
 
   /** A token for the admin user limited to the given scopes (default: all of admin's). */

@@ -1,0 +1,24 @@
+// Checking a username and password, for the token endpoint and the built-in
+// provider's login form alike: throttled, and the same work and the same
+// answer whether the username is unknown or the password is wrong.
+import { dummyHash, verifyPassword } from './passwords.ts';
+import type { LoginThrottle } from './throttle.ts';
+import type { StoredUser, UserDirectory } from './users.ts';
+
+export class PasswordLogin {
+  constructor(private users: UserDirectory, private throttle: LoginThrottle) {}
+
+  /** The user, or undefined for a wrong username or password; throws 429 when throttled. */
+  async attempt(username: string, password: string, address: string): Promise<StoredUser | undefined> {
+    await this.throttle.check(username, address);
+    const user = this.users.find(username);
+    // An unknown user still costs one scrypt run, against a hash nobody's password matches.
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
+    if (!user || !ok) {
+      await this.throttle.failed(username, address);
+      return undefined;
+    }
+    await this.throttle.succeeded(username);
+    return user;
+  }
+}

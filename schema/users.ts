@@ -1,0 +1,64 @@
+// Request schemas of the user endpoints (basic backend) and of the accounts
+// command line. Usernames appear in paths, logs and token subjects, so they
+// are held to a strict shape: 1-64 of letters, digits, dot, underscore, @ and
+// dash, starting with a letter or digit (no "..", no "-flag", no spaces).
+import * as v from 'valibot';
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+export const MIN_PASSWORD_LENGTH = 12;
+/** Far above any real passphrase; bounds the work scrypt does for one request. */
+export const MAX_PASSWORD_LENGTH = 1024;
+
+export const UsernameSchema = v.pipe(
+  v.string('expected a string'),
+  v.regex(USERNAME_PATTERN, 'expected 1 to 64 letters, digits or . _ @ -, starting with a letter or digit'),
+);
+
+export const PasswordSchema = v.pipe(
+  v.string('expected a string'),
+  v.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
+  v.maxLength(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+);
+
+const DisplayName = v.pipe(v.string('expected a string'), v.trim(), v.maxLength(200, 'must be at most 200 characters'));
+const Email = v.union([
+  v.literal(''),
+  v.pipe(v.string('expected a string'), v.maxLength(254), v.email('expected an email address')),
+], 'expected an email address');
+/** Which values are allowed depends on the settings; auth/accounts.ts checks that. */
+const ScopeList = v.pipe(
+  v.array(v.pipe(v.string('expected a string'), v.maxLength(200)), 'expected an array of scope strings'),
+  v.maxLength(50, 'too many scopes'),
+);
+
+/** valibot's object() also accepts arrays; a body must be a JSON object. */
+const jsonObject = <T extends v.ObjectEntries>(entries: T) => v.pipe(
+  v.unknown(),
+  v.check((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'expected a JSON object'),
+  v.object(entries),
+);
+
+export const UserCreateSchema = jsonObject({
+  username: UsernameSchema,
+  name: v.optional(DisplayName),
+  email: v.optional(Email),
+  password: PasswordSchema,
+  scope: ScopeList,
+});
+
+export const UserUpdateSchema = jsonObject({
+  /** Optional; when sent it must be the username of the path (renaming is not supported). */
+  username: v.optional(v.string('expected a string')),
+  name: v.optional(DisplayName),
+  email: v.optional(Email),
+  scope: v.optional(ScopeList),
+  /** Refused: the password is changed only through set_password. */
+  password: v.optional(v.custom<never>(() => false, 'the password is not changed here; use PUT /api/v1/user/{username}/set_password/')),
+});
+
+export const SetPasswordSchema = jsonObject({
+  password: PasswordSchema,
+});
+
+export type UserCreate = v.InferOutput<typeof UserCreateSchema>;
+export type UserUpdate = v.InferOutput<typeof UserUpdateSchema>;

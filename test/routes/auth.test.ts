@@ -1,0 +1,115 @@
+// POST /api/v1/auth/token (basic backend): form and JSON, errors, scope
+// narrowing, identical answers for wrong username and wrong password.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/app.ts';
+
+const ALL = 'svc:maps:read svc:maps:write svc:maps:publish svc:admin';
+
+describe('POST /api/v1/auth/token', () => {
+  let t: TestApp;
+  before(async () => { t = await makeTestApp(); });
+  after(() => t.close());
+
+  const encodings: Array<[string, (fields: Record<string, string>) => RequestInit]> = [
+    ['a form (RFC 6749)', (f) => ({ headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(f).toString() })],
+    ['JSON', (f) => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(f) })],
+  ];
+  for (const [what, encode] of encodings) {
+    it(`issues a bearer JWT for ${what}`, async () => {
+      const res = await t.request('/api/v1/auth/token', { method: 'POST',
+        ...encode({ grant_type: 'password', username: 'admin', password: ADMIN_PASSWORD }) });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      const body = await res.json() as Record<string, unknown>;
+      assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'scope', 'token_type']);
+      assert.equal(body.token_type, 'Bearer');
+      assert.equal(body.expires_in, 3600);
+      assert.equal(body.scope, ALL);
+      const header = decodeProtectedHeader(body.access_token as string);
+      assert.equal(header.alg, 'EdDSA');
+      assert.equal(header.typ, 'at+jwt');
+      const claims = decodeJwt(body.access_token as string);
+      assert.equal(claims.sub, 'admin');
+      assert.equal(claims.scope, ALL);
+      assert.equal((claims.exp as number) - (claims.iat as number), 3600);
+      const me = await t.request('/api/v1/current_user/', { token: body.access_token as string });
+      assert.equal(me.status, 200);
+    });
+  }
+
+  it('narrows the token to the requested scopes', async () => {
+    const res = await t.request('/api/v1/auth/token', { method: 'POST',
+      json: { grant_type: 'password', username: 'admin', password: ADMIN_PASSWORD, scope: 'svc:maps:read  svc:maps:publish' } });
+    const body = await res.json() as { scope: string; access_token: string };
+    assert.equal(body.scope, 'svc:maps:read svc:maps:publish');
+    assert.equal(decodeJwt(body.access_token).scope, 'svc:maps:read svc:maps:publish');
+    assert.equal((await t.request('/api/v1/user/', { token: body.access_token })).status, 403);
+  });
+
+  it('400 invalid_scope for a scope the user does not hold', async () => {
+    await t.request('/api/v1/user', { method: 'POST', token: await t.token(),
+      json: { username: 'reader', password: 'reader password', scope: ['svc:maps:read'] } });
+    const res = await t.request('/api/v1/auth/token', { method: 'POST',
+      json: { grant_type: 'password', username: 'reader', password: 'reader password', scope: 'svc:maps:read svc:admin' } });
+    assert.equal(res.status, 400);
+    const body = await res.json() as { detail: string; errors: Array<{ path: string }> };
+    assert.equal(body.errors[0].path, 'invalid_scope');
+    assert.match(body.detail, /svc:admin/);
+  });
+
+  it('400 unsupported_grant_type for an unknown grant', async () => {
+    for (const grant of ['client_credentials', 'authorization_code', 'PASSWORD']) {
+      const res = await t.request('/api/v1/auth/token', { method: 'POST',
+        json: { grant_type: grant, username: 'admin', password: ADMIN_PASSWORD } });
+      assert.equal(res.status, 400, grant);
+      assert.equal(((await res.json()) as { errors: Array<{ path: string }> }).errors[0].path, 'unsupported_grant_type');
+    }
+  });
+
+  it('422 for missing fields, 415 for another content type', async () => {
+    const missing = await t.request('/api/v1/auth/token', { method: 'POST', json: { grant_type: 'password', username: 'admin' } });
+    assert.equal(missing.status, 422);
+    const text = await t.request('/api/v1/auth/token', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' });
+    assert.equal(text.status, 415);
+  });
+});
+
+describe('POST /api/v1/auth/token: wrong username and wrong password', () => {
+  let t: TestApp;
+  before(async () => { t = await makeTestApp(); });
+  after(() => t.close());
+  let n = 0;
+  const tryLogin = async (username: string, password: string) => {
+    const started = performance.now();
+    const res = await t.request('/api/v1/auth/token', { method: 'POST', remoteAddress: `192.0.2.${++n}`,
+      json: { grant_type: 'password', username, password } });
+    const ms = performance.now() - started;
+    return { res, ms, body: await res.text() };
+  };
+
+  it('answer identically: 401, same headers, same body', async () => {
+    const user = await tryLogin('admin', 'not the password');
+    const nobody = await tryLogin('nobody-here', 'not the password');
+    for (const r of [user, nobody]) {
+      assert.equal(r.res.status, 401);
+      assert.equal(r.res.headers.get('www-authenticate'), 'Bearer realm="map-topology-service"');
+    }
+    assert.equal(user.body, nobody.body);
+    assert.deepEqual([...user.res.headers].sort(), [...nobody.res.headers].sort());
+  });
+
+  it('take the same time (an unknown user still costs one password hash)', async () => {
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const wrongPassword: number[] = [];
+    const unknownUser: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      wrongPassword.push((await tryLogin('admin', `wrong ${i}`)).ms);
+      unknownUser.push((await tryLogin(`ghost${i}`, `wrong ${i}`)).ms);
+    }
+    // Without the dummy hash an unknown user answers in ~1 ms against ~100+ ms: a wide, stable band.
+    const ratio = median(unknownUser) / median(wrongPassword);
+    assert.ok(ratio > 0.4 && ratio < 2.5, `unknown user ${median(unknownUser)} ms vs wrong password ${median(wrongPassword)} ms`);
+  });
+});
