@@ -4,6 +4,14 @@ import type { Context } from 'hono';
 import * as v from 'valibot';
 import { badRequest, ServiceError, validationFailed, type FieldProblem } from '../errors.ts';
 
+/**
+ * JSON.parse reviver: keys that name prototypes (`__proto__`, `constructor`,
+ * `prototype`) are dropped at every depth, so no later merge or assignment of
+ * a body (even of keys kept as sent) can reach a prototype.
+ */
+const dropPrototypeKeys = (key: string, value: unknown) =>
+  key === '__proto__' || key === 'constructor' || key === 'prototype' ? undefined : value;
+
 export const issuesToProblems = (issues: v.BaseIssue<unknown>[]): FieldProblem[] =>
   issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }));
 
@@ -26,7 +34,7 @@ export async function readBody<S extends v.GenericSchema>(c: Context, schema: S,
     const text = await c.req.text();
     if (!text.trim()) throw badRequest('request body is empty; send a JSON object');
     try {
-      raw = JSON.parse(text);
+      raw = JSON.parse(text, dropPrototypeKeys);
     } catch (e) {
       throw badRequest(`request body is not valid JSON: ${(e as Error).message}`);
     }

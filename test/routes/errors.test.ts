@@ -1,0 +1,126 @@
+// DESIGN "Errors" on the resource endpoints: JSON detail, errors[] for
+// validation, 400 / 404 / 412 / 413 / 415 / 422, trailing slashes, and path
+// IDs that cannot be IDs answered 404 without any store lookup.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { body, createMap, sampleMap, sampleTemplate, start, type Started } from './fixtures.ts';
+
+let t: Started;
+before(async () => { t = await start({ settings: { server: { bodyLimitBytes: 64 * 1024 } } }); });
+after(async () => { await t.close(); });
+
+const raw = (path: string, method: string, text: string, type = 'application/json') =>
+  t.request(path, { method, token: t.all, body: text, headers: { 'Content-Type': type } });
+
+describe('request bodies', () => {
+  const writes = [
+    ['POST', '/api/v1/map/'], ['POST', '/api/v1/template/'], ['POST', '/api/v1/dataset/'],
+  ] as const;
+  for (const [method, path] of writes) {
+    it(`${method} ${path}: malformed JSON is 400, empty is 400, another media type is 415`, async () => {
+      for (const [text, status, type] of [['{"name": ', 400], ['', 400], ['name=x', 415, 'application/x-www-form-urlencoded'], ['<map/>', 415, 'application/xml']] as const) {
+        const res = await raw(path, method, text, type);
+        assert.equal(res.status, status, `${JSON.stringify(text)} -> ${status}`);
+        assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+        assert.equal(typeof (await body(res)).detail, 'string');
+      }
+    });
+
+    it(`${method} ${path}: a JSON value that is not an object is 422 with errors[]`, async () => {
+      for (const text of ['[]', '"map"', 'null', '42']) {
+        const res = await raw(path, method, text);
+        assert.equal(res.status, 422, text);
+        const err = await body(res);
+        assert.ok(Array.isArray(err.errors) && err.errors.length > 0);
+      }
+    });
+
+    it(`${method} ${path}: a body over the limit is 413 and stores nothing`, async () => {
+      const before = t.store.entries('maps').length + t.store.entries('templates').length + t.store.entries('datasets').length;
+      const big = JSON.stringify({ ...sampleMap('big'), template: sampleTemplate().template, padding: 'x'.repeat(70 * 1024) });
+      const res = await raw(path, method, big);
+      assert.equal(res.status, 413);
+      assert.match((await body(res)).detail, /limit/);
+      assert.equal(t.store.entries('maps').length + t.store.entries('templates').length + t.store.entries('datasets').length, before);
+    });
+  }
+
+  it('validation errors name every bad field with its path', async () => {
+    const res = await t.request('/api/v1/map/', {
+      method: 'POST', token: t.write,
+      json: { name: 'ok', configuration: { background: 'url(javascript:x)', layers: [{ color: 5 }, { datasetId: 'short' }] } },
+    });
+    assert.equal(res.status, 422);
+    const err = await body(res);
+    assert.deepEqual(err.errors.map((e: any) => e.path).sort(),
+      ['configuration.background', 'configuration.layers.0.color', 'configuration.layers.1.datasetId']);
+    for (const e of err.errors) assert.equal(typeof e.message, 'string');
+  });
+});
+
+describe('path IDs that are not 7 letters or digits', () => {
+  const bad = ['abc', 'abcdefgh', 'abc-def', 'abc_def', 'abc.def', '%2e%2e%2fabc', '..%2F..%2Fx', 'abc%00def', 'ab%20cdef', '%C3%84%C3%84%C3%84%C3%84%C3%84%C3%84%C3%84', '__proto__', 'constructor'];
+  const routes = (id: string) => [
+    ['GET', `/api/v1/map/id/${id}/`], ['PUT', `/api/v1/map/id/${id}/`],
+    ['POST', `/api/v1/map/id/${id}/publish/`], ['POST', `/api/v1/map/id/${id}/unpublish/`],
+    ['GET', `/api/v1/dataset/id/${id}/`], ['PUT', `/api/v1/dataset/id/${id}/`],
+    ['GET', `/api/v1/template/id/${id}/`], ['PUT', `/api/v1/template/id/${id}/`],
+  ] as const;
+
+  it('are 404 JSON and never reach the store', async () => {
+    const seen: string[] = [];
+    const store = t.store as any;
+    const original = { get: store.get, update: store.update };
+    store.get = (c: string, key: string) => { seen.push(`${c}/${key}`); return original.get.call(store, c, key); };
+    store.update = (c: string, key: string, fn: unknown) => { seen.push(`${c}/${key}`); return original.update.call(store, c, key, fn); };
+    try {
+      for (const id of bad) {
+        for (const [method, path] of routes(id)) {
+          const res = await t.request(path, { method, token: t.all, ...(method === 'GET' ? {} : { json: sampleMap() }) });
+          assert.equal(res.status, 404, `${method} ${path}`);
+          assert.equal(typeof (await body(res)).detail, 'string');
+        }
+      }
+    } finally {
+      Object.assign(store, original);
+    }
+    const decoded = bad.map((id) => decodeURIComponent(id));
+    const leaked = seen.filter((key) => decoded.some((id) => key.endsWith(`/${id}`)) || /maps|datasets|templates/.test(key));
+    assert.deepEqual(leaked, []);
+  });
+
+  it('an unknown but well-formed ID is 404 too', async () => {
+    for (const [method, path] of routes('Zz9Zz9Z')) {
+      const res = await t.request(path, { method, token: t.all, ...(method === 'GET' ? {} : { json: sampleMap() }) });
+      assert.equal(res.status, 404, `${method} ${path}`);
+    }
+  });
+});
+
+describe('paths with and without the trailing slash', () => {
+  it('reach the same endpoint', async () => {
+    const map = await createMap(t);
+    for (const path of ['/api/v1/maps', '/api/v1/datasets', '/api/v1/templates', `/api/v1/map/id/${map.mapId}`, '/api/v1/public/maps']) {
+      const a = await t.request(path, { token: t.all });
+      const b = await t.request(`${path}/`, { token: t.all });
+      assert.equal(a.status, 200, path);
+      assert.equal(await a.text(), await b.text(), path);
+    }
+    for (const path of ['/api/v1/map', '/api/v1/map/']) {
+      assert.equal((await t.request(path, { method: 'POST', token: t.write, json: sampleMap() })).status, 201, path);
+    }
+    for (const path of [`/api/v1/map/id/${map.mapId}/publish`, `/api/v1/map/id/${map.mapId}/publish/`]) {
+      assert.equal((await t.request(path, { method: 'POST', token: t.publish })).status, 200, path);
+    }
+  });
+});
+
+describe('unknown routes and methods', () => {
+  for (const [method, path] of [['GET', '/api/v1/nothing'], ['GET', '/api/v2/maps/'], ['DELETE', '/api/v1/map/id/AbCdEf1/'], ['PATCH', '/api/v1/maps/']] as const) {
+    it(`${method} ${path} is 404 JSON`, async () => {
+      const res = await t.request(path, { method, token: t.all });
+      assert.equal(res.status, 404);
+      assert.equal(typeof (await body(res)).detail, 'string');
+    });
+  }
+});
