@@ -13,7 +13,9 @@ import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createResources } from './resources/index.ts';
 import { datasetRoutes } from './routes/datasets.ts';
+import { docsRoutes } from './routes/docs.ts';
 import { mapRoutes } from './routes/maps.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { publicRoutes } from './routes/public.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -63,6 +65,8 @@ export async function createApp(deps: AppDeps) {
   app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
   app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));
   app.route('/', publicRoutes({ maps: resources.maps }));
+  app.route('/', openApiRoutes(settings));
+  app.route('/', docsRoutes(settings));
   return app;
 }
 

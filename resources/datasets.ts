@@ -25,16 +25,21 @@ export interface StoredResults {
 
 export const resultsKey = (datasetId: string, version: number) => `${datasetId}.v${version}`;
 
+/** The dataset kind without its store-bound presentation (enough to parse list queries). */
+export const DATASET_KIND: ResourceKind = {
+  collection: 'datasets',
+  label: 'dataset',
+  idField: 'datasetId',
+  fields: DATASET_FIELDS,
+  defaultFields: ['datasetId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'],
+  computedFields: ['results', 'problems'],
+};
+
 function datasetKind(store: Store): ResourceKind {
   const results = (v: StoredVersion) =>
     typeof v.resultsKey === 'string' ? store.get<StoredResults>('results', v.resultsKey) : undefined;
   return {
-    collection: 'datasets',
-    label: 'dataset',
-    idField: 'datasetId',
-    fields: DATASET_FIELDS,
-    defaultFields: ['datasetId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'],
-    computedFields: ['results', 'problems'],
+    ...DATASET_KIND,
     present: (v) => {
       const { resultsKey: _key, ...shown } = v;
       const stored = results(v);

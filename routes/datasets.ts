@@ -4,26 +4,23 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
-import type { Datasets } from '../resources/datasets.ts';
+import { DATASET_KIND, type Datasets } from '../resources/datasets.ts';
 import { DatasetRevisionSchema } from '../schema/dataset.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
 import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
 
-export function datasetListSpec(datasets: Datasets): ListSpec {
-  return {
-    kind: datasets.collection.kind,
-    filters: { datasetId: 'string', name: 'string', lastUpdatedBy: 'string' },
-  };
-}
+export const DATASET_LIST: ListSpec = {
+  kind: DATASET_KIND,
+  filters: { datasetId: 'string', name: 'string', lastUpdatedBy: 'string' },
+};
 
 export function datasetRoutes(o: { auth: Auth; datasets: Datasets; baseUrl: string }) {
   const { auth, datasets } = o;
   const app = new Hono<AppEnv>({ strict: false });
   const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'datasetId', 'dataset');
-  const spec = datasetListSpec(datasets);
 
-  app.get('/api/v1/datasets', auth.requireScope('read'), (c) => sendList(c, datasets.list(parseListQuery(c, spec))));
+  app.get('/api/v1/datasets', auth.requireScope('read'), (c) => sendList(c, datasets.list(parseListQuery(c, DATASET_LIST))));
 
   app.get('/api/v1/dataset/id/:datasetId', auth.requireScope('read'), (c) => {
     const datasetId = id(c);

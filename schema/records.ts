@@ -54,3 +54,37 @@ export const TEMPLATE_FIELDS = Object.keys(TemplateSchema.entries);
 export type MapObject = v.InferOutput<typeof MapSchema>;
 export type DatasetObject = v.InferOutput<typeof DatasetSchema>;
 export type TemplateObject = v.InferOutput<typeof TemplateSchema>;
+
+/** Every error answer (DESIGN: Errors). */
+export const ErrorSchema = v.object({
+  detail: v.pipe(v.string(), v.description('what went wrong, as a sentence')),
+  code: v.pipe(v.string(), v.description('stable error code, e.g. not_found, validation_failed')),
+  errors: v.optional(v.pipe(
+    v.array(v.object({ path: v.string(), message: v.string() })),
+    v.description('for validation errors: each bad field by its dotted path'),
+  )),
+  traceId: v.optional(v.pipe(v.string(), v.description('500 only: the ID under which the failure was logged'))),
+});
+
+/** One entry of GET /api/v1/datasources/ (datasources/types.ts DatasourceEntry). */
+export const DatasourceEntrySchema = v.looseObject({
+  name: v.string(),
+  description: v.string(),
+  context: v.pipe(v.record(v.string(), v.string()), v.description('for a spreadsheet: sheet_id and sheet_name')),
+});
+
+/** A user as the user endpoints answer (never a password or a hash). */
+export const UserSchema = v.looseObject({
+  username: v.string(),
+  name: v.optional(v.string()),
+  email: v.optional(v.string()),
+  scope: v.array(v.string()),
+});
+
+/** The token endpoint's answer (RFC 6749 section 5.1). */
+export const TokenResponseSchema = v.object({
+  access_token: v.string(),
+  token_type: v.literal('Bearer'),
+  expires_in: v.number(),
+  scope: v.pipe(v.string(), v.description('space-separated scopes the token carries')),
+});

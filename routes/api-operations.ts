@@ -1,0 +1,157 @@
+// The table of every operation the service offers (SPEC.md plus DESIGN.md's
+// additions), each pointing at the valibot schemas its route validates with.
+// routes/openapi.ts turns it into the OpenAPI document. Owners of a route keep
+// its row here in step with the route.
+import * as v from 'valibot';
+import type { ScopeKind } from '../auth/types.ts';
+import { IdSchema } from '../schema/common.ts';
+import { TokenRequestSchema } from '../schema/auth.ts';
+import { DatasetRevisionSchema } from '../schema/dataset.ts';
+import {
+  BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, StringFilterSchema,
+  VersionParamSchema,
+} from '../schema/list.ts';
+import { DATATYPES, LAYOUTS, MapRevisionSchema } from '../schema/map.ts';
+import {
+  DatasetSchema, DatasourceEntrySchema, MapSchema, TemplateSchema, TokenResponseSchema, UserSchema,
+} from '../schema/records.ts';
+import { TemplateRevisionSchema } from '../schema/template.ts';
+import { SetPasswordSchema, UserCreateSchema, UsernameSchema, UserUpdateSchema } from '../schema/users.ts';
+import { DATASET_LIST } from './datasets.ts';
+import type { ListSpec } from './list-query.ts';
+import { MAP_LIST } from './maps.ts';
+import { PUBLIC_MAP_LIST } from './public.ts';
+import { TEMPLATE_LIST } from './templates.ts';
+
+export interface QueryParam {
+  name: string;
+  schema: v.GenericSchema;
+  /** Repeatable (form style, exploded). */
+  list?: boolean;
+  description?: string;
+}
+
+export interface Answer {
+  description: string;
+  /** JSON body schema; `list` wraps it in an array. */
+  schema?: v.GenericSchema;
+  list?: boolean;
+  /** Non-JSON media type (the schema is then ignored). */
+  mediaType?: string;
+  headers?: string[];
+}
+
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI path template, as SPEC.md writes it; the service also answers without the trailing slash. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Required scope; null: no authentication. */
+  scope: ScopeKind | null;
+  pathParams?: Record<string, v.GenericSchema>;
+  query?: QueryParam[];
+  /** Named request body schema (the one the route validates with). */
+  body?: { name: string; schema: v.GenericSchema; form?: boolean };
+  answers: Record<number, Answer>;
+  /** Only with auth.backend basic. */
+  basicOnly?: boolean;
+}
+
+const mapId = { mapId: IdSchema };
+const datasetId = { datasetId: IdSchema };
+const templateId = { templateId: IdSchema };
+const username = { username: UsernameSchema };
+const oneVersion: QueryParam = { name: 'version', schema: OneVersionParamSchema };
+
+/** The query parameters of a list endpoint, from the same spec and schemas its route parses with. */
+function listParams(spec: ListSpec): QueryParam[] {
+  return [
+    { name: 'version', schema: VersionParamSchema },
+    { name: 'fields', schema: fieldsParamSchema(spec.kind.fields), list: true, description: `default: ${spec.kind.defaultFields.join(', ')}` },
+    ...Object.entries(spec.filters).map(([name, type]): QueryParam => ({
+      name,
+      schema: type === 'boolean' ? BooleanParamSchema : StringFilterSchema,
+      list: true,
+      description: type === 'boolean' ? `filter by ${name}` : `filter by ${name}; repeat to accept several values`,
+    })),
+    { name: 'limit', schema: LimitParamSchema },
+    { name: 'offset', schema: OffsetParamSchema },
+  ];
+}
+
+const MapItem = v.partial(MapSchema);
+const DatasetItem = v.partial(DatasetSchema);
+const TemplateItem = v.partial(TemplateSchema);
+
+/** Response schemas that become named components (referenced, not repeated). */
+export const NAMED_SCHEMAS = new Map<v.GenericSchema, string>([
+  [MapSchema, 'Map'], [DatasetSchema, 'Dataset'], [TemplateSchema, 'Template'],
+  [MapItem, 'MapListItem'], [DatasetItem, 'DatasetListItem'], [TemplateItem, 'TemplateListItem'],
+  [UserSchema, 'User'], [TokenResponseSchema, 'TokenResponse'],
+]);
+
+const ok = (description: string, schema?: v.GenericSchema, extra: Partial<Answer> = {}): Answer => ({ description, schema, ...extra });
+const listed = (what: string, item: v.GenericSchema): Answer =>
+  ({ description: `${what} with the selected fields, ordered by ID then version; X-Total-Count is the number before limit/offset`, schema: item, list: true, headers: ['X-Total-Count'] });
+const created = (what: string, schema: v.GenericSchema): Answer =>
+  ({ description: `the created ${what} (version 1)`, schema, headers: ['Location', 'ETag'] });
+const version = (what: string, schema: v.GenericSchema): Answer => ({ description: what, schema, headers: ['ETag'] });
+const svg: Answer = { description: 'SVG picture', mediaType: 'image/svg+xml' };
+const json = (description: string): Answer => ({ description, schema: v.looseObject({}) });
+
+export function operations(): Operation[] {
+  return [
+    // Maps
+    { method: 'get', path: '/api/v1/maps/', tag: 'maps', summary: 'List maps', scope: 'read', query: listParams(MAP_LIST), answers: { 200: listed('maps', MapItem) } },
+    { method: 'get', path: '/api/v1/map/id/{mapId}/', tag: 'maps', summary: 'Get a map (latest version, or ?version=)', scope: 'read', pathParams: mapId, query: [oneVersion], answers: { 200: version('the full map object', MapSchema) } },
+    { method: 'post', path: '/api/v1/map/', tag: 'maps', summary: 'Create a map', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, answers: { 201: created('map', MapSchema) } },
+    { method: 'put', path: '/api/v1/map/id/{mapId}/', tag: 'maps', summary: 'Save a new version of a map', description: 'Send If-Match with the ETag you edited to get 412 instead of overwriting a newer version.', scope: 'write', pathParams: mapId, body: { name: 'MapRevision', schema: MapRevisionSchema }, answers: { 200: version('the new version', MapSchema) } },
+    { method: 'post', path: '/api/v1/map/id/{mapId}/publish/', tag: 'maps', summary: 'Publish a map (new version with public: true)', scope: 'publish', pathParams: mapId, answers: { 200: version('the new version', MapSchema) } },
+    { method: 'post', path: '/api/v1/map/id/{mapId}/unpublish/', tag: 'maps', summary: 'Unpublish a map (new version with public: false)', scope: 'publish', pathParams: mapId, answers: { 200: version('the new version', MapSchema) } },
+    { method: 'get', path: '/api/v1/public/maps/', tag: 'public', summary: 'List public maps', description: 'Maps whose latest version is public; only their versions stored as public are shown.', scope: null, query: listParams(PUBLIC_MAP_LIST), answers: { 200: listed('public maps', MapItem) } },
+
+    // Datasets
+    { method: 'get', path: '/api/v1/datasets/', tag: 'datasets', summary: 'List datasets', scope: 'read', query: listParams(DATASET_LIST), answers: { 200: listed('datasets', DatasetItem) } },
+    { method: 'get', path: '/api/v1/dataset/id/{datasetId}/', tag: 'datasets', summary: 'Get a dataset with its stored results', scope: 'read', pathParams: datasetId, query: [oneVersion], answers: { 200: version('the full dataset object', DatasetSchema) } },
+    { method: 'post', path: '/api/v1/dataset/', tag: 'datasets', summary: 'Create a dataset (the query is saved, not run)', scope: 'write', body: { name: 'DatasetRevision', schema: DatasetRevisionSchema }, answers: { 201: created('dataset', DatasetSchema) } },
+    { method: 'put', path: '/api/v1/dataset/id/{datasetId}/', tag: 'datasets', summary: 'Save a new version; with filters the query runs live and its results are stored', scope: 'write', pathParams: datasetId, body: { name: 'DatasetRevision', schema: DatasetRevisionSchema }, answers: { 200: version('the new version with results and problems', DatasetSchema), 503: { description: 'the datasource cannot be read; nothing is stored' } } },
+
+    // Templates
+    { method: 'get', path: '/api/v1/templates/', tag: 'templates', summary: 'List node templates', scope: 'read', query: listParams(TEMPLATE_LIST), answers: { 200: listed('templates', TemplateItem) } },
+    { method: 'get', path: '/api/v1/template/id/{templateId}/', tag: 'templates', summary: 'Get a node template', scope: 'read', pathParams: templateId, query: [oneVersion], answers: { 200: version('the full template object', TemplateSchema) } },
+    { method: 'post', path: '/api/v1/template/', tag: 'templates', summary: 'Create a node template', scope: 'write', body: { name: 'NewTemplate', schema: TemplateRevisionSchema }, answers: { 201: created('template', TemplateSchema) } },
+    { method: 'put', path: '/api/v1/template/id/{templateId}/', tag: 'templates', summary: 'Save a new version of a node template', scope: 'write', pathParams: templateId, body: { name: 'NewTemplate', schema: TemplateRevisionSchema }, answers: { 200: version('the new version', TemplateSchema) } },
+
+    // Output
+    {
+      method: 'get', path: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/', tag: 'output', summary: 'Render a dataset as topology JSON or SVG', scope: 'read',
+      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: v.pipe(v.picklist(DATATYPES), v.description('snapshot: stored results; dynamic (or live): run the query now')), output_type: v.picklist(['json', 'svg']) },
+      query: [oneVersion, { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) }],
+      answers: { 200: json('topology {name, layer, pathLayout, nodes, edges}, or SVG when output_type is svg'), 503: { description: 'dynamic: the datasource cannot be read' } },
+    },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map with its layers resolved into topology', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: json('the full map object with each layer\'s mapjson filled in') } },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: svg } },
+    { method: 'patch', path: '/api/v1/output/map/', tag: 'output', summary: 'Preview an unsaved map configuration', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, answers: { 200: json('normalized map output') } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output', scope: null, pathParams: mapId, answers: { 200: json('as the authenticated map output, for public maps only') } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, answers: { 200: svg } },
+
+    // Datasources
+    { method: 'get', path: '/api/v1/datasources/', tag: 'datasources', summary: 'Datasource endpoints a dataset query can use', scope: null, answers: { 200: { description: 'object keyed by endpoint string, e.g. spreadsheet?sheet_id=...&sheet_name=...', schema: v.record(v.string(), DatasourceEntrySchema) } } },
+
+    // Users and tokens
+    { method: 'post', path: '/api/v1/auth/token', tag: 'auth', summary: 'Get an access token (password grant, RFC 6749 section 4.3)', scope: null, basicOnly: true, body: { name: 'TokenRequest', schema: TokenRequestSchema, form: true }, answers: { 200: ok('the token', TokenResponseSchema) } },
+    { method: 'get', path: '/api/v1/current_user/', tag: 'users', summary: 'The calling user', scope: 'read', answers: { 200: ok('username, name, email and scope', UserSchema) } },
+    { method: 'get', path: '/api/v1/user/', tag: 'users', summary: 'List users', scope: 'admin', basicOnly: true, query: [{ name: 'limit', schema: LimitParamSchema, description: 'at most this many users (default 10)' }, { name: 'offset', schema: OffsetParamSchema }], answers: { 200: { description: 'users', schema: UserSchema, list: true, headers: ['X-Total-Count'] } } },
+    { method: 'post', path: '/api/v1/user', tag: 'users', summary: 'Create a user', scope: 'admin', basicOnly: true, body: { name: 'UserCreate', schema: UserCreateSchema }, answers: { 201: ok('the created user', UserSchema, { headers: ['Location'] }), 409: { description: 'the username exists' } } },
+    { method: 'put', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Update a user\'s name, email and scope', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'UserUpdate', schema: UserUpdateSchema }, answers: { 200: ok('the user', UserSchema) } },
+    { method: 'put', path: '/api/v1/user/{username}/set_password/', tag: 'users', summary: 'Set a user\'s password', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'SetPassword', schema: SetPasswordSchema }, answers: { 200: ok('the user', UserSchema) } },
+    { method: 'delete', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Delete a user for good', scope: 'admin', basicOnly: true, pathParams: username, answers: { 204: { description: 'deleted' } } },
+
+    // Service
+    { method: 'get', path: '/healthz', tag: 'service', summary: 'Health: 200 once the data folder is loaded', scope: null, answers: { 200: json('{status: "ok"}') } },
+    { method: 'get', path: '/openapi.json', tag: 'service', summary: 'This document', scope: null, answers: { 200: json('OpenAPI 3.1') } },
+    { method: 'get', path: '/docs', tag: 'service', summary: 'Interactive API documentation (served offline)', scope: null, answers: { 200: { description: 'HTML page', mediaType: 'text/html' } } },
+  ];
+}

@@ -1,0 +1,134 @@
+// GET /openapi.json: an OpenAPI 3.1 document listing every route of SPEC.md
+// (and DESIGN.md's additions) with the request schemas the routes validate
+// with, and bearer security with the configured scope of each endpoint.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { parseSettings } from '../../config/settings.ts';
+import { TokenRequestSchema } from '../../schema/auth.ts';
+import { DatasetRevisionSchema } from '../../schema/dataset.ts';
+import { MapRevisionSchema } from '../../schema/map.ts';
+import { DATASET_FIELDS, MAP_FIELDS, TEMPLATE_FIELDS } from '../../schema/records.ts';
+import { TemplateRevisionSchema } from '../../schema/template.ts';
+import { SetPasswordSchema, UserCreateSchema, UserUpdateSchema } from '../../schema/users.ts';
+import { buildOpenApi, jsonSchema } from '../../routes/openapi.ts';
+import { body, start, type Started } from './fixtures.ts';
+
+// SPEC.md's endpoint tables, plus DESIGN.md's unpublish and token endpoint: [method, path, scope kind | null].
+const SPEC_ROUTES: Array<[string, string, string | null]> = [
+  ['get', '/api/v1/maps/', 'read'], ['get', '/api/v1/map/id/{mapId}/', 'read'], ['post', '/api/v1/map/', 'write'],
+  ['put', '/api/v1/map/id/{mapId}/', 'write'], ['post', '/api/v1/map/id/{mapId}/publish/', 'publish'],
+  ['post', '/api/v1/map/id/{mapId}/unpublish/', 'publish'], ['get', '/api/v1/public/maps/', null],
+  ['get', '/api/v1/datasets/', 'read'], ['get', '/api/v1/dataset/id/{datasetId}/', 'read'],
+  ['post', '/api/v1/dataset/', 'write'], ['put', '/api/v1/dataset/id/{datasetId}/', 'write'],
+  ['get', '/api/v1/templates/', 'read'], ['get', '/api/v1/template/id/{templateId}/', 'read'],
+  ['post', '/api/v1/template/', 'write'], ['put', '/api/v1/template/id/{templateId}/', 'write'],
+  ['get', '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/', 'read'],
+  ['get', '/api/v1/output/map/{mapId}/', 'write'], ['get', '/api/v1/output/map/{mapId}/svg/', 'write'],
+  ['get', '/api/v1/public/output/map/{mapId}/', null], ['get', '/api/v1/public/output/map/{mapId}/svg/', null],
+  ['patch', '/api/v1/output/map/', 'write'], ['get', '/api/v1/datasources/', null],
+  ['get', '/api/v1/current_user/', 'read'], ['get', '/api/v1/user/', 'admin'], ['post', '/api/v1/user', 'admin'],
+  ['put', '/api/v1/user/{username}/', 'admin'], ['put', '/api/v1/user/{username}/set_password/', 'admin'],
+  ['delete', '/api/v1/user/{username}/', 'admin'], ['post', '/api/v1/auth/token', null],
+];
+
+const REQUEST_SCHEMAS: Array<[string, string, unknown]> = [
+  ['post', '/api/v1/map/', MapRevisionSchema], ['put', '/api/v1/map/id/{mapId}/', MapRevisionSchema],
+  ['patch', '/api/v1/output/map/', MapRevisionSchema],
+  ['post', '/api/v1/dataset/', DatasetRevisionSchema], ['put', '/api/v1/dataset/id/{datasetId}/', DatasetRevisionSchema],
+  ['post', '/api/v1/template/', TemplateRevisionSchema], ['put', '/api/v1/template/id/{templateId}/', TemplateRevisionSchema],
+  ['post', '/api/v1/user', UserCreateSchema], ['put', '/api/v1/user/{username}/', UserUpdateSchema],
+  ['put', '/api/v1/user/{username}/set_password/', SetPasswordSchema], ['post', '/api/v1/auth/token', TokenRequestSchema],
+];
+
+let t: Started;
+let doc: any;
+before(async () => {
+  t = await start();
+  const res = await t.request('/openapi.json');
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+  doc = await body(res);
+});
+after(async () => { await t.close(); });
+
+const resolve = (schema: any) => {
+  const name = schema?.$ref?.replace('#/components/schemas/', '');
+  return name ? doc.components.schemas[name] : schema;
+};
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1 and needs no token', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.title, 'Map Topology Service');
+    assert.equal(doc.components.securitySchemes.bearer.scheme, 'bearer');
+  });
+
+  for (const [method, path, scope] of SPEC_ROUTES) {
+    it(`describes ${method.toUpperCase()} ${path} with its security`, () => {
+      const op = doc.paths[path]?.[method];
+      assert.ok(op, `${method} ${path} is in the document`);
+      assert.ok(op.summary && Object.keys(op.responses).length > 0);
+      if (scope === null) assert.deepEqual(op.security, []);
+      else {
+        const wanted = (t.settings.auth.scopes as Record<string, string>)[scope];
+        assert.deepEqual(op.security[0], { bearer: [wanted] });
+        assert.ok(op.responses['401'] && op.responses['403']);
+      }
+      for (const name of path.match(/\{(\w+)\}/g) ?? []) {
+        assert.ok(op.parameters.some((p: any) => p.in === 'path' && `{${p.name}}` === name), `path parameter ${name}`);
+      }
+    });
+  }
+
+  for (const [method, path, schema] of REQUEST_SCHEMAS) {
+    it(`${method.toUpperCase()} ${path} has the request schema its route validates with`, () => {
+      const op = doc.paths[path][method];
+      assert.equal(op.requestBody.required, true);
+      assert.deepEqual(resolve(op.requestBody.content['application/json'].schema), jsonSchema(schema as any));
+    });
+  }
+
+  it('the token endpoint also takes a form body', () => {
+    assert.ok(doc.paths['/api/v1/auth/token'].post.requestBody.content['application/x-www-form-urlencoded']);
+  });
+
+  for (const [path, fields, filters] of [
+    ['/api/v1/maps/', MAP_FIELDS, ['mapId', 'name', 'lastUpdatedBy', 'public']],
+    ['/api/v1/public/maps/', MAP_FIELDS, ['mapId', 'name', 'lastUpdatedBy']],
+    ['/api/v1/datasets/', DATASET_FIELDS, ['datasetId', 'name', 'lastUpdatedBy']],
+    ['/api/v1/templates/', TEMPLATE_FIELDS, ['templateId', 'name', 'lastUpdatedBy']],
+  ] as const) {
+    it(`GET ${path} lists its query parameters: version, fields (valid names), filters, limit, offset`, () => {
+      const params = doc.paths[path].get.parameters.filter((p: any) => p.in === 'query');
+      assert.deepEqual(params.map((p: any) => p.name), ['version', 'fields', ...filters, 'limit', 'offset']);
+      assert.deepEqual(params.find((p: any) => p.name === 'fields').schema.items.enum, fields);
+      assert.deepEqual(params.find((p: any) => p.name === 'version').schema.anyOf[0].enum, ['latest', 'all']);
+    });
+  }
+
+  it('describes every route the app serves (except the OIDC provider)', () => {
+    const described = new Set(Object.entries(doc.paths).flatMap(([p, ops]: [string, any]) =>
+      Object.keys(ops).map((m) => `${m} ${p.replace(/\/$/, '')}`)));
+    const served = (t.app.routes as Array<{ method: string; path: string }>)
+      .filter((r) => r.method !== 'ALL' && !r.path.startsWith('/oidc') && !r.path.startsWith('/docs/'))
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}').replace(/\/$/, '')}`);
+    const missing = [...new Set(served)].filter((r) => !described.has(r));
+    assert.deepEqual(missing, []);
+  });
+
+  it('omits the user management endpoints with the OIDC backend', () => {
+    const settings = parseSettings({ auth: { backend: 'oidc' } }, {}, t.dir);
+    const oidc = buildOpenApi(settings) as any;
+    assert.equal(oidc.paths['/api/v1/user/'], undefined);
+    assert.equal(oidc.paths['/api/v1/auth/token'], undefined);
+    assert.ok(oidc.paths['/api/v1/current_user/']);
+    assert.equal(oidc.components.securitySchemes.oidc.type, 'openIdConnect');
+  });
+
+  it('keeps a base path from server.baseUrl in front of every path', () => {
+    const settings = parseSettings({ server: { baseUrl: 'https://noc.example.net/topology/' } }, {}, t.dir);
+    const prefixed = buildOpenApi(settings) as any;
+    assert.ok(Object.keys(prefixed.paths).every((p) => p.startsWith('/topology/')));
+    assert.deepEqual(prefixed.servers, [{ url: '/topology' }]);
+  });
+});
