@@ -78,20 +78,24 @@ export async function syncDir(fs: FsFacade, dir: string): Promise<void> {
   }
 }
 
-export interface DurableFileOptions {
+export interface DurableFileOptions<T> {
   fs?: FsFacade;
   /** Mode of newly created files (before umask); 0o600 for secrets. */
   mode?: number;
+  /** Bytes of a document (default canonicalJson); the store passes the text it already made. */
+  serialize?: (data: T) => string;
 }
 
 /** lowdb Adapter for one JSON document stored in canonical form. */
 export class DurableFile<T> implements Adapter<T> {
   private readonly fs: FsFacade;
   private readonly mode: number;
+  private readonly serialize: (data: T) => string;
 
-  constructor(readonly file: string, options: DurableFileOptions = {}) {
+  constructor(readonly file: string, options: DurableFileOptions<T> = {}) {
     this.fs = options.fs ?? defaultFs;
     this.mode = options.mode ?? 0o666;
+    this.serialize = options.serialize ?? canonicalJson;
   }
 
   /** The parsed document; null when the file does not exist. Unparseable content throws, naming the file. */
@@ -112,6 +116,6 @@ export class DurableFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    await writeFileDurably(this.fs, this.file, canonicalJson(data), this.mode);
+    await writeFileDurably(this.fs, this.file, this.serialize(data), this.mode);
   }
 }

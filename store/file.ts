@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { ServiceError } from '../errors.ts';
-import { canonicalCopy } from './canonical-json.ts';
+import { canonicalJson } from './canonical-json.ts';
 import { DocIndex } from './doc-index.ts';
 import { DurableFile, defaultFs, isTempName, syncDir, writeFileDurably, type FsFacade } from './durable-file.ts';
 import { KeyLock } from './key-lock.ts';
@@ -52,8 +52,8 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
   const ensureOpen = () => {
     if (closed) throw new Error(`store ${root} is closed`);
   };
-  const adapter = <T>(c: Collection, key: string) =>
-    new DurableFile<T>(path.join(root, c, `${key}.json`), { fs, mode: c === PRIVATE ? 0o600 : 0o666 });
+  const adapter = <T>(c: Collection, key: string, text: string) => new DurableFile<T>(path.join(root, c, `${key}.json`),
+    { fs, mode: c === PRIVATE ? 0o600 : 0o666, serialize: () => text });
 
   return {
     get: (c, key) => index.get(c, key) as any,
@@ -64,9 +64,12 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
         ensureOpen();
         const next = await fn(index.get(c, key) as any);
         assertDocument(c, key, next);
-        const stored = canonicalCopy(next);
+        // Serialized once: these bytes go to disk, and their parse is the in-memory copy
+        // (exactly what a restart reads back, sharing no object with the caller's).
+        const text = canonicalJson(next);
+        const stored = JSON.parse(text) as typeof next;
         try {
-          await new Low(adapter<typeof stored>(c, key), stored).write();
+          await new Low(adapter<typeof stored>(c, key, text), stored).write();
         } catch (error) {
           throw storageFailure(error, `${c}/${key}`, log);
         }
