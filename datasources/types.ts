@@ -35,6 +35,8 @@ export interface RowProblem {
 export interface QueryResult {
   records: EdgeRecord[];
   problems: RowProblem[];
+  /** Total problems when more exist than `problems` lists (it is capped); absent otherwise. */
+  problemCount?: number;
 }
 
 /** One entry of GET /api/v1/datasources/, keyed by its endpoint string. */

@@ -1,0 +1,108 @@
+// The spreadsheet folder as a catalog of files, each parsed once per version.
+// A file's identity is device, inode, size, mtime and ctime (nanoseconds):
+// every call stats the file and a changed identity means a new parse, so
+// files that appear, change or disappear are seen without a restart or a
+// watcher. Failures are cached too (a zip bomb is refused once, not on every
+// request). Parses run one at a time, so several large files never sit in
+// memory half-parsed together.
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { datasourceUnavailable, isServiceError } from '../../errors.ts';
+import { limitName, type SheetLimits } from './raw.ts';
+import { readCsv } from './read-csv.ts';
+import { readXlsx } from './read-xlsx.ts';
+import { buildBook, type ParsedBook } from './workbook.ts';
+
+export interface SheetFile {
+  /** File name without extension: the endpoint's sheet_id. */
+  sheetId: string;
+  /** File name with extension, as shown in messages (never the full path). */
+  fileName: string;
+  kind: 'xlsx' | 'csv';
+  modified: Date;
+}
+
+export type Loaded = { file: SheetFile; book: ParsedBook; error?: undefined } | { file: SheetFile; book?: undefined; error: string };
+
+interface CacheEntry {
+  identity: string;
+  loaded: Promise<Loaded>;
+}
+
+const KINDS: Record<string, SheetFile['kind']> = { '.xlsx': 'xlsx', '.csv': 'csv' };
+
+export function createCatalog(limits: SheetLimits) {
+  const dir = limits.dir;
+  const cache = new Map<string, CacheEntry>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** Sheet files in the folder by sheet_id; an xlsx wins over a csv of the same name. */
+  async function scan(): Promise<Map<string, SheetFile>> {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).sort();
+    } catch {
+      return new Map();
+    }
+    const found = new Map<string, SheetFile>();
+    for (const fileName of names) {
+      const ext = path.extname(fileName);
+      const kind = KINDS[ext.toLowerCase()];
+      // Dot files and Excel's "~$name.xlsx" lock files are not spreadsheets.
+      if (!kind || fileName.startsWith('.') || fileName.startsWith('~$')) continue;
+      const sheetId = fileName.slice(0, -ext.length);
+      if (sheetId === '' || (found.get(sheetId)?.kind === 'xlsx')) continue;
+      found.set(sheetId, { sheetId, fileName, kind, modified: new Date(0) });
+    }
+    const present = new Set([...found.values()].map((f) => f.fileName));
+    for (const name of [...cache.keys()]) if (!present.has(name)) cache.delete(name);
+    return found;
+  }
+
+  /** Parses the file (or returns the cached parse of this very version); undefined when it is gone. */
+  async function load(file: SheetFile): Promise<Loaded | undefined> {
+    const full = path.join(dir, file.fileName);
+    let identity: string;
+    let size: bigint;
+    try {
+      const s = await stat(full, { bigint: true });
+      if (!s.isFile()) return undefined;
+      identity = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+      size = s.size;
+      file = { ...file, modified: new Date(Number(s.mtimeMs)) };
+    } catch {
+      cache.delete(file.fileName);
+      return undefined;
+    }
+    const cached = cache.get(file.fileName);
+    if (cached?.identity === identity) return cached.loaded;
+    const loaded = enqueue(() => parse(full, file, size));
+    cache.set(file.fileName, { identity, loaded });
+    return loaded;
+  }
+
+  async function parse(full: string, file: SheetFile, size: bigint): Promise<Loaded> {
+    try {
+      if (size > BigInt(limits.maxFileBytes)) {
+        throw datasourceUnavailable(`${file.fileName} is larger than ${limits.maxFileBytes} bytes (limit ${limitName('maxFileBytes')})`);
+      }
+      const raw = file.kind === 'xlsx'
+        ? await readXlsx(full, file.fileName, limits)
+        : await readCsv(full, file.fileName, file.sheetId, limits);
+      return { file, book: buildBook(raw, file.fileName) };
+    } catch (e) {
+      if (isServiceError(e)) return { file, error: e.message };
+      return { file, error: `${file.fileName} cannot be read: ${(e as Error).message}` };
+    }
+  }
+
+  function enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const next = queue.then(task, task);
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
+  return { dir, scan, load, clear: () => cache.clear() };
+}
+
+export type Catalog = ReturnType<typeof createCatalog>;

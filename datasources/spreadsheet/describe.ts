@@ -1,0 +1,49 @@
+// Entries of GET /api/v1/datasources/ for one spreadsheet file: one per edge
+// sheet, keyed by its endpoint string, with the extras a dataset author needs
+// (filterable columns, row counts, modification time, problem rows). A file
+// that cannot be used at all gets one entry with `available: false` and the
+// reason; for a workbook (whose tabs are then unknown) it is keyed
+// `spreadsheet?sheet_id=<id>` without a sheet_name.
+import { formatEndpoint } from '../endpoint.ts';
+import type { DatasourceEntry } from '../types.ts';
+import type { Loaded } from './catalog.ts';
+import { filterableColumns } from './filter.ts';
+
+export const KIND = 'spreadsheet';
+
+export function describeFile(loaded: Loaded): [string, DatasourceEntry][] {
+  const { file } = loaded;
+  const base = { kind: KIND, file: file.fileName, lastModified: file.modified.toISOString() };
+  if (loaded.error !== undefined) {
+    const context: Record<string, string> = file.kind === 'csv'
+      ? { sheet_id: file.sheetId, sheet_name: file.sheetId }
+      : { sheet_id: file.sheetId };
+    return [[formatEndpoint(KIND, context), {
+      name: file.kind === 'csv' ? file.sheetId : `${file.sheetId} (unavailable)`,
+      description: `Unavailable: ${loaded.error}`,
+      context, ...base, available: false, error: loaded.error,
+    }]];
+  }
+  const entries: [string, DatasourceEntry][] = [];
+  for (const sheet of loaded.book.sheets.values()) {
+    const context = { sheet_id: file.sheetId, sheet_name: sheet.name };
+    const name = file.kind === 'csv' ? file.sheetId : `${file.sheetId} / ${sheet.name}`;
+    const coordinates = sheet.endpointColumns.includes('latitude') ? 'with coordinates' : 'without coordinates';
+    const entry: DatasourceEntry = {
+      name,
+      description: sheet.error
+        ? `Unavailable: ${file.fileName}: ${sheet.error}`
+        : `${sheet.records.length} circuits from ${file.fileName}${file.kind === 'xlsx' ? `, sheet ${sheet.name}` : ''}, ${coordinates}`,
+      context, ...base,
+      available: !sheet.error,
+      ...(sheet.error ? { error: `${file.fileName}: ${sheet.error}` } : {}),
+      columns: filterableColumns(sheet),
+      rowCount: sheet.rowCount,
+      recordCount: sheet.records.length,
+      problems: sheet.problems,
+      problemCount: sheet.problemCount,
+    };
+    entries.push([formatEndpoint(KIND, context), entry]);
+  }
+  return entries;
+}

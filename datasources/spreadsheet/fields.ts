@@ -1,0 +1,47 @@
+// Small helpers for putting spreadsheet-named fields on objects safely and
+// for reading coordinates. Header texts are file data: a column called
+// `__proto__` must become an own property, never the object's prototype.
+
+/** Sets obj[key] as an own, enumerable property even when key is `__proto__`. */
+export function setField(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** obj[key] only when it is the object's own property (never an inherited `constructor`, `toString`, …). */
+export function ownField(obj: object, key: string): unknown {
+  return Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+}
+
+export const COORDINATE_RANGE = { latitude: 90, longitude: 180 } as const;
+export type CoordinateField = keyof typeof COORDINATE_RANGE;
+export const isCoordinateField = (key: string): key is CoordinateField => key === 'latitude' || key === 'longitude';
+
+/** Only digits, sign, point and exponent: then Number() reads exactly a decimal literal (no hex, no Infinity). */
+function decimal(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || c === 46 || c === 43 || c === 45 || c === 101 || c === 69)) return NaN;
+  }
+  return text === '' ? NaN : Number(text);
+}
+
+/**
+ * A coordinate cell as a number, or an error message. Accepts a decimal comma
+ * ("52,37") as European spreadsheets write it.
+ */
+export function parseCoordinate(field: CoordinateField, text: string): number | string {
+  let value = decimal(text);
+  if (Number.isNaN(value) && text.includes(',') && !text.includes('.')) value = decimal(text.replace(',', '.'));
+  if (Number.isNaN(value)) return `${field} ${JSON.stringify(text)} is not a number`;
+  const limit = field === 'latitude' ? 90 : 180;
+  if (!(value >= -limit && value <= limit)) return `${field} ${text} is outside -${limit}..${limit}`;
+  return value;
+}
+
+/** A latitude without a longitude (or the reverse) is as unusable as a bad number. */
+export function coordinatePairError(obj: Record<string, unknown>): string {
+  const lat = Object.hasOwn(obj, 'latitude');
+  if (lat === Object.hasOwn(obj, 'longitude')) return '';
+  return lat ? 'a latitude without a longitude' : 'a longitude without a latitude';
+}

@@ -1,0 +1,68 @@
+// Reads a header row into a plan: for every field, which cells fill it.
+// Headers match without regard to case or surrounding spaces and are used in
+// lower case. `source`/`destination` name the endpoints; `source_<field>` and
+// `destination_<field>` columns become fields of that endpoint; a header that
+// appears more than once makes an array of the non-empty cells under it.
+
+export type Target = 'record' | 'source' | 'destination';
+
+export interface FieldPlan {
+  target: Target;
+  /** Field name on the record or on the endpoint (lower case). */
+  key: string;
+  /** Cell indexes in the row; more than one makes an array. */
+  indexes: number[];
+}
+
+export interface HeaderPlan {
+  /** Cell index of the `source` / `destination` column, -1 when absent. */
+  source: number;
+  destination: number;
+  /** Every other field, in header order. */
+  fields: FieldPlan[];
+  /** Header cells that were set aside, for the sheet's problems. */
+  notes: string[];
+}
+
+/** Fields that must stay single values; a repeat is reported and ignored. */
+const SINGLE: Record<Target, Set<string>> = {
+  record: new Set(['id', 'name', 'latitude', 'longitude']),
+  source: new Set(['latitude', 'longitude']),
+  destination: new Set(['latitude', 'longitude']),
+};
+/** Record keys a column cannot take. */
+const RESERVED = new Set(['endpoints']);
+
+/** `prefixed`: read `source_*`/`destination_*` as endpoint fields (edge sheets, not the Nodes tab). */
+export function planHeader(header: string[], prefixed = true): HeaderPlan {
+  const byId = new Map<string, FieldPlan>();
+  const plan: HeaderPlan = { source: -1, destination: -1, fields: [], notes: [] };
+  header.forEach((cell, index) => {
+    const text = cell.trim().toLowerCase();
+    if (text === '') return;
+    let target: Target = 'record';
+    let key = text;
+    const endpoint = prefixed ? /^(source|destination)_(.+)$/.exec(text) : null;
+    if (endpoint && endpoint[2] !== 'name') [target, key] = [endpoint[1] as Target, endpoint[2]];
+    if (target === 'record' && RESERVED.has(key)) {
+      plan.notes.push(`column ${JSON.stringify(cell)} is ignored: "${key}" is reserved for the record's endpoints`);
+      return;
+    }
+    const repeat = () => plan.notes.push(`column ${JSON.stringify(cell)} repeats "${key}"; only the first one is used`);
+    if (prefixed && target === 'record' && (key === 'source' || key === 'destination')) {
+      if (plan[key] >= 0) repeat();
+      else plan[key] = index;
+      return;
+    }
+    const id = `${target}\u0000${key}`;
+    const known = byId.get(id);
+    if (known && SINGLE[target].has(key)) repeat();
+    else if (known) known.indexes.push(index);
+    else {
+      const field: FieldPlan = { target, key, indexes: [index] };
+      byId.set(id, field);
+      plan.fields.push(field);
+    }
+  });
+  return plan;
+}

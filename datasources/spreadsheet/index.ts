@@ -1,0 +1,62 @@
+// The `spreadsheet` datasource kind: .xlsx workbooks and .csv files in the
+// configured folder (DESIGN: Datasources: the spreadsheet kind). Endpoint
+// parameters: sheet_id (file name without extension) and sheet_name (tab
+// name; a CSV's own sheet_id). Files are looked up by scanning the folder, so
+// a sheet_id never becomes part of a path.
+import { datasourceUnavailable } from '../../errors.ts';
+import type { DatasetQuery } from '../../schema/dataset.ts';
+import { endpointProblem, requireParams } from '../endpoint.ts';
+import type { DatasourceKind } from '../kind.ts';
+import type { DatasourceEntry, QueryResult } from '../types.ts';
+import { createCatalog } from './catalog.ts';
+import { describeFile, KIND } from './describe.ts';
+import { runQuery } from './query.ts';
+import type { SheetLimits } from './raw.ts';
+
+const PARAMS = ['sheet_id', 'sheet_name'] as const;
+
+function sheetParams(params: URLSearchParams) {
+  const p = requireParams(params, PARAMS);
+  if (/[/\\]/.test(p.sheet_id) || p.sheet_id.startsWith('.') || p.sheet_id.length > 255) {
+    throw endpointProblem('sheet_id must be a file name without extension (no path, no leading dot, at most 255 characters)');
+  }
+  if (p.sheet_name.length > 255) throw endpointProblem('sheet_name must be at most 255 characters');
+  return p;
+}
+
+export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
+  const catalog = createCatalog(limits);
+  return {
+    name: KIND,
+    async list() {
+      const entries: [string, DatasourceEntry][] = [];
+      for (const file of (await catalog.scan()).values()) {
+        const loaded = await catalog.load(file);
+        if (loaded) entries.push(...describeFile(loaded));
+      }
+      return entries;
+    },
+    check(params) {
+      sheetParams(params);
+    },
+    async run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult> {
+      const { sheet_id: id, sheet_name: name } = sheetParams(params);
+      const file = (await catalog.scan()).get(id);
+      const loaded = file && (await catalog.load(file));
+      if (!loaded) {
+        throw datasourceUnavailable(`spreadsheet ${JSON.stringify(id)} does not exist (no ${id}.xlsx or ${id}.csv in the spreadsheet folder)`);
+      }
+      if (loaded.error !== undefined) throw datasourceUnavailable(loaded.error);
+      const sheet = loaded.book.sheets.get(name);
+      if (!sheet) {
+        throw datasourceUnavailable(`${loaded.file.fileName} has no edge sheet ${JSON.stringify(name)}; its edge sheets: ` +
+          [...loaded.book.sheets.keys()].map((n) => JSON.stringify(n)).join(', '));
+      }
+      if (sheet.error) throw datasourceUnavailable(`${loaded.file.fileName}: ${sheet.error}`);
+      return runQuery(sheet, query);
+    },
+    async close() {
+      catalog.clear();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// The `Nodes` tab of a workbook: a lookup table joined to edge rows by node
+// name, giving each endpoint its latitude, longitude and any other columns.
+import type { RowProblem } from '../types.ts';
+import { coordinatePairError, isCoordinateField, parseCoordinate, setField } from './fields.ts';
+import { planHeader } from './header.ts';
+import type { RawSheet } from './raw.ts';
+
+export interface NodeLookup {
+  /** Node fields by node name (a Map: node names are file data). */
+  byName: Map<string, Record<string, unknown>>;
+  /** Field names the lookup gives endpoints (name excluded), in header order. */
+  fields: string[];
+  problems: RowProblem[];
+}
+
+export const isNodesTab = (name: string) => name.trim().toLowerCase() === 'nodes';
+
+export function readNodes(sheet: RawSheet): NodeLookup {
+  const lookup: NodeLookup = { byName: new Map(), fields: [], problems: [] };
+  const [header, ...rows] = sheet.rows;
+  const problem = (row: number, message: string) => lookup.problems.push({ sheet: sheet.name, row, message });
+  if (!header) return lookup;
+  const plan = planHeader(header.cells, false);
+  for (const note of plan.notes) problem(header.number, note);
+  const nameField = plan.fields.find((f) => f.key === 'name');
+  if (!nameField) {
+    problem(header.number, 'the Nodes tab has no "name" column, so no node gets coordinates from it');
+    return lookup;
+  }
+  const fields = plan.fields.filter((f) => f !== nameField);
+  lookup.fields = fields.map((f) => f.key);
+  const firstRow = new Map<string, number>();
+  for (const { number, cells } of rows) {
+    const name = cells[nameField.indexes[0]] ?? '';
+    if (name === '') {
+      problem(number, 'missing name; row skipped');
+      continue;
+    }
+    const seen = firstRow.get(name);
+    if (seen !== undefined) {
+      problem(number, `node ${JSON.stringify(name)} is already listed at row ${seen}; row skipped`);
+      continue;
+    }
+    const node: Record<string, unknown> = {};
+    let error = '';
+    for (const field of fields) {
+      if (field.indexes.length > 1) {
+        setField(node, field.key, field.indexes.map((i) => cells[i] ?? '').filter((v) => v !== ''));
+        continue;
+      }
+      const text = cells[field.indexes[0]] ?? '';
+      if (isCoordinateField(field.key)) {
+        if (text === '') continue;
+        const value = parseCoordinate(field.key, text);
+        if (typeof value === 'string') error ||= value;
+        else node[field.key] = value;
+      } else setField(node, field.key, text);
+    }
+    error ||= coordinatePairError(node);
+    if (error) {
+      problem(number, `node ${JSON.stringify(name)}: ${error}; row skipped`);
+      continue;
+    }
+    firstRow.set(name, number);
+    lookup.byName.set(name, node);
+  }
+  return lookup;
+}

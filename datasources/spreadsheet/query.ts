@@ -1,0 +1,35 @@
+// Runs a dataset query against one parsed edge sheet: validates the field
+// names the query uses (filters, deduplication, grouping) against the sheet,
+// then filters. The records are the cache's own objects (copying 50,000 of
+// them would cost more than the query): callers read them and never change
+// them. The result array is new each time.
+import { validationFailed } from '../../errors.ts';
+import type { DatasetQuery } from '../../schema/dataset.ts';
+import { nodeFieldKey } from '../node-fields.ts';
+import type { QueryResult } from '../types.ts';
+import { compileFilters } from './filter.ts';
+import type { EdgeSheet } from './records.ts';
+
+export function runQuery(sheet: EdgeSheet, query: DatasetQuery): QueryResult {
+  checkNodeFields(sheet, query);
+  const match = compileFilters(query.filters, sheet);
+  const records = match ? sheet.records.filter(match) : sheet.records.slice();
+  const result: QueryResult = { records, problems: sheet.problems.slice() };
+  if (sheet.problemCount > sheet.problems.length) result.problemCount = sheet.problemCount;
+  return result;
+}
+
+/** node_deduplication_field and node_group_criteria must name endpoint fields of this sheet. */
+function checkNodeFields(sheet: EdgeSheet, query: DatasetQuery) {
+  const named: [string, string][] = [];
+  if (query.node_deduplication_field) named.push(['query.node_deduplication_field', query.node_deduplication_field]);
+  (query.node_group_criteria ?? []).forEach((name, i) => named.push([`query.node_group_criteria.${i}`, name]));
+  const errors = named
+    .filter(([, name]) => !sheet.endpointColumns.includes(nodeFieldKey(name)))
+    .map(([path, name]) => ({
+      path,
+      message: `no endpoint field ${JSON.stringify(name)} in sheet ${JSON.stringify(sheet.name)}; ` +
+        `available: ${sheet.endpointColumns.join(', ')}`,
+    }));
+  if (errors.length) throw validationFailed(`${errors[0].path}: ${errors[0].message}`, errors);
+}

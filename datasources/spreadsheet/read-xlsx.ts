@@ -1,0 +1,108 @@
+// Reads an xlsx workbook into raw tabs with exceljs's streaming reader, fed
+// from yauzl instead of exceljs's own unzip: yauzl reads the central
+// directory (checked by zip-guard before anything is inflated), enforces each
+// part's announced size while inflating, and lets us read the parts in the
+// order the reader needs (no temp files). The exceljs pieces used here
+// (WorkbookReader's _parseRels/_parseWorkbook/_parseSharedStrings/_parseStyles
+// and WorksheetReader) are internals of the pinned exceljs 4.4.0; the tests
+// exercise every one of them, so an upgrade that moves them fails loudly.
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { Entry, ZipFile } from 'yauzl';
+import { datasourceUnavailable, isServiceError } from '../../errors.ts';
+import { cellText } from './cell-text.ts';
+import { limitName, type RawRow, type RawSheet, type SheetLimits } from './raw.ts';
+import { openGuardedZip } from './zip-guard.ts';
+
+const require = createRequire(import.meta.url);
+const WorksheetReader = require('exceljs/lib/stream/xlsx/worksheet-reader.js') as new (init: {
+  workbook: unknown; id: number; iterator: AsyncIterable<unknown>; options: object;
+}) => AsyncIterable<ExcelJS.Row> & { name: string };
+
+/** The same options for our reader and for the benchmark's bare exceljs parse. */
+export const READER_OPTIONS = {
+  worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore',
+} as const;
+
+interface ReaderInternals {
+  workbookRels?: { Id: string; Target: string }[];
+  model?: { sheets?: { id: number; name: string; rId: string }[] };
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncIterable<unknown>;
+  _parseStyles(entry: Readable): Promise<void>;
+}
+
+export async function readXlsx(file: string, label: string, limits: SheetLimits): Promise<RawSheet[]> {
+  const { zip, parts } = await openGuardedZip(file, label, limits);
+  const opened: Readable[] = [];
+  const open = async (entry: Entry) => {
+    const stream = await zip.openReadStreamPromise(entry);
+    opened.push(stream);
+    // Strings decoded across chunk boundaries: exceljs decodes each chunk on
+    // its own otherwise, which splits multi-byte characters.
+    stream.setEncoding('utf8');
+    return stream;
+  };
+  try {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, READER_OPTIONS) as unknown as ReaderInternals;
+    const rels = parts.get('xl/_rels/workbook.xml.rels');
+    if (rels) await reader._parseRels(await open(rels));
+    await reader._parseWorkbook(await open(parts.get('xl/workbook.xml')!));
+    const strings = parts.get('xl/sharedStrings.xml');
+    if (strings) for await (const _ of reader._parseSharedStrings(await open(strings))) { /* cached by the reader */ }
+    const styles = parts.get('xl/styles.xml');
+    if (styles) await reader._parseStyles(await open(styles));
+
+    const sheets: RawSheet[] = [];
+    const budget = { rows: 0 };
+    for (const tab of reader.model?.sheets ?? []) {
+      const rel = reader.workbookRels?.find((r) => r.Id === tab.rId);
+      const entry = rel && parts.get(partPath(rel.Target));
+      if (!entry) continue; // a chart sheet or a dangling tab: no cells to read
+      const name = String(tab.name ?? '');
+      const iterator = await open(entry);
+      const ws = new WorksheetReader({ workbook: reader, id: tab.id, iterator, options: READER_OPTIONS });
+      sheets.push({ name, rows: await readRows(ws, label, name, limits, budget) });
+    }
+    return sheets;
+  } catch (e) {
+    if (isServiceError(e)) throw e;
+    throw datasourceUnavailable(`${label} is not a readable xlsx workbook: ${(e as Error).message}`);
+  } finally {
+    for (const stream of opened) stream.destroy();
+    zip.close();
+  }
+}
+
+async function readRows(ws: AsyncIterable<ExcelJS.Row>, label: string, sheet: string, limits: SheetLimits,
+  budget: { rows: number }): Promise<RawRow[]> {
+  const rows: RawRow[] = [];
+  for await (const row of ws) {
+    const values = row.values as unknown[];
+    const cells: string[] = [];
+    let last = -1;
+    for (let col = 1; col < values.length; col++) {
+      const text = cellText(values[col]);
+      cells.push(text);
+      if (text !== '') last = col - 1;
+    }
+    if (last < 0) continue; // an empty (perhaps only formatted) row
+    if (last >= limits.maxColumns) {
+      throw datasourceUnavailable(`${label}: sheet ${JSON.stringify(sheet)} row ${row.number} has more than ` +
+        `${limits.maxColumns} columns (limit ${limitName('maxColumns')})`);
+    }
+    if (++budget.rows > limits.maxRows) {
+      throw datasourceUnavailable(`${label} has more than ${limits.maxRows} rows (limit ${limitName('maxRows')})`);
+    }
+    cells.length = last + 1;
+    rows.push({ number: row.number, cells });
+  }
+  return rows;
+}
+
+/** A relationship target ("worksheets/sheet1.xml" or "/xl/worksheets/sheet1.xml") as a zip path. */
+function partPath(target: string): string {
+  return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+}

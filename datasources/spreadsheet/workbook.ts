@@ -1,0 +1,30 @@
+// A parsed file: its raw tabs turned into edge sheets (tab order kept), with
+// the workbook's Nodes tab as their shared lookup. A file without any edge
+// sheet is unavailable, with a message that says what was found instead.
+import { datasourceUnavailable } from '../../errors.ts';
+import { isNodesTab, readNodes } from './nodes.ts';
+import type { RawSheet } from './raw.ts';
+import { buildEdgeSheet, type EdgeSheet } from './records.ts';
+
+export interface ParsedBook {
+  /** Edge sheets by tab name, in tab order (a Map: tab names are file data). */
+  sheets: Map<string, EdgeSheet>;
+}
+
+export function buildBook(raw: RawSheet[], label: string): ParsedBook {
+  const nodesTab = raw.find((s) => isNodesTab(s.name));
+  const nodes = nodesTab ? readNodes(nodesTab) : null;
+  const sheets = new Map<string, EdgeSheet>();
+  for (const tab of raw) {
+    if (tab === nodesTab || sheets.has(tab.name)) continue;
+    const sheet = buildEdgeSheet(tab, nodes);
+    if (sheet) sheets.set(tab.name, sheet);
+  }
+  if (sheets.size === 0) {
+    const found = raw.length === 1
+      ? `its header row: ${raw[0].rows[0]?.cells.filter(Boolean).join(', ') || '(empty)'}`
+      : `tabs: ${raw.map((s) => s.name).join(', ') || '(none)'}`;
+    throw datasourceUnavailable(`${label} has no sheet with source and destination columns (${found})`);
+  }
+  return { sheets };
+}
