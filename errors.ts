@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   validation_failed: 422,
   rate_limited: 429,
   datasource_unavailable: 503,
+  identity_provider_unavailable: 503,
   storage_unavailable: 507,
   internal: 500,
 } as const;

@@ -46,12 +46,17 @@ export async function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(errorHandler(log));
   app.notFound(notFoundHandler);
-  app.use('*', bodyLimit({
+  // The built-in OpenID provider parses its own request bodies: it goes before the body limit.
+  if (auth.oidc?.routes) app.route('/', auth.oidc.routes);
+  const limitBody = bodyLimit({
     maxSize: settings.server.bodyLimitBytes,
     onError: () => {
       throw new ServiceError('payload_too_large', `request body is over the limit of ${settings.server.bodyLimitBytes} bytes`);
     },
-  }));
+  });
+  // GET and HEAD carry no body; skipping them matters for speed, because
+  // reading c.req.raw.body makes @hono/node-server build a full Request.
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   const datasources = deps.datasources ?? pendingDatasources;
   const resources = createResources({ store, now, datasources });

@@ -51,7 +51,8 @@ export async function createAuth(o: AuthOptions) {
     accounts = new Accounts(users, scopes);
     verify = (t) => tokens!.verify(t);
   } else {
-    oidc = await createOidc({ settings, store: o.store, users, login, now: o.now, log: o.log });
+    oidc = await createOidc({ settings, store: o.store, users, login, now: o.now, log: o.log,
+      clientAddress: (c) => clientAddress(c, settings.server.trustProxy) });
     verify = oidc.verify;
   }
 

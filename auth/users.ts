@@ -46,6 +46,11 @@ export class UserDirectory {
     return this.all().find((u) => u.username === username);
   }
 
+  /** By the account's random id (the subject of the built-in provider's tokens). */
+  findById(id: string): StoredUser | undefined {
+    return this.all().find((u) => u.id === id);
+  }
+
   async create(input: { username: string; name?: string; email?: string; scope: string[]; password: string }) {
     const passwordHash = await hashPassword(input.password);
     const user: StoredUser = {

@@ -21,6 +21,10 @@ const OidcClientSchema = v.strictObject({
   redirect_uris: v.optional(v.array(v.pipe(v.string(), v.url('expected an absolute URL'))), []),
   /** Space-separated scopes this client may be granted. */
   scope: v.optional(v.string(), ''),
+  /** How a confidential client authenticates at the token endpoint (default client_secret_basic; none without a secret). */
+  token_endpoint_auth_method: v.optional(v.picklist(['client_secret_basic', 'client_secret_post'],
+    'expected client_secret_basic or client_secret_post')),
+  client_name: v.optional(nonEmpty),
 });
 
 export const SettingsSchema = v.strictObject({

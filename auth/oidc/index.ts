@@ -1,10 +1,22 @@
-// The OIDC backend (built-in provider and external issuers): not built yet.
+// The OIDC backend (auth.backend: oidc). With issuer "builtin" the service
+// runs its own provider under /oidc and verifies its tokens with the keys it
+// holds; with an issuer URL it verifies tokens of that issuer (Keycloak,
+// Authentik, ...) against the key set named by its discovery document, which
+// is fetched on first use (the service starts even while the issuer is down).
+import type { Hono } from 'hono';
+import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Settings } from '../../config/settings.ts';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/types.ts';
 import type { PasswordLogin } from '../login.ts';
 import type { VerifyToken } from '../middleware.ts';
+import { invalidToken } from '../tokens.ts';
+import type { Principal } from '../types.ts';
 import type { UserDirectory } from '../users.ts';
+import { loadOidcKeys, OIDC_SIGNING_ALG, publicJwks } from './keys.ts';
+import { clientApiScopes } from './scopes.ts';
+import { claimsIdentity, tokenScopes, unavailable, verifyJwt } from './verify.ts';
+import type { Context } from 'hono';
 
 export interface OidcOptions {
   settings: Settings;
@@ -13,12 +25,103 @@ export interface OidcOptions {
   login: PasswordLogin;
   now: () => Date;
   log: Logger;
+  clientAddress: (c: Context) => string;
 }
 
 export interface Oidc {
+  issuer: string;
+  audience: string;
   verify: VerifyToken;
+  /** The /oidc sub-app (built-in provider only); mounted before the body limit. */
+  routes?: Hono<any>;
 }
 
-export async function createOidc(_o: OidcOptions): Promise<Oidc> {
-  throw new Error("auth.backend oidc is not available in this build yet");
+export async function createOidc(o: OidcOptions): Promise<Oidc> {
+  return o.settings.auth.oidc.issuer === 'builtin' ? builtin(o) : external(o);
+}
+
+async function builtin(o: OidcOptions): Promise<Oidc> {
+  const { settings } = o;
+  const issuer = `${settings.server.baseUrl}/oidc`;
+  const audience = settings.auth.oidc.audience ?? settings.server.baseUrl;
+  const keys = await loadOidcKeys(o.store);
+  // Loaded only when used: oidc-provider warns about the runtime on import, which basic-backend users need not see.
+  const { createProvider } = await import('./provider.ts');
+  const { oidcRoutes } = await import('./routes.ts');
+  const provider = createProvider({ settings, store: o.store, users: o.users, keys, issuer, audience });
+  provider.on('server_error', (_ctx: unknown, err: Error) => o.log.error('oidc provider error', { message: err.message }));
+  for (const c of settings.auth.oidc.clients) {
+    if (!clientApiScopes(settings, c.client_id).length) o.log.info(`oidc client ${c.client_id} has no API scope configured; its tokens will grant nothing`);
+  }
+  const local = createLocalJWKSet(publicJwks(keys));
+
+  const principal = (p: JWTPayload): Principal => {
+    const clientId = typeof p.client_id === 'string' ? p.client_id : '';
+    const clientScopes = clientApiScopes(settings, clientId);
+    const scopes = tokenScopes(p).filter((s) => clientScopes.includes(s));
+    if (typeof p.pwv !== 'number') {
+      // Client credentials: the client itself, while it is still configured.
+      if (p.sub !== clientId || !settings.auth.oidc.clients.some((c) => c.client_id === clientId)) throw invalidToken('unknown client');
+      const name = settings.auth.oidc.clients.find((c) => c.client_id === clientId)?.client_name ?? clientId;
+      return { username: clientId, name, email: '', scopes };
+    }
+    const user = o.users.findById(p.sub!);
+    if (!user) throw invalidToken('unknown user');
+    if (user.passwordVersion !== p.pwv) throw invalidToken('token revoked by a password change');
+    return { username: user.username, name: user.name, email: user.email, scopes: scopes.filter((s) => user.scope.includes(s)) };
+  };
+
+  return {
+    issuer,
+    audience,
+    verify: async (token) => principal(await verifyJwt(token, { keys: local, issuer, audience, algorithms: [OIDC_SIGNING_ALG], typ: 'at+jwt', now: o.now })),
+    routes: oidcRoutes({
+      provider, users: o.users, login: o.login, audience, csrfSecret: keys.cookieKeys[0], clientAddress: o.clientAddress,
+    }),
+  };
+}
+
+function external(o: OidcOptions): Oidc {
+  const { settings } = o;
+  const issuer = settings.auth.oidc.issuer;
+  const audience = settings.auth.oidc.audience ?? settings.server.baseUrl;
+  let jwks: JWTVerifyGetKey | undefined;
+  let pending: Promise<JWTVerifyGetKey> | undefined;
+
+  const discover = async (): Promise<JWTVerifyGetKey> => {
+    const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+    let meta: { issuer?: unknown; jwks_uri?: unknown };
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000), headers: { accept: 'application/json' } });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      meta = await res.json() as typeof meta;
+    } catch (e) {
+      throw unavailable(`the issuer's discovery document ${url} cannot be read (${(e as Error).message})`, e);
+    }
+    // OpenID Connect Discovery 1.0 §4.3: the document must name exactly the configured issuer.
+    if (meta.issuer !== issuer) throw unavailable(`discovery at ${url} names issuer ${JSON.stringify(meta.issuer)}, not ${issuer}`);
+    if (typeof meta.jwks_uri !== 'string' || !URL.canParse(meta.jwks_uri)) throw unavailable(`discovery at ${url} has no jwks_uri`);
+    o.log.info(`oidc: verifying tokens of ${issuer} with keys from ${meta.jwks_uri}`);
+    // Cached; an unknown kid refetches, at most once per cooldown.
+    return createRemoteJWKSet(new URL(meta.jwks_uri), {
+      cooldownDuration: settings.auth.oidc.jwksCooldownSeconds * 1000,
+      timeoutDuration: 5000,
+    });
+  };
+  const keys: JWTVerifyGetKey = async (header, token) => {
+    if (!jwks) {
+      pending ??= discover().finally(() => { pending = undefined; });
+      jwks = await pending;
+    }
+    return jwks(header, token);
+  };
+
+  return {
+    issuer,
+    audience,
+    verify: async (token) => {
+      const payload = await verifyJwt(token, { keys, issuer, audience, now: o.now });
+      return { ...claimsIdentity(payload), scopes: tokenScopes(payload) };
+    },
+  };
 }

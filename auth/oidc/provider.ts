@@ -1,0 +1,127 @@
+// The built-in OpenID provider (oidc-provider), issuer `<baseUrl>/oidc`:
+// discovery, JWKS, authorization code with PKCE (S256, required for every
+// client), client credentials, refresh tokens. Access tokens are JWTs for the
+// API audience (a resource indicator defaulted for every request) and carry
+// at most the scopes the client is configured for; the consent step further
+// drops what the user does not hold. Accounts are the service's local users,
+// addressed by their random account id.
+import Provider, { errors, type ClientMetadata, type Configuration } from 'oidc-provider';
+import type { Settings } from '../../config/settings.ts';
+import type { ScopeKind } from '../types.ts';
+import { clientApiScopes } from './scopes.ts';
+import type { UserDirectory } from '../users.ts';
+import { adapterFactory, OidcStorage } from './adapter.ts';
+import { OIDC_SIGNING_ALG, type OidcKeys } from './keys.ts';
+import { errorPage } from './pages.ts';
+import type { Store } from '../../store/types.ts';
+
+/** OpenID scopes the provider knows besides the API's. */
+export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
+export const INTERACTION_PATH = '/oidc/interaction';
+
+export interface ProviderOptions {
+  settings: Settings;
+  store: Store;
+  users: UserDirectory;
+  keys: OidcKeys;
+  issuer: string;
+  audience: string;
+}
+
+function clientMetadata(settings: Settings): ClientMetadata[] {
+  const configured = Object.values(settings.auth.scopes as Record<ScopeKind, string>);
+  return settings.auth.oidc.clients.map((c) => {
+    const unknown = c.scope.split(/\s+/).filter((s) => s && !configured.includes(s) && !OIDC_SCOPES.includes(s));
+    if (unknown.length) {
+      throw new Error(`auth.oidc.clients (${c.client_id}): scope ${unknown.join(' ')} is not configured under auth.scopes`);
+    }
+    const codeFlow = c.grant_types.includes('authorization_code');
+    if (codeFlow && !c.redirect_uris.length) {
+      throw new Error(`auth.oidc.clients (${c.client_id}): authorization_code needs at least one redirect_uris entry`);
+    }
+    if (!c.client_secret && c.grant_types.includes('client_credentials')) {
+      throw new Error(`auth.oidc.clients (${c.client_id}): client_credentials needs a client_secret`);
+    }
+    return {
+      client_id: c.client_id,
+      ...(c.client_name ? { client_name: c.client_name } : {}),
+      ...(c.client_secret
+        ? { client_secret: c.client_secret, token_endpoint_auth_method: c.token_endpoint_auth_method ?? 'client_secret_basic' }
+        : { token_endpoint_auth_method: 'none' }),
+      grant_types: c.grant_types,
+      response_types: codeFlow ? ['code'] : [],
+      redirect_uris: c.redirect_uris,
+      // Only OpenID scopes may appear here; API scopes are limited per client in getResourceServerInfo.
+      scope: OIDC_SCOPES.join(' '),
+    } as ClientMetadata;
+  });
+}
+
+export function createProvider(o: ProviderOptions): Provider {
+  const { settings, users } = o;
+  const ttl = settings.auth.tokenTtlSeconds;
+  const configuration: Configuration = {
+    adapter: adapterFactory(new OidcStorage(o.store)),
+    clients: clientMetadata(settings),
+    jwks: { keys: o.keys.keys as any },
+    cookies: { keys: o.keys.cookieKeys },
+    findAccount: (_ctx, id) => {
+      const user = users.findById(id);
+      if (!user) return undefined;
+      return {
+        accountId: user.id,
+        claims: () => ({ sub: user.id, preferred_username: user.username, name: user.name, email: user.email || undefined }),
+      };
+    },
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'] },
+    scopes: OIDC_SCOPES,
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => o.audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator, client) => {
+          if (indicator !== o.audience) throw new errors.InvalidTarget(`unknown resource; this provider serves ${o.audience}`);
+          return {
+            scope: clientApiScopes(settings, client.clientId).join(' '),
+            audience: o.audience,
+            accessTokenTTL: ttl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: OIDC_SIGNING_ALG } },
+          };
+        },
+      },
+    },
+    // PKCE for every client, confidential ones too; oidc-provider 9 only accepts S256.
+    pkce: { required: () => true },
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // The account's password version and name ride along, so the API can refuse tokens from before a password change.
+    extraTokenClaims: (_ctx, token) => {
+      const accountId = (token as { accountId?: string }).accountId;
+      const user = accountId ? users.findById(accountId) : undefined;
+      return user ? { preferred_username: user.username, pwv: user.passwordVersion } : undefined;
+    },
+    ttl: {
+      AccessToken: ttl,
+      ClientCredentials: ttl,
+      IdToken: ttl,
+      AuthorizationCode: 60,
+      Interaction: 30 * 60,
+      Session: 14 * 24 * 3600,
+      Grant: 14 * 24 * 3600,
+      RefreshToken: 14 * 24 * 3600,
+    },
+    clientBasedCORS: () => false,
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = errorPage(String(out.error), out.error_description ? String(out.error_description) : undefined);
+    },
+  };
+  const provider = new Provider(o.issuer, configuration);
+  provider.proxy = settings.server.trustProxy;
+  return provider;
+}
