@@ -1,0 +1,165 @@
+// The accounts command line: in-process through runAccounts (the exported
+// entry), and as a real process for the npm script's entry point, the stdin
+// password and the refusal while the service holds the data folder.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import * as client from 'openid-client';
+import { runAccounts } from '../../cli/accounts.ts';
+import { ADMIN_PASSWORD, makeTestApp } from '../helpers/app.ts';
+import { CB, codeFlow, discover, oidcSettings, startServer } from '../auth/oidc-helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+async function tempFolder() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mts-cli-'));
+  const config = path.join(dir, 'settings.yml');
+  await writeFile(config, `data:\n  dir: ${JSON.stringify(path.join(dir, 'data'))}\n`);
+  return { dir, data: path.join(dir, 'data'), env: { MTS_CONFIG: config } as NodeJS.ProcessEnv };
+}
+
+/** Runs the CLI in-process; passwords come from the given list. */
+async function cli(env: NodeJS.ProcessEnv, args: string[], passwords: string[] = []) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runAccounts(args, {
+    env, out: (l) => out.push(l), err: (l) => err.push(l), readPassword: async () => passwords.shift() ?? '',
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('accounts CLI: add, list, set-scopes, set-password, delete', () => {
+  let f: Awaited<ReturnType<typeof tempFolder>>;
+  before(async () => { f = await tempFolder(); });
+  after(() => rm(f.dir, { recursive: true, force: true }));
+
+  it('adds accounts and lists them; notes when nobody holds the admin scope', async () => {
+    const added = await cli(f.env, ['add', 'alice', 'svc:maps:read,svc:maps:write', '--name', 'Alice A.', '--email=alice@noc.example'], ['alice password 1']);
+    assert.equal(added.code, 0, added.err);
+    assert.match(added.out, /created alice with scopes svc:maps:read svc:maps:write/);
+    const listed = await cli(f.env, ['list']);
+    assert.equal(listed.code, 0);
+    assert.equal(listed.out, 'alice\tsvc:maps:read svc:maps:write\tAlice A. <alice@noc.example>');
+    assert.match(listed.err, /no account holds svc:admin/);
+  });
+
+  const refused: Array<[string, string[], string[], RegExp]> = [
+    ['an unknown scope', ['add', 'bob', 'svc:maps:read', 'root'], ['bob password 12'], /scope\.1: "root" is not a configured scope/],
+    ['a short password', ['add', 'bob', 'svc:maps:read'], ['short'], /password: must be at least 12 characters/],
+    ['a hostile username', ['add', '../etc/passwd', 'svc:maps:read'], ['bob password 12'], /username: expected 1 to 64 letters/],
+    ['an existing username', ['add', 'alice', 'svc:maps:read'], ['alice password 2'], /already exists/],
+    ['an unknown user', ['set-password', 'nobody'], ['whatever password'], /no user "nobody"/],
+    ['an unknown command', ['promote', 'alice'], [], /unknown command "promote"/],
+    ['an unknown option', ['add', 'bob', '--admin'], [], /unknown option --admin/],
+  ];
+  for (const [what, args, pw, message] of refused) {
+    it(`refuses ${what} (exit 1, nothing written)`, async () => {
+      const r = await cli(f.env, args, pw);
+      assert.equal(r.code, 1);
+      assert.match(r.err, message);
+      assert.doesNotMatch((await cli(f.env, ['list'])).out, /^bob/m);
+    });
+  }
+
+  it('set-scopes replaces the scopes; the last admin cannot lose svc:admin or be deleted', async () => {
+    assert.equal((await cli(f.env, ['set-scopes', 'alice', 'svc:maps:read', 'svc:admin'])).code, 0);
+    assert.match((await cli(f.env, ['list'])).out, /^alice\tsvc:maps:read svc:admin\t/);
+    const demote = await cli(f.env, ['set-scopes', 'alice', 'svc:maps:read']);
+    assert.equal(demote.code, 1);
+    assert.match(demote.err, /no user would be left with the svc:admin scope/);
+    const del = await cli(f.env, ['delete', 'alice']);
+    assert.equal(del.code, 1);
+    assert.match(del.err, /svc:admin/);
+  });
+
+  it('set-password changes what the service accepts; delete removes the account', async () => {
+    assert.equal((await cli(f.env, ['add', 'carol', 'svc:maps:read'], ['carol password 1'])).code, 0);
+    assert.equal((await cli(f.env, ['set-password', 'carol'], ['carol password 2'])).code, 0);
+    const app = await makeTestApp({ dir: f.data });
+    try {
+      await assert.rejects(app.token(undefined, 'carol', 'carol password 1'), /401/);
+      assert.ok(await app.token(undefined, 'carol', 'carol password 2'));
+    } finally {
+      await app.close(false);
+    }
+    assert.equal((await cli(f.env, ['delete', 'carol'])).code, 0);
+    assert.doesNotMatch((await cli(f.env, ['list'])).out, /carol/);
+  });
+
+  it('refuses politely while the service holds the data folder (exit 2)', async () => {
+    const app = await makeTestApp({ dir: f.data });
+    try {
+      const r = await cli(f.env, ['list']);
+      assert.equal(r.code, 2);
+      assert.match(r.err, /The service \(process \d+\) is running on .*Stop it, run this command, then start it again/);
+    } finally {
+      await app.close(false);
+    }
+  });
+});
+
+describe('accounts CLI: built-in provider', () => {
+  it('set-password revokes the account\'s access and refresh tokens; rotate-keys adds a signing key', async () => {
+    const first = await startServer(oidcSettings());
+    const { port, dir } = first;
+    const config = path.join(dir, '..', `${path.basename(dir)}.yml`);
+    await writeFile(config, `data:\n  dir: ${JSON.stringify(dir)}\nauth:\n  backend: oidc\n`);
+    const env = { MTS_CONFIG: config };
+    let second;
+    try {
+      const editor = await discover(`${first.baseUrl}/oidc`, 'editor');
+      const { tokens } = await codeFlow({ config: editor, redirectUri: CB, scope: 'openid svc:maps:read', username: 'admin', password: ADMIN_PASSWORD });
+      await first.stop(false);
+      const changed = await cli(env, ['set-password', 'admin'], ['a brand new admin password']);
+      assert.equal(changed.code, 0, changed.err);
+      const rotated = await cli(env, ['rotate-keys']);
+      assert.match(rotated.out, /new signing key \S+; 1 previous key\(s\) kept/);
+      second = await startServer(oidcSettings(), { dir, port });
+      const me = await fetch(`${second.baseUrl}/api/v1/current_user/`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      assert.equal(me.status, 401);
+      await assert.rejects(client.refreshTokenGrant(await discover(`${second.baseUrl}/oidc`, 'editor'), tokens.refresh_token!),
+        (e: { error?: string }) => e.error === 'invalid_grant');
+    } finally {
+      await (second ?? first).stop(true).catch(() => undefined);
+      await rm(config, { force: true });
+    }
+  });
+});
+
+describe('accounts CLI: the npm script entry point', () => {
+  const run = (args: string[], env: NodeJS.ProcessEnv, stdin = '') => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/accounts.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('close', (code) => resolve({ code, out, err }));
+    child.stdin.end(stdin);
+  });
+
+  it('reads the password from standard input; refuses while another process holds the folder', async () => {
+    const f = await tempFolder();
+    try {
+      const added = await run(['add', 'dave', 'svc:maps:read'], f.env, 'dave password 12\n');
+      assert.equal(added.code, 0, added.err);
+      assert.match(added.out, /created dave/);
+      const app = await makeTestApp({ dir: f.data });
+      try {
+        const refused = await run(['list'], f.env);
+        assert.equal(refused.code, 2);
+        assert.match(refused.err, new RegExp(`process ${process.pid}\\) is running`));
+      } finally {
+        await app.close(false);
+      }
+      assert.ok(await (async () => {
+        const app2 = await makeTestApp({ dir: f.data });
+        try { return await app2.token(undefined, 'dave', 'dave password 12'); } finally { await app2.close(false); }
+      })());
+    } finally {
+      await rm(f.dir, { recursive: true, force: true });
+    }
+  });
+});
