@@ -24,6 +24,8 @@ export class VersionedCollection {
   generation = 0;
   private views = new WeakMap<object, Serialized>();
   private lists = { generation: 0, pages: new Map<string, ListPage>() };
+  /** Normalized cache keys of query objects already seen (routes reuse parsed queries). */
+  private keys = new WeakMap<ListQuery, string>();
 
   constructor(
     private readonly store: Store,
@@ -142,7 +144,9 @@ export class VersionedCollection {
     if (this.lists.generation !== this.generation) {
       this.lists = { generation: this.generation, pages: new Map() };
     }
-    const key = `${visibility?.name ?? ''}|${normalize(query)}`;
+    let normalized = this.keys.get(query);
+    if (normalized === undefined) this.keys.set(query, (normalized = normalize(query)));
+    const key = `${visibility?.name ?? ''}|${normalized}`;
     let page = this.lists.pages.get(key);
     if (!page) {
       const entries = this.store.entries<StoredResource>(this.kind.collection);

@@ -46,7 +46,34 @@ function params(c: Context, accepted: readonly string[]) {
 
 export const LIST_PAGING = ['version', 'fields', 'limit', 'offset'] as const;
 
+/** The raw query string (after "?"), without building a URL object. */
+function rawQuery(c: Context): string {
+  const url = c.req.url;
+  const start = url.indexOf('?');
+  return start < 0 ? '' : url.slice(start + 1);
+}
+
+// Parsed queries by raw query string, per list spec: a list request seen
+// before is not parsed again (and keeps its identity, which the collection's
+// list cache keys on). Bounded like the list cache.
+const MAX_PARSED = 256;
+const parsedBySpec = new WeakMap<ListSpec, Map<string, ListQuery>>();
+const fieldSchemas = new WeakMap<ListSpec, ReturnType<typeof fieldsParamSchema>>();
+
 export function parseListQuery(c: Context, spec: ListSpec): ListQuery {
+  const raw = rawQuery(c);
+  let parsed = parsedBySpec.get(spec);
+  if (!parsed) parsedBySpec.set(spec, (parsed = new Map()));
+  let query = parsed.get(raw);
+  if (!query) {
+    query = parseListParams(c, spec);
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(raw, query);
+  }
+  return query;
+}
+
+function parseListParams(c: Context, spec: ListSpec): ListQuery {
   const filterNames = Object.keys(spec.filters);
   const { search, once } = params(c, [...LIST_PAGING, ...filterNames]);
 
@@ -54,7 +81,8 @@ export function parseListQuery(c: Context, spec: ListSpec): ListQuery {
   const limit = once('limit');
   const offset = once('offset');
 
-  const fieldSchema = fieldsParamSchema(spec.kind.fields);
+  let fieldSchema = fieldSchemas.get(spec);
+  if (!fieldSchema) fieldSchemas.set(spec, (fieldSchema = fieldsParamSchema(spec.kind.fields)));
   const fields: string[] = [];
   for (const raw of search.getAll('fields')) {
     for (const piece of raw.split(',')) {
@@ -81,8 +109,8 @@ export function parseListQuery(c: Context, spec: ListSpec): ListQuery {
 
 /** Get-by-ID: only `version` (latest or a number). */
 export function parseVersionQuery(c: Context): 'latest' | number {
+  if (rawQuery(c) === '') return 'latest';
   const { once } = params(c, ['version']);
   const version = once('version');
   return version === undefined ? 'latest' : parseParam(OneVersionParamSchema, 'version', version);
 }
-
