@@ -9,10 +9,12 @@ import { createAuth } from './auth/index.ts';
 import type { AppEnv } from './auth/types.ts';
 import { loadSettings, SettingsError, type Settings } from './config/settings.ts';
 import { ServiceError } from './errors.ts';
+import { createDatasources } from './datasources/index.ts';
 import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createResources } from './resources/index.ts';
 import { datasetRoutes } from './routes/datasets.ts';
+import { datasourceRoutes } from './routes/datasources.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { mapRoutes } from './routes/maps.ts';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -58,7 +60,7 @@ export async function createApp(deps: AppDeps) {
   // reading c.req.raw.body makes @hono/node-server build a full Request.
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
-  const datasources = deps.datasources ?? pendingDatasources;
+  const datasources = deps.datasources ?? createDatasources(settings);
   const resources = createResources({ store, now, datasources });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
@@ -70,18 +72,11 @@ export async function createApp(deps: AppDeps) {
   app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
   app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));
   app.route('/', publicRoutes({ maps: resources.maps }));
+  app.route('/', datasourceRoutes(datasources));
   app.route('/', openApiRoutes(settings));
   app.route('/', docsRoutes(settings));
   return app;
 }
-
-// TEMPORARY until datasources/index.ts lands: replace with createDatasources(settings).
-const pendingDatasources: DatasourceRegistry = {
-  list: async () => ({}),
-  checkEndpoint: () => {},
-  run: async () => { throw new ServiceError('datasource_unavailable', 'no datasource registry configured'); },
-  close: async () => {},
-};
 
 /** Starts the service from settings.yml and the environment; resolves once listening. */
 export async function serve(env: NodeJS.ProcessEnv = process.env) {

@@ -8,7 +8,8 @@
 // `<datasetId>.v<version>`: { datasetId, version, records, problems }. The
 // stored version refers to it by `resultsKey` (null when none), and the
 // dataset object clients see carries them inline, as Terranova does:
-// `results` (the records, or null) and `problems` (unusable rows, or []).
+// `results` (the records, or null) and `problems` (unusable rows, or []),
+// plus `problemCount` when the datasource capped the `problems` list.
 import type { DatasourceRegistry, EdgeRecord, QueryResult, RowProblem } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
 import { DATASET_FIELDS } from '../schema/records.ts';
@@ -21,6 +22,8 @@ export interface StoredResults {
   version: number;
   records: EdgeRecord[];
   problems: RowProblem[];
+  /** Total unusable rows when `problems` is capped by the datasource. */
+  problemCount?: number;
 }
 
 export const resultsKey = (datasetId: string, version: number) => `${datasetId}.v${version}`;
@@ -32,7 +35,7 @@ export const DATASET_KIND: ResourceKind = {
   idField: 'datasetId',
   fields: DATASET_FIELDS,
   defaultFields: ['datasetId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'],
-  computedFields: ['results', 'problems'],
+  computedFields: ['results', 'problems', 'problemCount'],
 };
 
 function datasetKind(store: Store): ResourceKind {
@@ -43,7 +46,8 @@ function datasetKind(store: Store): ResourceKind {
     present: (v) => {
       const { resultsKey: _key, ...shown } = v;
       const stored = results(v);
-      return { ...shown, results: stored?.records ?? null, problems: stored?.problems ?? [] };
+      const capped = stored?.problemCount !== undefined ? { problemCount: stored.problemCount } : {};
+      return { ...shown, results: stored?.records ?? null, problems: stored?.problems ?? [], ...capped };
     },
   };
 }
@@ -74,8 +78,10 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
         // Results first: a crash between the two writes leaves an unreferenced
         // results file (overwritten by the next update), never a dangling reference.
         const key = resultsKey(id, next);
-        await store.update<StoredResults>('results', key, () =>
-          ({ datasetId: id, version: next, records: ran.records, problems: ran.problems }));
+        await store.update<StoredResults>('results', key, () => ({
+          datasetId: id, version: next, records: ran.records, problems: ran.problems,
+          ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
+        }));
         return content(revision, key);
       }, { ifMatch });
     },

@@ -38,6 +38,10 @@ export const DatasetSchema = v.object({
     v.array(RowProblemSchema),
     v.description('rows of the datasource that could not be used in that run; empty when none or when there are no results'),
   ),
+  problemCount: v.optional(v.pipe(
+    v.number(),
+    v.description('present only when the datasource listed fewer problems than it found: the total'),
+  )),
 });
 
 export const TemplateSchema = v.object({
