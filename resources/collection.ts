@@ -11,8 +11,9 @@ import { newId } from './ids.ts';
 import { findVersion, selectList } from './list.ts';
 import type { ListPage, ListQuery, ResourceKind, Serialized, StoredResource, StoredVersion, Visibility } from './types.ts';
 
-/** Bound on cached list bodies per collection, so varied queries cannot grow memory without end. */
+/** Bounds on cached list bodies per collection, so varied or huge queries cannot grow memory without end. */
 const MAX_CACHED_LISTS = 256;
+const MAX_CACHED_CHARS = 64 * 1024 * 1024;
 const CREATE_ATTEMPTS = 8;
 
 class IdTaken extends Error {}
@@ -23,7 +24,7 @@ export class VersionedCollection {
   /** Bumped after every write; list caches of older generations are stale. */
   generation = 0;
   private views = new WeakMap<object, Serialized>();
-  private lists = { generation: 0, pages: new Map<string, ListPage>() };
+  private lists = { generation: 0, chars: 0, pages: new Map<string, ListPage>() };
   /** Normalized cache keys of query objects already seen (routes reuse parsed queries). */
   private keys = new WeakMap<ListQuery, string>();
 
@@ -142,7 +143,7 @@ export class VersionedCollection {
   /** A list body, cached per normalized query until the next write. */
   list(query: ListQuery, visibility?: Visibility): ListPage {
     if (this.lists.generation !== this.generation) {
-      this.lists = { generation: this.generation, pages: new Map() };
+      this.lists = { generation: this.generation, chars: 0, pages: new Map() };
     }
     let normalized = this.keys.get(query);
     if (normalized === undefined) this.keys.set(query, (normalized = normalize(query)));
@@ -152,8 +153,14 @@ export class VersionedCollection {
       const entries = this.store.entries<StoredResource>(this.kind.collection);
       const { items, total } = selectList(entries, this.kind, query, visibility);
       page = { body: JSON.stringify(items), total };
-      if (this.lists.pages.size >= MAX_CACHED_LISTS) this.lists.pages.clear();
-      this.lists.pages.set(key, page);
+      const size = page.body.length;
+      if (size <= MAX_CACHED_CHARS / 4) {
+        if (this.lists.pages.size >= MAX_CACHED_LISTS || this.lists.chars + size > MAX_CACHED_CHARS) {
+          this.lists = { generation: this.generation, chars: 0, pages: new Map() };
+        }
+        this.lists.pages.set(key, page);
+        this.lists.chars += size;
+      }
     }
     return page;
   }
