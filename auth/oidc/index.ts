@@ -81,9 +81,13 @@ async function builtin(o: OidcOptions): Promise<Oidc> {
   };
 }
 
+/** Keys fetched over plain HTTP could be swapped by anyone on the path: only loopback may skip TLS. */
+const secureEnough = (url: URL) => url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+
 function external(o: OidcOptions): Oidc {
   const { settings } = o;
   const issuer = settings.auth.oidc.issuer;
+  if (!secureEnough(new URL(issuer))) throw new Error(`auth.oidc.issuer must be an https URL (plain http only on localhost), got ${issuer}`);
   const audience = settings.auth.oidc.audience ?? settings.server.baseUrl;
   let jwks: JWTVerifyGetKey | undefined;
   let pending: Promise<JWTVerifyGetKey> | undefined;
@@ -100,7 +104,9 @@ function external(o: OidcOptions): Oidc {
     }
     // OpenID Connect Discovery 1.0 §4.3: the document must name exactly the configured issuer.
     if (meta.issuer !== issuer) throw unavailable(`discovery at ${url} names issuer ${JSON.stringify(meta.issuer)}, not ${issuer}`);
-    if (typeof meta.jwks_uri !== 'string' || !URL.canParse(meta.jwks_uri)) throw unavailable(`discovery at ${url} has no jwks_uri`);
+    if (typeof meta.jwks_uri !== 'string' || !URL.canParse(meta.jwks_uri) || !secureEnough(new URL(meta.jwks_uri))) {
+      throw unavailable(`discovery at ${url} has no https jwks_uri`);
+    }
     o.log.info(`oidc: verifying tokens of ${issuer} with keys from ${meta.jwks_uri}`);
     // Cached; an unknown kid refetches, at most once per cooldown.
     return createRemoteJWKSet(new URL(meta.jwks_uri), {

@@ -7,6 +7,10 @@ import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { base64url, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import * as client from 'openid-client';
+import { createAuth } from '../../auth/index.ts';
+import { parseSettings } from '../../config/settings.ts';
+import { createMemoryLogger } from '../../log.ts';
+import { createMemoryStore } from '../../store/memory.ts';
 import { OIDC_KEYS, rotateOidcKeys, type OidcKeys } from '../../auth/oidc/keys.ts';
 import { UserDirectory } from '../../auth/users.ts';
 import { openFileStore } from '../../store/file.ts';
@@ -168,5 +172,13 @@ describe('external issuer: key rotation and an issuer that is down', () => {
       await api.stop();
       await issuer.stop(true).catch(() => undefined);
     }
+  });
+});
+
+describe('external issuer: settings', () => {
+  it('refuses to start with a plain-http issuer that is not on this machine', async () => {
+    const settings = parseSettings({ auth: { backend: 'oidc', oidc: { issuer: 'http://idp.example.net/realms/noc' } } });
+    await assert.rejects(createAuth({ settings, store: createMemoryStore(), now: () => new Date(), log: createMemoryLogger() }),
+      /auth\.oidc\.issuer must be an https URL/);
   });
 });

@@ -100,8 +100,9 @@ describe('GET /api/v1/user/', () => {
   const ctx = withApp();
   const names = Array.from({ length: 11 }, (_, i) => `user${String(i).padStart(2, '0')}`);
   before(async () => {
-    // Created out of order: the list is sorted by username.
-    for (const n of [...names].reverse()) assert.equal((await create(ctx, n)).status, 201);
+    // Created concurrently, so in no particular order: the list is sorted by username.
+    const statuses = await Promise.all([...names].reverse().map(async (n) => (await create(ctx, n)).status));
+    assert.deepEqual(statuses, names.map(() => 201));
   });
   it('returns 10 users by default, sorted by username, total in X-Total-Count', async () => {
     const res = await ctx.t.request('/api/v1/user/', { token: ctx.admin });
