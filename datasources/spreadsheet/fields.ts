@@ -17,13 +17,18 @@ export const COORDINATE_RANGE = { latitude: 90, longitude: 180 } as const;
 export type CoordinateField = keyof typeof COORDINATE_RANGE;
 export const isCoordinateField = (key: string): key is CoordinateField => key === 'latitude' || key === 'longitude';
 
-/** Only digits, sign, point and exponent: then Number() reads exactly a decimal literal (no hex, no Infinity). */
+/**
+ * A decimal number, or NaN. Number() alone also reads hex/binary/octal
+ * ("0x10") and Infinity; those are refused. (Cells are already trimmed.)
+ */
 function decimal(text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || c === 46 || c === 43 || c === 45 || c === 101 || c === 69)) return NaN;
+  const value = Number(text);
+  if (!Number.isFinite(value) || text === '') return NaN;
+  if (text.length > 1 && text.charCodeAt(0) === 48) {
+    const second = text.charCodeAt(1) | 32;
+    if (second === 120 || second === 98 || second === 111) return NaN;
   }
-  return text === '' ? NaN : Number(text);
+  return value;
 }
 
 /**
