@@ -53,3 +53,58 @@ function sortKeys(value: unknown): unknown {
 export function canonicalCopy<T>(value: T): T {
   return JSON.parse(canonicalJson(value)) as T;
 }
+
+/**
+ * Builds stored documents: a frozen copy of a value in canonical form, equal
+ * to what JSON.parse(canonicalJson(value)) gives (and so to what a restart
+ * reads back), but reusing every part this builder made before. A new version
+ * appended to a document with 300 old ones then costs the new version, not a
+ * copy of the whole document. Parts are frozen so that a caller mutating a
+ * stored document fails loudly instead of corrupting memory and caches.
+ */
+export class DocumentBuilder {
+  private built = new WeakSet<object>();
+
+  build<T>(value: T): T {
+    return this.copy(value, false) as T;
+  }
+
+  private copy(value: unknown, inArray: boolean): unknown {
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        return value;
+      case 'number':
+        return Number.isFinite(value) ? (Object.is(value, -0) ? 0 : value) : null;
+      case 'bigint':
+        throw new TypeError('a BigInt has no JSON form');
+      case 'object':
+        break;
+      default: // undefined, function, symbol: dropped from objects, null in arrays (as JSON.stringify does)
+        return inArray ? null : undefined;
+    }
+    if (value === null) return null;
+    if (this.built.has(value)) return value;
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+      return this.copy((value as { toJSON: () => unknown }).toJSON(), inArray);
+    }
+    let out: unknown;
+    if (Array.isArray(value)) {
+      out = value.map((item) => this.copy(item, true));
+    } else {
+      const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const obj: Record<string, unknown> = {};
+      for (const key of keys) {
+        const v = this.copy((value as Record<string, unknown>)[key], false);
+        if (v === undefined) continue;
+        // defineProperty for "__proto__" keeps it a plain own key instead of setting the prototype.
+        if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+        else obj[key] = v;
+      }
+      out = obj;
+    }
+    Object.freeze(out);
+    this.built.add(out as object);
+    return out;
+  }
+}

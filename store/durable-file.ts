@@ -38,7 +38,8 @@ export const TEMP_SUFFIX = '.tmp';
 export const isTempName = (name: string) => name.endsWith(TEMP_SUFFIX);
 
 /** Writes `data` to `file` atomically and durably (see the header). */
-export async function writeFileDurably(fs: FsFacade, file: string, data: string | Uint8Array, mode = 0o666): Promise<void> {
+export async function writeFileDurably(fs: FsFacade, file: string, data: string | Uint8Array, mode = 0o666,
+  syncFolder: (dir: string) => Promise<void> = (dir) => syncDir(fs, dir)): Promise<void> {
   const dir = path.dirname(file);
   // Hidden, unique per write, and ending in TEMP_SUFFIX so a crash leftover is recognised.
   const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
@@ -60,7 +61,7 @@ export async function writeFileDurably(fs: FsFacade, file: string, data: string 
     await h.close();
     await fs.rename(temp, file);
     renamed = true;
-    await syncDir(fs, dir);
+    await syncFolder(dir);
   } catch (error) {
     if (handle) await handle.close().catch(() => undefined);
     if (!renamed) await fs.unlink(temp).catch(() => undefined);
@@ -84,6 +85,8 @@ export interface DurableFileOptions<T> {
   mode?: number;
   /** Bytes of a document (default canonicalJson); the store passes the text it already made. */
   serialize?: (data: T) => string;
+  /** fsync of the file's folder after the rename (default: open, fsync, close); the store shares one per folder. */
+  syncFolder?: (dir: string) => Promise<void>;
 }
 
 /** lowdb Adapter for one JSON document stored in canonical form. */
@@ -91,11 +94,13 @@ export class DurableFile<T> implements Adapter<T> {
   private readonly fs: FsFacade;
   private readonly mode: number;
   private readonly serialize: (data: T) => string;
+  private readonly syncFolder?: (dir: string) => Promise<void>;
 
   constructor(readonly file: string, options: DurableFileOptions<T> = {}) {
     this.fs = options.fs ?? defaultFs;
     this.mode = options.mode ?? 0o666;
     this.serialize = options.serialize ?? canonicalJson;
+    this.syncFolder = options.syncFolder;
   }
 
   /** The parsed document; null when the file does not exist. Unparseable content throws, naming the file. */
@@ -116,6 +121,6 @@ export class DurableFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    await writeFileDurably(this.fs, this.file, this.serialize(data), this.mode);
+    await writeFileDurably(this.fs, this.file, this.serialize(data), this.mode, this.syncFolder);
   }
 }

@@ -8,7 +8,8 @@
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { ServiceError } from '../errors.ts';
-import { canonicalJson } from './canonical-json.ts';
+import { DocumentBuilder } from './canonical-json.ts';
+import { DirSyncer } from './dir-sync.ts';
 import { DocIndex } from './doc-index.ts';
 import { DurableFile, defaultFs, isTempName, syncDir, writeFileDurably, type FsFacade } from './durable-file.ts';
 import { KeyLock } from './key-lock.ts';
@@ -48,12 +49,13 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
 
 function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => Promise<void>, log: (m: string) => void): Store {
   const locks = new KeyLock();
+  const builder = new DocumentBuilder();
+  const syncers = new Map(COLLECTIONS.map((c) => [c, new DirSyncer(fs, path.join(root, c))]));
   let closed = false;
   const ensureOpen = () => {
     if (closed) throw new Error(`store ${root} is closed`);
   };
-  const adapter = <T>(c: Collection, key: string, text: string) => new DurableFile<T>(path.join(root, c, `${key}.json`),
-    { fs, mode: c === PRIVATE ? 0o600 : 0o666, serialize: () => text });
+  const fileOf = (c: Collection, key: string) => path.join(root, c, `${key}.json`);
 
   return {
     get: (c, key) => index.get(c, key) as any,
@@ -64,12 +66,14 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
         ensureOpen();
         const next = await fn(index.get(c, key) as any);
         assertDocument(c, key, next);
-        // Serialized once: these bytes go to disk, and their parse is the in-memory copy
-        // (exactly what a restart reads back, sharing no object with the caller's).
-        const text = canonicalJson(next);
-        const stored = JSON.parse(text) as typeof next;
+        // The in-memory copy is exactly what a restart reads back; parts built before are reused.
+        const stored = builder.build(next);
+        const text = JSON.stringify(stored, null, 2) + '\n'; // = canonicalJson(next): built parts are sorted
+        const adapter = new DurableFile<typeof stored>(fileOf(c, key), {
+          fs, mode: c === PRIVATE ? 0o600 : 0o666, serialize: () => text, syncFolder: () => syncers.get(c)!.sync(),
+        });
         try {
-          await new Low(adapter<typeof stored>(c, key, text), stored).write();
+          await new Low(adapter, stored).write();
         } catch (error) {
           throw storageFailure(error, `${c}/${key}`, log);
         }
@@ -82,10 +86,9 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
       assertKey(c, key);
       return locks.run(`${c}/${key}`, async () => {
         ensureOpen();
-        const file = path.join(root, c, `${key}.json`);
         try {
-          await fs.unlink(file);
-          await syncDir(fs, path.dirname(file));
+          await fs.unlink(fileOf(c, key));
+          await syncers.get(c)!.sync();
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storageFailure(error, `${c}/${key}`, log);
         }
@@ -96,6 +99,7 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
       if (closed) return;
       await locks.idle();
       closed = true;
+      await Promise.all([...syncers.values()].map((s) => s.close()));
       await release();
     },
   };

@@ -1,7 +1,7 @@
 // The memory adapter: the storage contract with no files, for tests and for
 // trying the service without a data folder. Documents are kept in the same
 // canonical form the file adapter writes, so both behave identically.
-import { canonicalCopy } from './canonical-json.ts';
+import { DocumentBuilder } from './canonical-json.ts';
 import { DocIndex } from './doc-index.ts';
 import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertKey } from './keys.ts';
@@ -10,6 +10,7 @@ import type { Store } from './types.ts';
 export function createMemoryStore(): Store {
   const index = new DocIndex();
   const locks = new KeyLock();
+  const builder = new DocumentBuilder();
   let closed = false;
   const open = () => {
     if (closed) throw new Error('store is closed');
@@ -24,7 +25,7 @@ export function createMemoryStore(): Store {
         open();
         const next = await fn(index.get(c, key) as any);
         assertDocument(c, key, next);
-        const stored = canonicalCopy(next);
+        const stored = builder.build(next);
         index.set(c, key, stored);
         return stored;
       });

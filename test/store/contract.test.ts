@@ -65,6 +65,21 @@ export function storeContract(name: string, makeHarness: () => Promise<Harness>)
         assert.deepEqual(a, { n: 1 }, 'the old object is not mutated');
       });
 
+      it('freezes a written document: mutating it throws and changes nothing', async () => {
+        const stored = await store.update<Doc>('maps', 'f', () => ({ list: [{ a: 1 }], nested: { b: 2 } }));
+        assert.throws(() => { stored.extra = 1; }, TypeError);
+        assert.throws(() => { (stored.list as Doc[]).push({}); }, TypeError);
+        assert.throws(() => { ((stored.list as Doc[])[0]).a = 2; }, TypeError);
+        assert.throws(() => { (stored.nested as Doc).b = 3; }, TypeError);
+        assert.deepEqual(store.get('maps', 'f'), { list: [{ a: 1 }], nested: { b: 2 } });
+      });
+
+      it('stores what a JSON round trip gives: non-finite numbers null, -0 as 0, Dates as strings', async () => {
+        const stored = await store.update<Doc>('maps', 'j', () => ({ nan: NaN, inf: -Infinity, zero: -0, on: new Date(0), list: [undefined, () => 1] }));
+        assert.deepEqual(stored, { inf: null, list: [null, null], nan: null, on: '1970-01-01T00:00:00.000Z', zero: 0 });
+        assert.ok(Object.is(stored.zero, 0));
+      });
+
       it('accepts an async fn', async () => {
         const stored = await store.update('results', 'r', async () => (await tick(), [1, 2, 3]));
         assert.deepEqual(stored, [1, 2, 3]);

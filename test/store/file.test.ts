@@ -55,10 +55,8 @@ describe('durability order', () => {
       'close maps/.m1.json.<rand>.tmp',
       'rename maps/.m1.json.<rand>.tmp -> maps/m1.json',
       '  memory: {"version":1}',
-      'open maps r',
-      'sync maps',
+      'sync maps', // the folder's handle stays open between writes (opened by the first one)
       '  memory: {"version":1}',
-      'close maps',
       'resolved',
     ]);
     assert.equal(written, canonicalJson({ version: 2 }));
@@ -73,8 +71,28 @@ describe('durability order', () => {
     await store.update('templates', 't', () => ({}));
     recording = true;
     await store.delete('templates', 't').then(() => events.push('resolved'));
-    assert.deepEqual(events, ['unlink templates/t.json', 'open templates r', 'sync templates', 'close templates', 'resolved']);
+    assert.deepEqual(events, ['unlink templates/t.json', 'sync templates', 'resolved']);
     await assert.rejects(stat(path.join(dir, 'templates', 't.json')), { code: 'ENOENT' });
+    await store.close();
+  });
+
+  it('concurrent writers in one folder share folder fsyncs, each one started after their rename', async () => {
+    const events: string[] = [];
+    let recording = false;
+    const store = await open((op, file, { to }) => {
+      if (recording && (op === 'rename' || op === 'sync')) events.push(op === 'rename' ? `rename ${path.basename(to!)}` : `sync ${rel(file)}`);
+    });
+    await store.update('maps', 'first', () => ({}));
+    recording = true;
+    const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
+    await Promise.all(keys.map((key) => store.update('maps', key, () => ({ key })).then(() => events.push(`resolved ${key}`))));
+    const folderSyncs = events.filter((e) => e === 'sync maps').length;
+    assert.ok(folderSyncs < keys.length, `${folderSyncs} folder fsyncs for ${keys.length} writes`);
+    for (const key of keys) {
+      const renamed = events.indexOf(`rename ${key}.json`);
+      const resolved = events.indexOf(`resolved ${key}`);
+      assert.ok(events.slice(renamed, resolved).includes('sync maps'), `${key}: no folder fsync between its rename and its resolution`);
+    }
     await store.close();
   });
 
