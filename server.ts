@@ -86,7 +86,10 @@ export async function serve(env: NodeJS.ProcessEnv = process.env) {
   const app = await createApp({ settings, store, log, adminPassword: env.MTS_ADMIN_PASSWORD });
   const server = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host }, (info) => {
     log.info(`Map Topology Service listening on ${settings.server.baseUrl} (bound to ${info.address}:${info.port})`);
-    log.info(`data folder: ${settings.data.dir}; get a token: POST ${settings.server.baseUrl}/api/v1/auth/token`);
+    const login = settings.auth.backend === 'basic'
+      ? `get a token: POST ${settings.server.baseUrl}/api/v1/auth/token (grant_type=password)`
+      : `tokens come from the OpenID provider ${settings.auth.oidc.issuer === 'builtin' ? `${settings.server.baseUrl}/oidc` : settings.auth.oidc.issuer}`;
+    log.info(`data folder: ${settings.data.dir}; ${login}; API docs: ${settings.server.baseUrl}/docs`);
   });
   const stop = async () => {
     server.close();
