@@ -32,10 +32,11 @@ export interface FsFacade {
 
 export const defaultFs: FsFacade = nodeFs;
 
-/** Suffix of every temp file the store creates; anything so named is swept at open. */
+/** Suffix of every temp file the store creates (they are also hidden: a leading dot). */
 export const TEMP_SUFFIX = '.tmp';
 
-export const isTempName = (name: string) => name.endsWith(TEMP_SUFFIX);
+/** Names the store's temp files have; such files found at open are crash leftovers and swept. */
+export const isTempName = (name: string) => name.startsWith('.') && name.endsWith(TEMP_SUFFIX);
 
 /** Writes `data` to `file` atomically and durably (see the header). */
 export async function writeFileDurably(fs: FsFacade, file: string, data: string | Uint8Array, mode = 0o666,

@@ -3,7 +3,10 @@
 // shows that resource's history. The folder is scanned once at open (leftover
 // temp files swept, every document loaded); after that reads are served from
 // memory and each write goes through a lowdb `Low` whose adapter
-// (DurableFile) writes durably. Secrets live in `private/` (0700, its own
+// (DurableFile) writes durably; memory changes only after the file is durable.
+// Written documents are frozen and share unchanged parts with the previous
+// version of the document (canonical-json.ts); writers in one folder share
+// folder fsyncs (dir-sync.ts). Secrets live in `private/` (0700, its own
 // `.gitignore`, files 0600). One process owns the folder (lock.ts).
 import path from 'node:path';
 import { Low } from 'lowdb';

@@ -177,8 +177,10 @@ describe('open', () => {
     await first.close();
     const leftovers = ['maps/.keep.json.0123456789ab.tmp', 'private/.users.json.ba9876543210.tmp', '.lock.0123456789ab.stale.tmp'];
     for (const f of leftovers) await writeFile(path.join(dir, f), '{"half');
+    await writeFile(path.join(dir, 'backup.tmp'), 'a file of the user, not ours');
     const store = await open();
     for (const f of leftovers) await assert.rejects(stat(path.join(dir, f)), { code: 'ENOENT' }, f);
+    assert.equal(await readFile(path.join(dir, 'backup.tmp'), 'utf8'), 'a file of the user, not ours');
     assert.deepEqual(store.get('maps', 'keep'), { n: 1 });
     assert.ok(logs.some((m) => /removed 1 unfinished temp file/.test(m)));
     await store.close();
