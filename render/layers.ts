@@ -1,0 +1,143 @@
+// Map output core: each layer of a map's configuration is resolved into its
+// topology and returned as `mapjson` (a JSON string, as Terranova clients
+// expect), with the map's overrides applied. The route supplies loaders that
+// read the store and datasources; everything else happens here, so the
+// route stays a few lines. A layer names its data by (first match wins):
+//   1. datasetId (+ datasetVersion, layout, datatype, templateId)
+//   2. mapjsonUrl pointing at a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/…)
+//      - only parsed, never fetched: an external URL is refused
+//   3. inline mapjson (string or object), normalized and sanitized
+// Overrides are keyed by datasetId, so they apply to layers of kinds 1 and 2.
+import { ServiceError, validationFailed, isServiceError } from '../errors.ts';
+import type { EdgeRecord } from '../datasources/types.ts';
+import type { DatasetQuery } from '../schema/dataset.ts';
+import type { MapConfiguration, MapLayer, MapRevision } from '../schema/map.ts';
+import type { Layout, Topology } from './types.ts';
+import { buildTopology } from './topology.ts';
+import { applyOverrides } from './overrides.ts';
+import { normalizeTopology } from './normalize.ts';
+
+export type Datatype = 'snapshot' | 'dynamic';
+
+export type LayerSource =
+  | { kind: 'dataset'; datasetId: string; version: number | 'latest'; layout: Layout; datatype: Datatype; templateId: string | null }
+  | { kind: 'inline'; topology: Topology };
+
+export interface DatasetInput {
+  name: string;
+  query: DatasetQuery;
+  records: EdgeRecord[];
+}
+
+export interface LayerLoaders {
+  /**
+   * The dataset's name, query and records: stored results for `snapshot`, a
+   * live query for `dynamic`. Throws ServiceError: not_found for an unknown
+   * dataset/version or a snapshot with no stored results,
+   * datasource_unavailable when the sheet cannot be read.
+   */
+  dataset(datasetId: string, version: number | 'latest', datatype: Datatype): Promise<DatasetInput>;
+  /** A stored template's markup; throws ServiceError not_found when unknown. */
+  template(templateId: string): Promise<string>;
+}
+
+const OUTPUT_URL = /\/output\/dataset\/([A-Za-z0-9]{7})\/(geographic|logical)\/(snapshot|dynamic|live)(?:\/(?:json|svg))?\/?$/;
+const ID = /^[A-Za-z0-9]{7}$/;
+
+/** Parses a dataset output URL (absolute or relative); null when it is not one. */
+export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { kind: 'dataset' }>, 'kind'> | null {
+  let u: URL;
+  try {
+    u = new URL(url, 'http://service.invalid/');
+  } catch {
+    return null;
+  }
+  const m = OUTPUT_URL.exec(u.pathname);
+  if (!m) return null;
+  const v = u.searchParams.get('version');
+  const version = v && /^[1-9][0-9]{0,9}$/.test(v) ? Number(v) : 'latest';
+  const t = u.searchParams.get('template');
+  return {
+    datasetId: m[1],
+    layout: m[2] as Layout,
+    datatype: m[3] === 'snapshot' ? 'snapshot' : 'dynamic',
+    version,
+    templateId: t && ID.test(t) ? t : null,
+  };
+}
+
+export function layerLabel(layer: MapLayer, index: number): string {
+  const name = typeof layer.name === 'string' && layer.name.trim() ? ` ("${layer.name.trim().slice(0, 80)}")` : '';
+  return `layer ${index + 1}${name}`;
+}
+
+/** Decides where a layer's data comes from; throws 422 naming the layer when it names none usable. */
+export function layerSource(layer: MapLayer, index: number): LayerSource {
+  if (layer.datasetId) {
+    return {
+      kind: 'dataset',
+      datasetId: layer.datasetId,
+      version: layer.datasetVersion ?? 'latest',
+      layout: layer.layout ?? 'geographic',
+      datatype: layer.datatype === 'snapshot' || layer.datatype == null ? 'snapshot' : 'dynamic',
+      templateId: layer.templateId ?? null,
+    };
+  }
+  if (layer.mapjsonUrl) {
+    const parsed = parseDatasetOutputUrl(layer.mapjsonUrl);
+    if (parsed) return { kind: 'dataset', ...parsed, templateId: layer.templateId ?? parsed.templateId };
+    if (layer.mapjson == null) {
+      throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl is not a dataset output URL of this service (other URLs are not fetched)`);
+    }
+  }
+  if (layer.mapjson != null) {
+    const topology = normalizeTopology(layer.mapjson, typeof layer.name === 'string' ? layer.name : '');
+    if (!topology) throw validationFailed(`${layerLabel(layer, index)}: mapjson is not topology JSON`);
+    return { kind: 'inline', topology };
+  }
+  throw validationFailed(`${layerLabel(layer, index)} names no data: set datasetId, mapjsonUrl or mapjson`);
+}
+
+export interface ResolvedMap<T> {
+  /** The map object with each layer's `mapjson` set (JSON string); everything else as sent. */
+  output: T;
+  /** The same topologies, parsed, for the SVG renderer. */
+  topologies: Topology[];
+}
+
+/** Resolves every layer; errors from loaders keep their code and gain the layer's name. */
+export async function resolveMapLayers<T extends Pick<MapRevision, 'configuration' | 'overrides'>>(map: T, loaders: LayerLoaders): Promise<ResolvedMap<T>> {
+  const layers: MapLayer[] = map.configuration?.layers ?? [];
+  // One read per dataset version/datatype and one build per distinct layer source, however many layers share them.
+  const reads = new Map<string, Promise<DatasetInput>>();
+  const builds = new Map<string, Promise<Topology>>();
+  const topologies = await Promise.all(layers.map(async (layer, i) => {
+    const source = layerSource(layer, i);
+    if (source.kind === 'inline') return source.topology;
+    const readKey = `${source.datasetId}:${source.version}:${source.datatype}`;
+    if (!reads.has(readKey)) reads.set(readKey, loaders.dataset(source.datasetId, source.version, source.datatype));
+    const key = JSON.stringify(source);
+    let p = builds.get(key);
+    if (!p) {
+      p = (async () => {
+        const [input, template] = await Promise.all([
+          reads.get(readKey)!,
+          source.templateId ? loaders.template(source.templateId) : Promise.resolve(null),
+        ]);
+        return buildTopology(input.records, { name: input.name, layout: source.layout, query: input.query, template });
+      })();
+      builds.set(key, p);
+    }
+    try {
+      return applyOverrides(await p, map.overrides?.[source.datasetId]);
+    } catch (e) {
+      if (isServiceError(e)) throw new ServiceError(e.code, `${layerLabel(layer, i)}: ${e.message}`, { errors: e.errors, headers: e.headers, cause: e });
+      throw e;
+    }
+  }));
+  const configuration: MapConfiguration = {
+    ...map.configuration,
+    layers: layers.map((layer, i) => ({ ...layer, mapjson: JSON.stringify(topologies[i]) })),
+  };
+  return { output: { ...map, configuration }, topologies };
+}

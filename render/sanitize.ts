@@ -1,0 +1,203 @@
+// The one SVG sanitizer. Everything the service emits as SVG - node templates
+// rendered into topology JSON (`meta.svg`), dataset pictures, map pictures - is
+// serialized by `serialize()` below, which writes only allowlisted SVG
+// elements and attributes, with every text and attribute value XML-escaped.
+// Because it is also the serializer, nothing can reach the output without
+// passing through it. It walks any W3C-like DOM: @xmldom/xmldom trees
+// (parsed templates) and svgdom trees (pictures built with svg.js).
+//
+// Removed: <script>, <foreignObject>, <style>, SMIL (<set>, <animate*>),
+// <a>, <image>, <iframe> and anything else not listed (with their subtree);
+// event handlers (on*) and any attribute not listed; href/xlink:href except a
+// local "#fragment" on <use>, <textPath> and paint servers; javascript:,
+// vbscript: and data: anywhere in a value (also after entity decoding and
+// with whitespace removed); url() other than url(#fragment); CSS escapes,
+// expression(), @import in style attributes; comments, processing
+// instructions and DOCTYPEs (entities are refused by the parser, see parse.ts).
+
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+
+const ELEMENTS = new Set([
+  'svg', 'g', 'defs', 'title', 'desc', 'symbol', 'use',
+  'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'path',
+  'text', 'tspan', 'textPath',
+  'linearGradient', 'radialGradient', 'stop', 'pattern', 'clipPath', 'mask', 'marker',
+  'filter', 'feGaussianBlur', 'feOffset', 'feFlood', 'feComposite', 'feMerge', 'feMergeNode',
+  'feColorMatrix', 'feBlend', 'feDropShadow', 'feMorphology',
+]);
+
+/** Elements on which a local href (#fragment) is meaningful. */
+const HREF_ELEMENTS = new Set(['use', 'textPath', 'linearGradient', 'radialGradient', 'pattern', 'filter']);
+
+const ATTRIBUTES = new Set([
+  'id', 'class', 'style', 'transform', 'viewBox', 'preserveAspectRatio', 'width', 'height', 'version',
+  'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'fx', 'fy', 'fr', 'd', 'points', 'pathLength',
+  'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray',
+  'stroke-dashoffset', 'stroke-linecap', 'stroke-linejoin', 'stroke-miterlimit', 'opacity', 'color',
+  'visibility', 'display', 'overflow', 'paint-order', 'vector-effect', 'shape-rendering', 'text-rendering',
+  'clip-path', 'clip-rule', 'mask', 'filter', 'marker-start', 'marker-mid', 'marker-end',
+  'font-family', 'font-size', 'font-weight', 'font-style', 'font-variant', 'text-anchor', 'dominant-baseline',
+  'alignment-baseline', 'baseline-shift', 'letter-spacing', 'word-spacing', 'text-decoration', 'writing-mode',
+  'dx', 'dy', 'rotate', 'textLength', 'lengthAdjust', 'startOffset', 'method', 'spacing', 'side',
+  'offset', 'stop-color', 'stop-opacity', 'gradientUnits', 'gradientTransform', 'spreadMethod',
+  'clipPathUnits', 'maskUnits', 'maskContentUnits', 'patternUnits', 'patternContentUnits', 'patternTransform',
+  'markerWidth', 'markerHeight', 'markerUnits', 'refX', 'refY', 'orient',
+  'filterUnits', 'primitiveUnits', 'stdDeviation', 'in', 'in2', 'result', 'mode', 'operator', 'k1', 'k2', 'k3', 'k4',
+  'flood-color', 'flood-opacity', 'lighting-color', 'values', 'type', 'radius', 'color-interpolation-filters',
+  'role', 'xml:space', 'lang', 'href', 'xlink:href', 'pointer-events',
+]);
+
+const DATA_OR_ARIA = /^(data|aria)-[a-z0-9][a-z0-9_.-]{0,60}$/;
+const LOCAL_FRAGMENT = /^#[A-Za-z_][\w.:-]{0,200}$/;
+const URL_FUNC = /url\s*\(/gi;
+const LOCAL_URL_FUNC = /url\(\s*(['"]?)#[A-Za-z_][\w.:-]{0,200}\1\s*\)/gi;
+const BAD_SCHEME = /(javascript|vbscript|livescript|data):/;
+const BAD_CSS = /(expression\(|@import|behavio(u)?r\s*:|-moz-binding|\\|<\/)/;
+// XML 1.0 forbids most C0 controls, lone surrogates and U+FFFE/FFFF; a
+// spreadsheet cell containing one must not make the picture unparseable.
+// eslint-disable-next-line no-control-regex
+const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const MAX_DEPTH = 64;
+
+export function escapeText(s: string): string {
+  return s.replace(INVALID_XML_CHARS, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function escapeAttr(s: string): string {
+  return s
+    .replace(INVALID_XML_CHARS, '')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+    .replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+}
+
+/** Decodes character references and drops whitespace/controls, the way URL schemes are read by browsers. */
+function normalizeForCheck(value: string): string {
+  return value
+    .replace(/&#x([0-9a-f]+);?/gi, (_, h) => safeCodePoint(parseInt(h, 16)))
+    .replace(/&#([0-9]+);?/g, (_, d) => safeCodePoint(parseInt(d, 10)))
+    .replace(/&colon;/gi, ':').replace(/&(tab|newline);/gi, '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\s\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028\u2029\uFEFF]+/g, '')
+    .toLowerCase();
+}
+
+function safeCodePoint(n: number): string {
+  return Number.isFinite(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
+}
+
+export function attributeNameAllowed(name: string): boolean {
+  return ATTRIBUTES.has(name) || DATA_OR_ARIA.test(name);
+}
+
+/** Returns the value to keep, or null to drop the attribute. */
+export function checkAttribute(element: string, name: string, value: string): string | null {
+  const isHref = name === 'href' || name === 'xlink:href';
+  if (!attributeNameAllowed(name)) return null;
+  if (value.length > 100_000) return null;
+  const norm = normalizeForCheck(value);
+  if (isHref) return HREF_ELEMENTS.has(element) && LOCAL_FRAGMENT.test(value.trim()) ? value.trim() : null;
+  if (BAD_SCHEME.test(norm)) return null;
+  if (norm.includes('url(')) {
+    const all = value.match(URL_FUNC)?.length ?? 0;
+    const local = value.match(LOCAL_URL_FUNC)?.length ?? 0;
+    if (all !== local || normalizeForCheck(value.replace(LOCAL_URL_FUNC, '')).includes('url(')) return null;
+  }
+  if (name === 'style' && BAD_CSS.test(norm)) return null;
+  return value;
+}
+
+/** The parts of a DOM node the walker reads; both xmldom and svgdom provide them. */
+export interface DomLike {
+  nodeType: number;
+  nodeName: string;
+  localName?: string | null;
+  namespaceURI?: string | null;
+  data?: string;
+  childNodes: ArrayLike<DomLike>;
+  attributes?: ArrayLike<{ name: string; localName?: string | null; namespaceURI?: string | null; value: string }>;
+}
+
+/**
+ * Where the walker writes. The default writes final text; the template
+ * compiler (template.ts) substitutes one that turns `{{ }}` placeholders into
+ * holes filled per node - and filled values go through `text`/`attribute`
+ * below at that time, so they are escaped and checked like everything else.
+ */
+export interface Sink {
+  raw(s: string): void;
+  text(data: string): void;
+  /** An allowlisted attribute name; the sink checks and escapes the value. */
+  attribute(element: string, name: string, value: string): void;
+}
+
+/** Writes one attribute if its value passes `checkAttribute`. */
+export function writeAttribute(out: string[], element: string, name: string, value: string): void {
+  const v = checkAttribute(element, name, value);
+  if (v !== null) out.push(' ', name, '="', escapeAttr(v), '"');
+}
+
+export function stringSink(out: string[]): Sink {
+  return {
+    raw: (s) => out.push(s),
+    text: (d) => out.push(escapeText(d)),
+    attribute: (el, n, v) => writeAttribute(out, el, n, v),
+  };
+}
+
+export interface SerializeOptions {
+  /** Nodes whose output is an already-sanitized string (produced by this module), keyed by node identity. */
+  trusted?: WeakMap<object, string>;
+  /** Emit xmlns on the outermost element (a standalone document). */
+  root?: boolean;
+}
+
+/** Serializes `node` keeping only what the allowlists permit. */
+export function serialize(node: DomLike, options: SerializeOptions = {}): string {
+  const out: string[] = [];
+  walk(node, stringSink(out), options.trusted, options.root === true, 0);
+  return out.join('');
+}
+
+/** Walks `node` into `sink`: the one place that decides which elements and attribute names survive. */
+export function walk(node: DomLike, sink: Sink, trusted: WeakMap<object, string> | undefined, root: boolean, depth: number): void {
+  if (node.nodeType === 3 || node.nodeType === 4) {
+    sink.text(node.data ?? '');
+    return;
+  }
+  if (node.nodeType === 9 || node.nodeType === 11) {
+    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i], sink, trusted, root, depth);
+    return;
+  }
+  if (node.nodeType !== 1 || depth > MAX_DEPTH) return; // comments, PIs, doctypes
+  const t = trusted?.get(node);
+  if (t !== undefined) {
+    sink.raw(t);
+    return;
+  }
+  const name = node.localName ?? node.nodeName;
+  if (!ELEMENTS.has(name) || node.namespaceURI !== SVG_NS) return;
+  sink.raw('<' + name);
+  if (root) sink.raw(` xmlns="${SVG_NS}"`);
+  const attrs = node.attributes;
+  if (attrs) {
+    const seen = new Set<string>();
+    for (let i = 0; i < attrs.length; i++) {
+      const a = attrs[i];
+      const an = a.name === 'xlink:href' || (a.namespaceURI === XLINK_NS && a.localName === 'href') ? 'href' : a.name;
+      if (seen.has(an) || !attributeNameAllowed(an)) continue;
+      seen.add(an);
+      sink.attribute(name, an, String(a.value ?? ''));
+    }
+  }
+  const kids = node.childNodes;
+  if (kids.length === 0) {
+    sink.raw('/>');
+    return;
+  }
+  sink.raw('>');
+  for (let i = 0; i < kids.length; i++) walk(kids[i], sink, trusted, false, depth + 1);
+  sink.raw('</' + name + '>');
+}

@@ -1,0 +1,95 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ServiceError, notFound, datasourceUnavailable } from '../../errors.ts';
+import { layerSource, parseDatasetOutputUrl, resolveMapLayers, type LayerLoaders } from '../../render/layers.ts';
+import type { MapLayer } from '../../schema/map.ts';
+import { backbone } from './fixtures.ts';
+
+const query = { endpoint: 'spreadsheet?sheet_id=a&sheet_name=b', filters: [], node_deduplication_field: null, node_group_criteria: null, node_group_layout: null };
+
+function loaders(calls: string[] = []): LayerLoaders {
+  return {
+    async dataset(id, version, datatype) {
+      calls.push(`${id}:${version}:${datatype}`);
+      if (id === 'Missing') throw notFound(`dataset ${id} not found`);
+      if (id === 'Offline') throw datasourceUnavailable('the sheet cannot be read');
+      return { name: `DS ${id}`, query, records: backbone() };
+    },
+    async template(id) {
+      if (id !== 'Tmpl123') throw notFound(`template ${id} not found`);
+      return '<g data-width="6" data-height="6"><rect x="-3" y="-3" width="6" height="6"/></g>';
+    },
+  };
+}
+
+describe('parseDatasetOutputUrl', () => {
+  const cases: [string, unknown][] = [
+    ['https://terranova.example/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=3&template=Tmpl123',
+      { datasetId: 'AbC1234', layout: 'geographic', datatype: 'snapshot', version: 3, templateId: 'Tmpl123' }],
+    ['/api/v1/output/dataset/AbC1234/logical/live/json', { datasetId: 'AbC1234', layout: 'logical', datatype: 'dynamic', version: 'latest', templateId: null }],
+    ['/api/v1/output/dataset/AbC1234/logical/dynamic/', { datasetId: 'AbC1234', layout: 'logical', datatype: 'dynamic', version: 'latest', templateId: null }],
+    ['https://example.com/topology.json', null],
+    ['/api/v1/output/dataset/../../etc/geographic/snapshot/', null],
+    ['/api/v1/output/dataset/AbC1234/sideways/snapshot/', null],
+  ];
+  for (const [url, expected] of cases) it(url, () => assert.deepEqual(parseDatasetOutputUrl(url), expected));
+});
+
+describe('layerSource', () => {
+  it('prefers datasetId, then mapjsonUrl, then inline mapjson, with defaults', () => {
+    assert.deepEqual(layerSource({ datasetId: 'AbC1234', datatype: 'live' }, 0), { kind: 'dataset', datasetId: 'AbC1234', version: 'latest', layout: 'geographic', datatype: 'dynamic', templateId: null });
+    const inline = layerSource({ mapjson: JSON.stringify({ name: 'i', nodes: [{ name: 'n', coordinate: [1, 2], meta: {} }], edges: [] }) }, 0);
+    assert.equal(inline.kind, 'inline');
+  });
+  const bad: [MapLayer, RegExp][] = [
+    [{ name: 'Backbone' }, /layer 2 \("Backbone"\) names no data/],
+    [{ mapjsonUrl: 'https://example.com/x.json' }, /layer 2: mapjsonUrl is not a dataset output URL/],
+    [{ mapjson: '{not json' }, /layer 2: mapjson is not topology JSON/],
+  ];
+  for (const [layer, msg] of bad) {
+    it(`refuses ${JSON.stringify(layer)} with 422`, () => assert.throws(() => layerSource(layer, 1), (e: ServiceError) => e.status === 422 && msg.test(e.message)));
+  }
+});
+
+describe('resolveMapLayers', () => {
+  it('resolves each layer into a mapjson string, applies overrides per dataset, keeps unknown keys', async () => {
+    const calls: string[] = [];
+    const map = {
+      name: 'm',
+      configuration: {
+        background: '#fff', custom: 1,
+        layers: [
+          { name: 'A', datasetId: 'AbC1234', color: '#f00', extra: 'kept' },
+          { name: 'B', mapjsonUrl: '/api/v1/output/dataset/AbC1234/geographic/snapshot/?template=Tmpl123' },
+          { name: 'C', mapjson: { name: 'inline', nodes: [{ name: 'Q', coordinate: [1, 1], meta: { svg: '<script/>' } }], edges: [] } },
+        ],
+      },
+      overrides: { AbC1234: { nodes: { CHI1: { operation: 'delete' as const } }, edges: {} } },
+    };
+    const { output, topologies } = await resolveMapLayers(map, loaders(calls));
+    assert.equal(calls.length, 1, 'one dataset read shared by layers A and B');
+    assert.equal((output.configuration as Record<string, unknown>).custom, 1);
+    const [a, b, c] = output.configuration.layers;
+    assert.equal(a.extra, 'kept');
+    assert.equal(typeof a.mapjson, 'string');
+    const ta = JSON.parse(String(a.mapjson));
+    assert.equal(ta.name, 'DS AbC1234');
+    assert.deepEqual(ta.nodes.map((n: { name: string }) => n.name), ['SEA1', 'DEN1', 'SEA2']);
+    assert.match(JSON.parse(String(b.mapjson)).nodes[0].meta.svg, /<rect/);
+    assert.equal(JSON.parse(String(c.mapjson)).nodes[0].meta.svg, '', 'inline markup sanitized');
+    assert.equal(topologies.length, 3);
+    assert.equal(map.configuration.layers[0].hasOwnProperty('mapjson'), false, 'input untouched');
+  });
+
+  const failures: [MapLayer, number, RegExp][] = [
+    [{ name: 'Core', datasetId: 'Missing' }, 404, /^layer 1 \("Core"\): dataset Missing not found/],
+    [{ datasetId: 'Offline', datatype: 'dynamic' }, 503, /^layer 1: the sheet cannot be read/],
+    [{ datasetId: 'AbC1234', templateId: 'Nope123' }, 404, /^layer 1: template Nope123 not found/],
+  ];
+  for (const [layer, status, msg] of failures) {
+    it(`names the layer in a ${status}`, async () => {
+      await assert.rejects(resolveMapLayers({ configuration: { layers: [layer] }, overrides: {} }, loaders()),
+        (e: ServiceError) => e instanceof ServiceError && e.status === status && msg.test(e.message));
+    });
+  }
+});

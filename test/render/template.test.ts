@@ -1,0 +1,69 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DOMParser } from '@xmldom/xmldom';
+import { checkTemplate, compileTemplate, DEFAULT_TEMPLATES } from '../../render/template.ts';
+
+const parses = (svg: string) =>
+  new DOMParser({ onError: (l, m) => { throw new Error(`${l}: ${m}`); } })
+    .parseFromString(`<svg xmlns="http://www.w3.org/2000/svg">${svg}</svg>`, 'image/svg+xml');
+
+describe('checkTemplate', () => {
+  const cases: [string, RegExp | null][] = [
+    [DEFAULT_TEMPLATES.geographic.template, null],
+    [DEFAULT_TEMPLATES.logical.template, null],
+    ['<g><polygon points="0,0 5,5 0,5"/></g>', null],
+    ['<g><foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject></g>', null], // stripped at render
+    ['<g>', /not well-formed/],
+    ['<g></h>', /not well-formed/],
+    ['<g a="1" a="2"/>', /not well-formed/],
+    ['<!DOCTYPE x [<!ENTITY a "b">]><g>&a;</g>', /DOCTYPE/],
+    ['<g>&lol;</g>', /not well-formed/],
+    ['text only', /at least one SVG element/],
+    ['', /non-empty/],
+    ['<script>alert(1)</script>', /<script>/],
+    ['<g><SCRIPT/></g>', /SCRIPT/],
+    ['<g onclick="x()"/>', /event-handler/],
+    ['<g><set attributeName="onmouseover" to="alert(1)"/></g>', /<set>/],
+    ['<use href="&#106;avascript:alert(1)"/>', /javascript:/],
+    ['<g><text>Metadata: fine</text></g>', null],
+  ];
+  for (const [markup, expected] of cases) {
+    it(`${expected ? 'refuses' : 'accepts'} ${JSON.stringify(markup).slice(0, 70)}`, () => {
+      const r = checkTemplate(markup);
+      if (expected === null) assert.equal(r, null);
+      else assert.match(String(r), expected);
+    });
+  }
+  it('refuses a non-string', () => assert.match(String(checkTemplate(42)), /string/));
+});
+
+describe('compileTemplate', () => {
+  it('substitutes name, endpoint_name and meta fields with XML escaping', () => {
+    const t = compileTemplate('<g data-width="12" data-height="7"><title>{{ meta.descr }}</title><text x="{{ meta.x }}">{{name}} / {{ endpoint_name }}</text></g>');
+    const r = t.render({ name: 'A&B', endpoint_name: '<b>', meta: { descr: `"quoted" & 'single'`, x: 3 } });
+    assert.equal(r.svg, `<g data-width="12" data-height="7"><title>"quoted" &amp; 'single'</title><text x="3">A&amp;B / &lt;b&gt;</text></g>`);
+    assert.equal(r.width, 12);
+    assert.equal(r.height, 7);
+    parses(r.svg);
+  });
+
+  it('drops an attribute whose substituted value is unsafe, keeps a safe one', () => {
+    const t = compileTemplate('<rect fill="{{ meta.c }}" style="{{ meta.s }}"/>');
+    assert.equal(t.render({ name: 'n', meta: { c: 'url(https://evil.example/x#a)', s: 'background:url(x)' } }).svg, '<rect/>');
+    assert.equal(t.render({ name: 'n', meta: { c: 'javascript:alert(1)', s: 'a\\62 c' } }).svg, '<rect/>');
+    assert.equal(t.render({ name: 'n', meta: { c: 'url(#grad)', s: 'opacity:.5' } }).svg, '<rect fill="url(#grad)" style="opacity:.5"/>');
+  });
+
+  it('cannot be made to emit markup through values', () => {
+    const t = compileTemplate('<g><text>{{ name }}</text><rect class="{{ name }}"/></g>');
+    const r = t.render({ name: '"/><script>alert(1)</script><x a="', meta: {} });
+    assert.ok(!r.svg.includes('<script'));
+    assert.equal(parses(r.svg).getElementsByTagName('script').length, 0);
+  });
+
+  it('sizes the default logical pill from the label', () => {
+    const t = compileTemplate(DEFAULT_TEMPLATES.logical.template);
+    const short = t.render({ name: 'A', meta: {} }), long = t.render({ name: 'A much longer router name', meta: {} });
+    assert.ok(long.width! > short.width! + 80, `${short.width} vs ${long.width}`);
+  });
+});
