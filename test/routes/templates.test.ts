@@ -32,24 +32,33 @@ describe('POST /api/v1/template/', () => {
     assert.deepEqual(await body(await t.request(`/api/v1/template/id/${tpl.templateId}`, { token: t.read })), tpl);
   });
 
-  const notXml: Array<[string, string]> = [
-    ['an unclosed element', '<g><rect/>'],
-    ['two root elements', '<g/><g/>'],
-    ['plain text', 'just a name'],
-    ['a repeated attribute', '<g a="1" a="2"/>'],
-    ['an undeclared prefix', '<svg:g/>'],
-    ['an unknown entity', '<g>&nbsp;</g>'],
-    ['a DOCTYPE', '<!DOCTYPE g [<!ENTITY x "y">]><g>&x;</g>'],
+  const refused: Array<[string, string, RegExp]> = [
+    ['an unclosed element', '<g><rect/>', /well-formed/],
+    ['plain text', 'just a name', /at least one SVG element/],
+    ['a repeated attribute', '<g a="1" a="2"/>', /well-formed/],
+    ['an undeclared prefix', '<foo:g/>', /well-formed/],
+    ['an unknown entity', '<g>&nbsp;</g>', /well-formed/],
+    ['a DOCTYPE', '<!DOCTYPE g [<!ENTITY x "y">]><g>&x;</g>', /DOCTYPE/],
+    ['a script', '<g><script>alert(1)</script></g>', /script/],
+    ['an event handler', '<g onclick="alert(1)"><circle r="3"/></g>', /event-handler/],
+    ['a javascript: URL', '<a href="javascript:alert(1)"><circle r="3"/></a>', /javascript/],
   ];
-  for (const [what, template] of notXml) {
+  for (const [what, template, message] of refused) {
     it(`is 422 for markup with ${what}`, async () => {
       const res = await create({ name: 'Bad', template });
       assert.equal(res.status, 422);
       const err = await body(res);
       assert.equal(err.errors[0].path, 'template');
-      assert.match(err.errors[0].message, /well-formed XML/);
+      assert.match(err.errors[0].message, message);
     });
   }
+
+  it('accepts a fragment of several elements with placeholders', async () => {
+    const template = '<circle r="4"/><text y="12">{{ name }}</text>';
+    const res = await create({ name: 'Two parts', template });
+    assert.equal(res.status, 201);
+    assert.equal((await body(res)).template, template);
+  });
 
   it('is 422 without a name or template, 403 without write', async () => {
     assert.equal((await create({ template: sampleTemplate().template })).status, 422);
