@@ -3,7 +3,7 @@
 // with finite coordinates, and its node markup is re-sanitized, before it is
 // returned to clients or drawn. Malformed entries are dropped, not fatal.
 import type { LatLng, Topology, TopologyEdge, TopologyNode } from './types.ts';
-import { sanitizeFragment } from './parse.ts';
+import { safeMarkup } from './safe-markup.ts';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -17,7 +17,7 @@ function cleanMeta(v: unknown): Record<string, unknown> {
   const meta: Record<string, unknown> = {};
   if (!isObj(v)) return meta;
   for (const k of Object.keys(v)) if (k !== '__proto__' && k !== 'constructor' && k !== 'prototype') meta[k] = v[k];
-  if (typeof meta.svg === 'string') meta.svg = sanitizeFragment(meta.svg);
+  if (typeof meta.svg === 'string') meta.svg = safeMarkup(meta.svg);
   else delete meta.svg;
   return meta;
 }

@@ -6,6 +6,7 @@
 // neither add markup nor smuggle a URL into an attribute.
 import { parseFragment, FragmentError } from './parse.ts';
 import { walk, escapeText, writeAttribute, type Sink, type DomLike } from './sanitize.ts';
+import { markSafe } from './safe-markup.ts';
 
 /** The node templates used when none is given; the core service stores them as documents on first start. */
 export const DEFAULT_TEMPLATES = {
@@ -16,10 +17,11 @@ export const DEFAULT_TEMPLATES = {
   },
   logical: {
     name: 'Default logical label',
-    // label_width / label_x are extra variables sized from the name, so the pill fits its text.
+    // label_width / label_x are extra variables sized from the name, so the pill fits its text;
+    // currentColor is the layer colour in pictures (the node group sets `color`).
     template:
       '<g data-width="{{ label_width }}" data-height="18">' +
-      '<rect x="{{ label_x }}" y="-9" width="{{ label_width }}" height="18" rx="9" fill="#ffffff" stroke-opacity="0.35"/>' +
+      '<rect x="{{ label_x }}" y="-9" width="{{ label_width }}" height="18" rx="9" fill="#ffffff" stroke="currentColor" stroke-width="1.5"/>' +
       '<text text-anchor="middle" dominant-baseline="central" font-size="10" fill="#222222" stroke="none">{{ endpoint_name }}</text></g>',
   },
 } as const;
@@ -109,7 +111,7 @@ export function compileTemplate(markup: string): CompiledTemplate {
     render(ctx) {
       const out: string[] = [];
       for (const p of merged) typeof p === 'string' ? out.push(p) : p(ctx, out);
-      const svg = out.join('');
+      const svg = markSafe(out.join(''));
       return { svg, width: sizeAttr(svg, 'data-width'), height: sizeAttr(svg, 'data-height') };
     },
   };

@@ -1,0 +1,59 @@
+// Country outlines behind geographic pictures, from the Natural Earth data
+// bundled in the world-atlas package (TopoJSON, read from node_modules, so it
+// works offline). 1:110m for wide views, 1:50m when the view spans less than
+// 40 degrees. Features outside the visible box are skipped before projecting.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { feature } from 'topojson-client';
+import { geoBounds, geoPath, type GeoProjection } from 'd3-geo';
+import type { Feature, Geometry } from 'geojson';
+import type { Topology as TopoJson, GeometryCollection } from 'topojson-specification';
+
+interface Country {
+  feature: Feature<Geometry>;
+  /** [[west, south], [east, north]]; west > east when it crosses the antimeridian. */
+  bounds: [[number, number], [number, number]];
+}
+
+const require = createRequire(import.meta.url);
+const loaded = new Map<string, Country[]>();
+
+function load(resolution: '110m' | '50m'): Country[] {
+  let c = loaded.get(resolution);
+  if (!c) {
+    const topo = JSON.parse(readFileSync(require.resolve(`world-atlas/countries-${resolution}.json`), 'utf8')) as TopoJson;
+    const fc = feature(topo, topo.objects.countries as GeometryCollection);
+    c = fc.features.map((f) => ({ feature: f as Feature<Geometry>, bounds: geoBounds(f) as Country['bounds'] }));
+    loaded.set(resolution, c);
+  }
+  return c;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Path data of every country visible in `box` (picture pixels) under `projection`. */
+export function countryPaths(projection: GeoProjection, box: Box): string[] {
+  const inv = (x: number, y: number) => projection.invert?.([x, y]) ?? [0, 0];
+  const corners = [inv(box.x, box.y), inv(box.x + box.w, box.y), inv(box.x, box.y + box.h), inv(box.x + box.w, box.y + box.h)];
+  const west = Math.min(...corners.map((c) => c[0])), east = Math.max(...corners.map((c) => c[0]));
+  const south = Math.min(...corners.map((c) => c[1])), north = Math.max(...corners.map((c) => c[1]));
+  const wide = east - west >= 40;
+  const countries = load(wide ? '110m' : '50m');
+  const clipped = projection.clipExtent([[box.x - 2, box.y - 2], [box.x + box.w + 2, box.y + box.h + 2]]);
+  const path = geoPath(clipped).digits(1);
+  const out: string[] = [];
+  for (const c of countries) {
+    const [[w, s], [e, n]] = c.bounds;
+    const crosses = w > e;
+    if (n < south || s > north || (!crosses && east - west < 360 && (e < west || w > east))) continue;
+    const d = path(c.feature);
+    if (d) out.push(d);
+  }
+  projection.clipExtent(null);
+  return out;
+}

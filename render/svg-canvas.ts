@@ -1,0 +1,31 @@
+// svg.js on svgdom: one server-side window registered with svg.js, and a
+// fresh detached <svg> root per picture. Rendering is synchronous, so the
+// global registration is never observed half-way by another request.
+import { createSVGWindow } from 'svgdom';
+import { SVG, registerWindow, type Svg, type Element as SvgElement } from '@svgdotjs/svg.js';
+
+let registered = false;
+
+export function newCanvas(): Svg {
+  if (!registered) {
+    const window = createSVGWindow();
+    registerWindow(window, window.document);
+    registered = true;
+  }
+  return SVG() as Svg;
+}
+
+/** Sets plain string/number attributes directly on the DOM node (the hot path for thousands of elements). */
+export function setAttrs(el: SvgElement, attrs: Record<string, string | number | undefined | null>): SvgElement {
+  const node = el.node as unknown as { setAttribute(n: string, v: string): void };
+  for (const k of Object.keys(attrs)) {
+    const v = attrs[k];
+    if (v !== undefined && v !== null) node.setAttribute(k, typeof v === 'number' ? fmt(v) : v);
+  }
+  return el;
+}
+
+/** Two decimals are sub-pixel at picture scale and keep the output small and stable. */
+export function fmt(n: number): string {
+  return String(Math.round(n * 100) / 100);
+}
