@@ -43,10 +43,3 @@ export function parseCoordinate(field: CoordinateField, text: string): number | 
   if (!(value >= -limit && value <= limit)) return `${field} ${text} is outside -${limit}..${limit}`;
   return value;
 }
-
-/** A latitude without a longitude (or the reverse) is as unusable as a bad number. */
-export function coordinatePairError(obj: Record<string, unknown>): string {
-  const lat = Object.hasOwn(obj, 'latitude');
-  if (lat === Object.hasOwn(obj, 'longitude')) return '';
-  return lat ? 'a latitude without a longitude' : 'a longitude without a latitude';
-}

@@ -5,19 +5,22 @@
 // is a row column or `endpoints.<field>`, which matches either endpoint. An
 // empty or missing cell is the empty string; an array matches when any of its
 // items does. Field names ignore case, as headers do.
+// A filter reads a column of the sheet as an array, taken from the records
+// once and kept with the cached sheet, so repeated queries scan plain arrays.
 import { validationFailed } from '../../errors.ts';
 import type { Filter } from '../../schema/dataset.ts';
-import type { EdgeRecord } from '../types.ts';
 import { ownField } from './fields.ts';
 import type { EdgeSheet } from './records.ts';
 
-export type Match = (record: EdgeRecord) => boolean;
+/** Tells whether the record at this index of sheet.records passes. */
+export type Match = (index: number) => boolean;
 
 export function compileFilters(filters: Filter[], sheet: EdgeSheet): Match | null {
   if (filters.length === 0) return null;
   const tests = filters.map((filter, i) => compileFilter(filter, i, sheet));
-  return (record) => {
-    for (const test of tests) if (!test(record)) return false;
+  if (tests.length === 1) return tests[0];
+  return (index) => {
+    for (const test of tests) if (!test(index)) return false;
     return true;
   };
 }
@@ -35,19 +38,45 @@ function compileFilter(filter: Filter, index: number, sheet: EdgeSheet): Match {
       `available: ${filterableColumns(sheet).join(', ')}`;
     throw validationFailed(`query.filters[${index}].field: ${message}`, [{ path: `query.filters.${index}.field`, message }]);
   }
-  const exact = filter.operator === 'equal' || filter.operator === 'not_equal';
-  const hit = exact ? equalTest(filter.value) : likeTest(filter.value);
-  const test: (value: unknown) => boolean = (value) => {
-    if (Array.isArray(value)) return value.some((item) => hit(text(item)));
-    return hit(text(value));
-  };
-  const matches: Match = onEndpoints
-    ? (r) => test(ownField(r.endpoints[0], key)) || test(ownField(r.endpoints[1], key))
-    : (r) => test(ownField(r, key));
-  return filter.operator.startsWith('not_') ? (r) => !matches(r) : matches;
+  const like = filter.operator === 'like' || filter.operator === 'not_like';
+  const hit = like ? likeTest(filter.value) : equalTest(filter.value);
+  const test = (value: string | string[]) => (typeof value === 'string' ? hit(value) : value.some(hit));
+  let matches: Match;
+  if (onEndpoints) {
+    const a = column(sheet, key, 0, like);
+    const b = column(sheet, key, 1, like);
+    matches = (i) => test(a[i]) || test(b[i]);
+  } else {
+    const values = column(sheet, key, -1, like);
+    matches = (i) => test(values[i]);
+  }
+  return filter.operator.startsWith('not_') ? (i) => !matches(i) : matches;
 }
 
-const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+const cache = new WeakMap<EdgeSheet, Map<string, (string | string[])[]>>();
+
+/**
+ * One column as text (lower case for like), by record index: a row column
+ * (side -1) or an endpoint field of the source (0) or destination (1).
+ */
+function column(sheet: EdgeSheet, key: string, side: -1 | 0 | 1, lower: boolean): (string | string[])[] {
+  const columns = cache.get(sheet) ?? new Map<string, (string | string[])[]>();
+  cache.set(sheet, columns);
+  const id = `${side}\u0000${lower ? 'lower' : ''}\u0000${key}`;
+  let values = columns.get(id);
+  if (!values) {
+    const asText = (v: unknown) => {
+      const text = v === undefined || v === null ? '' : String(v);
+      return lower ? text.toLowerCase() : text;
+    };
+    values = sheet.records.map((r) => {
+      const v = side < 0 ? ownField(r, key) : ownField(r.endpoints[side as 0 | 1], key);
+      return Array.isArray(v) ? v.map(asText) : asText(v);
+    });
+    columns.set(id, values);
+  }
+  return values;
+}
 
 function equalTest(values: string[]): (text: string) => boolean {
   if (values.length === 1) {
@@ -58,11 +87,11 @@ function equalTest(values: string[]): (text: string) => boolean {
   return (t) => set.has(t);
 }
 
+/** Matches text already in lower case. */
 function likeTest(values: string[]): (text: string) => boolean {
   const needles = values.map((v) => v.toLowerCase());
   return (t) => {
-    const hay = t.toLowerCase();
-    for (const needle of needles) if (hay.includes(needle)) return true;
+    for (const needle of needles) if (t.includes(needle)) return true;
     return false;
   };
 }

@@ -1,13 +1,20 @@
 // The `Nodes` tab of a workbook: a lookup table joined to edge rows by node
 // name, giving each endpoint its latitude, longitude and any other columns.
 import type { RowProblem } from '../types.ts';
-import { coordinatePairError, isCoordinateField, parseCoordinate, setField } from './fields.ts';
+import { isCoordinateField, parseCoordinate } from './fields.ts';
 import { planHeader } from './header.ts';
 import type { RawSheet } from './raw.ts';
 
+/** One node of the lookup: its coordinates (both or neither) and its other fields in header order. */
+export interface NodeInfo {
+  latitude?: number;
+  longitude?: number;
+  fields: [string, string | string[]][];
+}
+
 export interface NodeLookup {
-  /** Node fields by node name (a Map: node names are file data). */
-  byName: Map<string, Record<string, unknown>>;
+  /** Nodes by name (a Map: node names are file data). */
+  byName: Map<string, NodeInfo>;
   /** Field names the lookup gives endpoints (name excluded), in header order. */
   fields: string[];
   problems: RowProblem[];
@@ -41,22 +48,24 @@ export function readNodes(sheet: RawSheet): NodeLookup {
       problem(number, `node ${JSON.stringify(name)} is already listed at row ${seen}; row skipped`);
       continue;
     }
-    const node: Record<string, unknown> = {};
+    const node: NodeInfo = { fields: [] };
     let error = '';
     for (const field of fields) {
       if (field.indexes.length > 1) {
-        setField(node, field.key, field.indexes.map((i) => cells[i] ?? '').filter((v) => v !== ''));
+        node.fields.push([field.key, field.indexes.map((i) => cells[i] ?? '').filter((v) => v !== '')]);
         continue;
       }
       const text = cells[field.indexes[0]] ?? '';
-      if (isCoordinateField(field.key)) {
-        if (text === '') continue;
+      if (!isCoordinateField(field.key)) node.fields.push([field.key, text]);
+      else if (text !== '') {
         const value = parseCoordinate(field.key, text);
         if (typeof value === 'string') error ||= value;
         else node[field.key] = value;
-      } else setField(node, field.key, text);
+      }
     }
-    error ||= coordinatePairError(node);
+    if (!error && (node.latitude === undefined) !== (node.longitude === undefined)) {
+      error = node.latitude === undefined ? 'a longitude without a latitude' : 'a latitude without a longitude';
+    }
     if (error) {
       problem(number, `node ${JSON.stringify(name)}: ${error}; row skipped`);
       continue;

@@ -13,7 +13,12 @@ import type { EdgeSheet } from './records.ts';
 export function runQuery(sheet: EdgeSheet, query: DatasetQuery): QueryResult {
   checkNodeFields(sheet, query);
   const match = compileFilters(query.filters, sheet);
-  const records = match ? sheet.records.filter(match) : sheet.records.slice();
+  let records = sheet.records;
+  if (match) {
+    const all = records;
+    records = [];
+    for (let i = 0; i < all.length; i++) if (match(i)) records.push(all[i]);
+  } else records = records.slice();
   const result: QueryResult = { records, problems: sheet.problems.slice() };
   if (sheet.problemCount > sheet.problems.length) result.problemCount = sheet.problemCount;
   return result;

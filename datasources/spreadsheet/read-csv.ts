@@ -1,7 +1,7 @@
 // Reads a CSV file into one raw tab with csv-parse. The file is bounded by
-// maxFileBytes before it is read, and one pass over its bytes (before the
-// parser allocates anything) refuses binary data, records with more than
-// maxColumns fields and files with more than maxRows lines. Text that is not
+// maxFileBytes before it is read, and its bytes are checked before the
+// parser allocates anything: binary data, records with more than maxColumns
+// fields and files with more than maxRows lines are refused. Text that is not
 // UTF-8 is taken as UTF-16 (with a BOM) or Windows-1252 and re-encoded. The
 // delimiter is the one of , ; or tab that the header line uses most (Excel
 // writes ; in many locales). Empty lines are skipped but counted, so row
@@ -38,12 +38,21 @@ export async function readCsv(file: string, label: string, sheetName: string, li
     for (let c = 0; c < cells.length; c++) {
       const cell = cells[c];
       if (cell === '') continue;
-      const trimmed = cell.trim();
-      cells[c] = trimmed;
-      if (trimmed !== '') last = c;
+      // Trim only cells that start or end with a space or a non-ASCII character (most start and end plainly).
+      const first = cell.charCodeAt(0);
+      const end = cell.charCodeAt(cell.length - 1);
+      if (first <= 32 || end <= 32 || first > 126 || end > 126) {
+        const trimmed = cell.trim();
+        if (trimmed === '') {
+          cells[c] = '';
+          continue;
+        }
+        if (trimmed !== cell) cells[c] = trimmed;
+      }
+      last = c;
     }
     if (last < 0) continue;
-    cells.length = last + 1;
+    if (last + 1 < cells.length) cells.length = last + 1;
     rows.push({ number: i + 1, cells });
   }
   return [{ name: sheetName, rows }];
@@ -72,38 +81,58 @@ function sniffDelimiter(bytes: Buffer): string {
   return best;
 }
 
+/** Bytes read to tell a text file from a binary one. */
+const SNIFF_BYTES = 64 * 1024;
+
 /**
- * One pass over the bytes before the parser allocates anything: a control
- * character means binary data; records are counted against maxRows; fields
- * per record against maxColumns, since csv-parse has no column limit and
- * would build a record of millions of empty fields from one long line of
- * delimiters. Quotes toggle, as RFC 4180 has it. (UTF-8 continuation bytes
- * are all >= 0x80, so they never look like a delimiter, quote or newline.)
+ * Checks before the parser allocates anything. Control characters near the
+ * start mean a binary file, refused with a clear message rather than parsed
+ * into nonsense rows. Records are counted against maxRows and fields per
+ * record against maxColumns, since csv-parse has no column limit and would
+ * build a record of millions of empty fields from one long line of
+ * delimiters. Without any quote a record is a line, found natively, and only
+ * lines long enough to hold too many fields are counted; with quotes, one
+ * pass toggles on each quote as RFC 4180 has it. (UTF-8 continuation bytes
+ * are all >= 0x80: never a delimiter, quote or newline.)
  */
-function checkBytes(bytes: Buffer, delimiter: string, label: string, limits: SheetLimits) {
-  const delim = delimiter.charCodeAt(0);
+function checkBytes(buffer: Buffer, delimiter: string, label: string, limits: SheetLimits) {
+  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
   const { maxColumns, maxRows } = limits;
+  for (let i = 0, n = Math.min(bytes.length, SNIFF_BYTES); i < n; i++) {
+    const b = bytes[i];
+    if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12) {
+      throw datasourceUnavailable(`${label} is not a text CSV file (control character 0x${b.toString(16).padStart(2, '0')} at byte ${i})`);
+    }
+  }
+  const tooWide = (row: number) =>
+    datasourceUnavailable(`${label}: row ${row} has more than ${maxColumns} columns (limit ${limitName('maxColumns')})`);
+  const tooLong = () => datasourceUnavailable(`${label} has more than ${maxRows} rows (limit ${limitName('maxRows')})`);
+  const delim = delimiter.charCodeAt(0);
+  if (buffer.indexOf(34) < 0) {
+    let row = 0;
+    for (let start = 0; start < bytes.length; start++) {
+      let end = buffer.indexOf(10, start);
+      if (end < 0) end = bytes.length;
+      if (++row > maxRows) throw tooLong();
+      if (end - start >= maxColumns) {
+        let fields = 1;
+        for (let i = start; i < end; i++) if (bytes[i] === delim && ++fields > maxColumns) throw tooWide(row);
+      }
+      start = end;
+    }
+    return;
+  }
   let inQuotes = false;
   let fields = 1;
   let row = 1;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
     if (b === delim) {
-      if (!inQuotes && ++fields > maxColumns) {
-        throw datasourceUnavailable(`${label}: row ${row} has more than ${maxColumns} columns (limit ${limitName('maxColumns')})`);
-      }
-    } else if (b < 35) {
-      if (b === 34) inQuotes = !inQuotes;
-      else if (b === 10) {
-        if (inQuotes) continue;
-        fields = 1;
-        if (++row > maxRows && i + 1 < bytes.length) {
-          throw datasourceUnavailable(`${label} has more than ${maxRows} rows (limit ${limitName('maxRows')})`);
-        }
-      } else if (b < 32 && b !== 9 && b !== 13 && b !== 12) {
-        throw datasourceUnavailable(`${label} is not a text CSV file (control character ` +
-          `0x${b.toString(16).padStart(2, '0')} at byte ${i})`);
-      }
+      if (!inQuotes && ++fields > maxColumns) throw tooWide(row);
+    } else if (b === 34) inQuotes = !inQuotes;
+    else if (b === 10 && !inQuotes) {
+      fields = 1;
+      if (++row > maxRows && i + 1 < bytes.length) throw tooLong();
     }
   }
 }

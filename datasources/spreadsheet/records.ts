@@ -3,7 +3,7 @@
 // with the Nodes lookup and the row's own `source_*`/`destination_*` cells.
 // Rows that cannot be used are reported with sheet and row number.
 import type { EdgeRecord, Endpoint, RowProblem } from '../types.ts';
-import { coordinatePairError, isCoordinateField, parseCoordinate, setField } from './fields.ts';
+import { isCoordinateField, parseCoordinate, setField } from './fields.ts';
 import { planHeader, type FieldPlan } from './header.ts';
 import type { NodeLookup } from './nodes.ts';
 import type { RawSheet } from './raw.ts';
@@ -53,8 +53,16 @@ export function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null): EdgeS
     return out;
   }
   const fillRecord = filler(own);
-  const sourceEnd = endpointBuilder(fromSource, nodes);
-  const destinationEnd = endpointBuilder(fromDestination, nodes);
+  // Every record has the same keys in the same order: copying one shaped
+  // object is much cheaper than growing each record key by key.
+  const shape: Record<string, unknown> = { id: '', name: '', source: '', destination: '' };
+  for (const field of own) setField(shape, field.key, '');
+  shape.endpoints = null;
+  // Without source_*/destination_* columns an endpoint depends on its name
+  // only: one object per node serves every record that names it.
+  const byNode = new Map<string, Endpoint>();
+  const sourceEnd = endpointBuilder(fromSource, nodes, byNode);
+  const destinationEnd = endpointBuilder(fromDestination, nodes, byNode);
   const expectsCoordinates = endpointColumns.includes('latitude');
   const missing = (row: number, end: Endpoint) => {
     if (expectsCoordinates && end.latitude === undefined) {
@@ -78,7 +86,9 @@ export function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null): EdgeS
     }
     missing(number, a);
     missing(number, b);
-    const record = { id: '', name: '', source, destination } as EdgeRecord;
+    const record = { ...shape } as EdgeRecord;
+    record.source = source;
+    record.destination = destination;
     fillRecord(record, cells);
     if (record.id === '') record.id = `row-${number}`;
     if (record.name === '') record.name = `${source}--${destination}`;
@@ -92,6 +102,8 @@ export function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null): EdgeS
 function filler(fields: FieldPlan[], keepFilled = false) {
   const keys = fields.map((f) => f.key);
   const single = fields.map((f) => (f.indexes.length === 1 ? f.indexes[0] : -1));
+  // A header named __proto__ needs defineProperty; every other key a plain (faster) assignment.
+  const put = keys.includes('__proto__') ? setField : (o: Record<string, unknown>, k: string, v: unknown) => { o[k] = v; };
   return (target: Record<string, unknown>, cells: string[]) => {
     for (let i = 0; i < keys.length; i++) {
       const at = single[i];
@@ -100,41 +112,60 @@ function filler(fields: FieldPlan[], keepFilled = false) {
         value = cells[at] ?? '';
         if (keepFilled && value === '' && Object.hasOwn(target, keys[i])) continue;
       } else {
-        value = [];
-        for (const index of fields[i].indexes) if (cells[index]) value.push(cells[index]);
+        // Sized up front: a pushed-to empty array reserves room for 17 items.
+        const indexes = fields[i].indexes;
+        const list = new Array<string>(indexes.length);
+        let n = 0;
+        for (const index of indexes) if (cells[index]) list[n++] = cells[index];
+        list.length = n;
+        value = list;
       }
-      setField(target, keys[i], value);
+      put(target, keys[i], value);
     }
   };
 }
 
 /**
- * Builds one side's endpoint: Nodes-tab fields first, then the row's own
- * `source_*`/`destination_*` cells, which win when filled. A bad or half
- * coordinate gives an error message instead.
+ * Builds one side's endpoint `{name, latitude, longitude, …}`: the row's own
+ * `source_*`/`destination_*` cells win when filled, the Nodes tab gives the
+ * rest. A bad or half coordinate gives an error message instead.
  */
-function endpointBuilder(fields: FieldPlan[], nodes: NodeLookup | null) {
-  const lat = fields.find((f) => f.key === 'latitude')?.indexes[0] ?? -1;
-  const lng = fields.find((f) => f.key === 'longitude')?.indexes[0] ?? -1;
+function endpointBuilder(fields: FieldPlan[], nodes: NodeLookup | null, byNode: Map<string, Endpoint>) {
+  const latAt = fields.find((f) => f.key === 'latitude')?.indexes[0] ?? -1;
+  const lngAt = fields.find((f) => f.key === 'longitude')?.indexes[0] ?? -1;
   const fillOthers = filler(fields.filter((f) => !isCoordinateField(f.key)), true);
   const byName = nodes && nodes.byName.size > 0 ? nodes.byName : null;
-  return (name: string, cells: string[]): Endpoint | string => {
-    const end: Endpoint = { name };
+  const build = (name: string, cells: string[]): Endpoint | string => {
     const node = byName?.get(name);
-    if (node) for (const key of Object.keys(node)) setField(end, key, node[key]);
+    let latitude = node?.latitude;
+    let longitude = node?.longitude;
+    if (latAt >= 0 && cells[latAt]) {
+      const value = parseCoordinate('latitude', cells[latAt]);
+      if (typeof value === 'string') return `${JSON.stringify(name)}: ${value}`;
+      latitude = value;
+    }
+    if (lngAt >= 0 && cells[lngAt]) {
+      const value = parseCoordinate('longitude', cells[lngAt]);
+      if (typeof value === 'string') return `${JSON.stringify(name)}: ${value}`;
+      longitude = value;
+    }
+    if ((latitude === undefined) !== (longitude === undefined)) {
+      return `${JSON.stringify(name)} has a ${latitude === undefined ? 'longitude without a latitude' : 'latitude without a longitude'}`;
+    }
+    const end: Endpoint = latitude === undefined ? { name } : { name, latitude, longitude };
+    if (node) for (const [key, value] of node.fields) setField(end, key, value);
     fillOthers(end, cells);
-    if (lat >= 0 && cells[lat]) {
-      const value = parseCoordinate('latitude', cells[lat]);
-      if (typeof value === 'string') return `${JSON.stringify(name)}: ${value}`;
-      end.latitude = value;
+    return end;
+  };
+  if (fields.length > 0) return build;
+  return (name: string, cells: string[]): Endpoint | string => {
+    let end = byNode.get(name);
+    if (!end) {
+      const made = build(name, cells);
+      if (typeof made === 'string') return made;
+      byNode.set(name, (end = made));
     }
-    if (lng >= 0 && cells[lng]) {
-      const value = parseCoordinate('longitude', cells[lng]);
-      if (typeof value === 'string') return `${JSON.stringify(name)}: ${value}`;
-      end.longitude = value;
-    }
-    const pair = coordinatePairError(end);
-    return pair ? `${JSON.stringify(name)} has ${pair}` : end;
+    return end;
   };
 }
 
