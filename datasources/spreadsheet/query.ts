@@ -5,7 +5,6 @@
 // them. The result array is new each time.
 import { validationFailed } from '../../errors.ts';
 import type { DatasetQuery } from '../../schema/dataset.ts';
-import { nodeFieldKey } from '../node-fields.ts';
 import type { QueryResult } from '../types.ts';
 import { compileFilters } from './filter.ts';
 import type { EdgeSheet } from './records.ts';
@@ -24,17 +23,25 @@ export function runQuery(sheet: EdgeSheet, query: DatasetQuery): QueryResult {
   return result;
 }
 
-/** node_deduplication_field and node_group_criteria must name endpoint fields of this sheet. */
+/**
+ * node_deduplication_field and node_group_criteria must name endpoint fields
+ * of this sheet exactly as stored (lower case, no `endpoints.` prefix), since
+ * the renderer reads them from the endpoints as given; a near miss is named.
+ */
 function checkNodeFields(sheet: EdgeSheet, query: DatasetQuery) {
   const named: [string, string][] = [];
   if (query.node_deduplication_field) named.push(['query.node_deduplication_field', query.node_deduplication_field]);
   (query.node_group_criteria ?? []).forEach((name, i) => named.push([`query.node_group_criteria.${i}`, name]));
   const errors = named
-    .filter(([, name]) => !sheet.endpointColumns.includes(nodeFieldKey(name)))
-    .map(([path, name]) => ({
-      path,
-      message: `no endpoint field ${JSON.stringify(name)} in sheet ${JSON.stringify(sheet.name)}; ` +
-        `available: ${sheet.endpointColumns.join(', ')}`,
-    }));
+    .filter(([, name]) => !sheet.endpointColumns.includes(name))
+    .map(([path, name]) => {
+      const near = name.trim().toLowerCase().replace(/^endpoints\./, '');
+      const hint = sheet.endpointColumns.includes(near) ? ` (did you mean ${JSON.stringify(near)}?)` : '';
+      return {
+        path,
+        message: `no endpoint field ${JSON.stringify(name)} in sheet ${JSON.stringify(sheet.name)}${hint}; ` +
+          `available: ${sheet.endpointColumns.join(', ')}`,
+      };
+    });
   if (errors.length) throw validationFailed(`${errors[0].path}: ${errors[0].message}`, errors);
 }

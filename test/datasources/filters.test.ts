@@ -160,11 +160,16 @@ describe('field names a query uses must exist', () => {
     });
   }
 
-  it('accepts deduplication and grouping by endpoint fields, any case, with or without endpoints.', async () => {
+  it('accepts deduplication and grouping by endpoint fields', async () => {
     const result = await registry.run(query(FILES.xlsx, [], {
-      node_deduplication_field: 'Endpoints.Site', node_group_criteria: ['region', 'SITE'], node_group_layout: 'circle',
+      node_deduplication_field: 'site', node_group_criteria: ['region', 'site'], node_group_layout: 'circle',
     }));
     assert.equal(result.records.length, refs.length);
+  });
+
+  it('names the stored spelling of a near miss (the renderer reads fields as given)', async () => {
+    const err = await rejectsWith(registry.run(query(FILES.xlsx, [], { node_group_criteria: ['Endpoints.Site'] })), 'validation_failed');
+    assert.match(err.message, /no endpoint field "Endpoints.Site" .*\(did you mean "site"\?\)/);
   });
 
   const badNodeFields: [string, Partial<Parameters<typeof query>[2]>, string][] = [
