@@ -60,12 +60,20 @@ const BAD_CSS = /(expression\(|@import|behavio(u)?r\s*:|-moz-binding|\\|<\/)/;
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const MAX_DEPTH = 64;
+const PLAIN_WITH_PARENS = /^[\w\s.,()#%+\-/]*$/;
+const UNSAFE_CHARS = /[:(&\\@<\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/;
+
+// Most values need no escaping; testing first avoids allocating seven copies of every string.
+const TEXT_SPECIAL = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/;
+const ATTR_SPECIAL = /[&<>"'\t\n\r\u0000-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/;
 
 export function escapeText(s: string): string {
+  if (!TEXT_SPECIAL.test(s)) return s;
   return s.replace(INVALID_XML_CHARS, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export function escapeAttr(s: string): string {
+  if (!ATTR_SPECIAL.test(s)) return s;
   return s
     .replace(INVALID_XML_CHARS, '')
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
@@ -96,9 +104,14 @@ export function attributeNameAllowed(name: string): boolean {
 export function checkAttribute(element: string, name: string, value: string): string | null {
   const isHref = name === 'href' || name === 'xlink:href';
   if (!attributeNameAllowed(name)) return null;
-  if (value.length > 100_000) return null;
-  const norm = normalizeForCheck(value);
+  if (value.length > 10_000_000) return null;
   if (isHref) return HREF_ELEMENTS.has(element) && LOCAL_FRAGMENT.test(value.trim()) ? value.trim() : null;
+  // Fast path (path data, numbers, plain colours): without these characters a value can carry
+  // no URL scheme, no url(), no CSS escape, no expression() and no @import.
+  if (!UNSAFE_CHARS.test(value)) return value;
+  // Second fast path (transforms, rgb()): parentheses but no scheme colon, entity, escape or url/expression.
+  if (PLAIN_WITH_PARENS.test(value) && !/url|expression/i.test(value)) return value;
+  const norm = normalizeForCheck(value);
   if (BAD_SCHEME.test(norm)) return null;
   if (norm.includes('url(')) {
     const all = value.match(URL_FUNC)?.length ?? 0;
@@ -148,8 +161,14 @@ export function stringSink(out: string[]): Sink {
 }
 
 export interface SerializeOptions {
-  /** Nodes whose output is an already-sanitized string (produced by this module), keyed by node identity. */
-  trusted?: WeakMap<object, string>;
+  /**
+   * Elements whose content is an already-sanitized string produced by this
+   * module (escapeText, or serialize/template output via safe-markup.ts),
+   * written in place of their children. The element itself and its
+   * attributes are still checked here. Keyed by node identity, so page data
+   * cannot claim it.
+   */
+  inner?: WeakMap<object, string>;
   /** Emit xmlns on the outermost element (a standalone document). */
   root?: boolean;
 }
@@ -157,40 +176,41 @@ export interface SerializeOptions {
 /** Serializes `node` keeping only what the allowlists permit. */
 export function serialize(node: DomLike, options: SerializeOptions = {}): string {
   const out: string[] = [];
-  walk(node, stringSink(out), options.trusted, options.root === true, 0);
+  walk(node, stringSink(out), options.inner, options.root === true, 0);
   return out.join('');
 }
 
 /** Walks `node` into `sink`: the one place that decides which elements and attribute names survive. */
-export function walk(node: DomLike, sink: Sink, trusted: WeakMap<object, string> | undefined, root: boolean, depth: number): void {
+export function walk(node: DomLike, sink: Sink, inner: WeakMap<object, string> | undefined, root: boolean, depth: number): void {
   if (node.nodeType === 3 || node.nodeType === 4) {
     sink.text(node.data ?? '');
     return;
   }
   if (node.nodeType === 9 || node.nodeType === 11) {
-    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i], sink, trusted, root, depth);
+    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i], sink, inner, root, depth);
     return;
   }
   if (node.nodeType !== 1 || depth > MAX_DEPTH) return; // comments, PIs, doctypes
-  const t = trusted?.get(node);
-  if (t !== undefined) {
-    sink.raw(t);
-    return;
-  }
   const name = node.localName ?? node.nodeName;
   if (!ELEMENTS.has(name) || node.namespaceURI !== SVG_NS) return;
   sink.raw('<' + name);
   if (root) sink.raw(` xmlns="${SVG_NS}"`);
   const attrs = node.attributes;
   if (attrs) {
-    const seen = new Set<string>();
+    const seen: string[] = [];
     for (let i = 0; i < attrs.length; i++) {
       const a = attrs[i];
       const an = a.name === 'xlink:href' || (a.namespaceURI === XLINK_NS && a.localName === 'href') ? 'href' : a.name;
-      if (seen.has(an) || !attributeNameAllowed(an)) continue;
-      seen.add(an);
+      // href and xlink:href both become href: keep the first only.
+      if (seen.includes(an) || !attributeNameAllowed(an)) continue;
+      seen.push(an);
       sink.attribute(name, an, String(a.value ?? ''));
     }
+  }
+  const content = inner?.get(node);
+  if (content !== undefined) {
+    sink.raw(content === '' ? '/>' : '>' + content + '</' + name + '>');
+    return;
   }
   const kids = node.childNodes;
   if (kids.length === 0) {
@@ -198,6 +218,6 @@ export function walk(node: DomLike, sink: Sink, trusted: WeakMap<object, string>
     return;
   }
   sink.raw('>');
-  for (let i = 0; i < kids.length; i++) walk(kids[i], sink, trusted, false, depth + 1);
+  for (let i = 0; i < kids.length; i++) walk(kids[i], sink, inner, false, depth + 1);
   sink.raw('</' + name + '>');
 }

@@ -10,6 +10,7 @@ import type { Frame } from './projection.ts';
 import { edgeD, type Pt } from './paths.ts';
 import { setAttrs, fmt } from './svg-canvas.ts';
 import { safeMarkup } from './safe-markup.ts';
+import { SVG_NS, escapeText } from './sanitize.ts';
 import { estimateTextWidth } from './template.ts';
 import { text } from './topology.ts';
 
@@ -44,9 +45,8 @@ export interface DrawTarget {
   edges: G;
   nodes: G;
   labels: G;
-  /** Placeholder node -> sanitized markup emitted in its place by the serializer. */
-  trusted: WeakMap<object, string>;
-  labelColors: { fill: string; halo: string };
+  /** Element -> sanitized content the serializer writes as its children (see sanitize.ts `inner`). */
+  inner: WeakMap<object, string>;
 }
 
 const size = (n: TopologyNode, k: string, d: number) => {
@@ -55,11 +55,33 @@ const size = (n: TopologyNode, k: string, d: number) => {
 };
 const valid = (p: Pt) => Number.isFinite(p[0]) && Number.isFinite(p[1]);
 
-function drawNode(parent: G, n: TopologyNode, at: Pt, style: LayerStyle, target: DrawTarget): void {
-  const g = setAttrs(parent.group(), { transform: `translate(${fmt(at[0])},${fmt(at[1])})`, fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 }) as G;
-  g.element('title').words(n.name);
-  const placeholder = g.group();
-  target.trusted.set(placeholder.node, safeMarkup(n.meta.svg));
+/**
+ * Appends children in runs of 250 per <g>: svgdom's appendChild scans the
+ * child list (indexOf), so one group with thousands of children is quadratic.
+ */
+function appender(parent: Element): (child: Element) => void {
+  let current: Element | null = null;
+  let n = 0;
+  return (child) => {
+    if (!current || n === 250) {
+      current = parent.ownerDocument.createElementNS(SVG_NS, 'g');
+      parent.appendChild(current);
+      n = 0;
+    }
+    current.appendChild(child);
+    n++;
+  };
+}
+
+const document0 = (t: DrawTarget) => (t.nodes.node as unknown as Element).ownerDocument;
+
+function drawNode(append: (el: Element) => void, n: TopologyNode, at: Pt, target: DrawTarget): void {
+  const g = document0(target).createElementNS(SVG_NS, 'g');
+  g.setAttribute('transform', `translate(${fmt(at[0])},${fmt(at[1])})`);
+  append(g);
+  // Title and template markup are written by the serializer as the group's content, already
+  // escaped/sanitized: thousands of nodes then cost one svgdom element each.
+  target.inner.set(g, `<title>${escapeText(n.name)}</title>${safeMarkup(n.meta.svg)}`);
 }
 
 export function drawLayer(t: Topology, style: LayerStyle, frame: Frame, target: DrawTarget, extent: Extent): void {
@@ -69,29 +91,39 @@ export function drawLayer(t: Topology, style: LayerStyle, frame: Frame, target: 
     if (valid(p)) nodeAt.set(n, p);
   }
   // Group nodes first and faint, as Terranova draws them, so members stay readable.
+  // Node colour is set once per layer and inherited: fill and `color` (templates may use currentColor).
+  const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
+  const faint = setAttrs(target.groups.group(), { opacity: 0.45, ...nodeStyle }).node as unknown as Element;
+  const addGroup = appender(faint);
+  const appendGroup = (n: TopologyNode, p: Pt) => drawNode(addGroup, n, p, target);
   for (const [n, p] of nodeAt) {
     if (!n.children) continue;
-    const holder = setAttrs(target.groups.group(), { opacity: 0.45 }) as G;
-    drawNode(holder, n, p, style, target);
+    appendGroup(n, p);
   }
   const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 }) as G;
+  const edgeNode = edgeLayer.node as unknown as Element;
+  const doc = edgeNode.ownerDocument;
+  const addEdge = appender(edgeNode);
   const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
   const tension = typeof t.pathLayout?.tension === 'number' ? t.pathLayout.tension : undefined;
   for (const e of t.edges) {
     const pts = e.coordinates.map((c) => frame.project(c)).filter(valid);
     if (pts.length < 2) continue;
     for (const p of pts) grow(extent, p[0], p[1], p[0], p[1]);
-    const path = edgeLayer.path();
-    setAttrs(path, { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) });
+    // Thousands of edges: plain DOM calls on svgdom nodes here, svg.js for the structure around them.
+    const path = doc.createElementNS(SVG_NS, 'path');
+    path.setAttribute('d', edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0));
     const cap = text(e.meta.capacity);
-    path.element('title').words(cap ? `${e.name} (${cap})` : e.name);
+    target.inner.set(path, `<title>${escapeText(cap ? `${e.name} (${cap})` : e.name)}</title>`);
+    addEdge(path);
   }
   const leaves = [...nodeAt].filter(([n]) => !n.children);
   const label = leaves.length <= MAX_LABELS;
+  const addNode = appender(setAttrs(target.nodes.group(), nodeStyle).node as unknown as Element);
   for (const [n, p] of leaves) {
     const w = size(n, 'computed_width', 10), h = size(n, 'computed_height', 10);
     grow(extent, p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2);
-    drawNode(target.nodes, n, p, style, target);
+    drawNode(addNode, n, p, target);
     if (!label || String(n.meta.svg ?? '').includes('<text')) continue;
     const x = p[0] + w / 2 + 4;
     const tw = estimateTextWidth(n.name, LABEL_PX);

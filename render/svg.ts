@@ -53,7 +53,7 @@ function compose(input: DrawInput): string {
   const frame = viewportFrame(input.viewport) ?? contentFrame(points);
 
   const canvas = newCanvas();
-  const trusted = new WeakMap<object, string>();
+  const inner = new WeakMap<object, string>();
   canvas.element('title').words(input.title);
   const bgRect = canvas.rect();
   const land = canvas.group();
@@ -61,7 +61,7 @@ function compose(input: DrawInput): string {
   const target: DrawTarget = {
     groups: g({}), edges: g({}), nodes: g({}),
     labels: g({ 'font-size': 11, fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' }),
-    trusted, labelColors: { fill: '', halo: '' },
+    inner,
   };
   const extent = emptyExtent();
   for (const l of input.layers) drawLayer(l.topology, l.style, frame, target, extent);
@@ -89,7 +89,7 @@ function compose(input: DrawInput): string {
     width: Math.ceil(box.w), height: Math.ceil(box.h), viewBox: `${fmt(box.x)} ${fmt(box.y)} ${fmt(box.w)} ${fmt(box.h)}`,
     'font-family': FONT, role: 'img', 'aria-label': input.title,
   });
-  return serialize(canvas.node as unknown as DomLike, { root: true, trusted });
+  return serialize(canvas.node as unknown as DomLike, { root: true, inner });
 }
 
 /** A legend of layers under the content (fitted pictures) or over its bottom-left corner (viewport pictures). */
