@@ -18,6 +18,7 @@ import { datasourceRoutes } from './routes/datasources.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { mapRoutes } from './routes/maps.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { outputRoutes } from './routes/output.ts';
 import { publicRoutes } from './routes/public.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -72,6 +73,7 @@ export async function createApp(deps: AppDeps) {
   app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
   app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));
   app.route('/', publicRoutes({ maps: resources.maps }));
+  app.route('/', outputRoutes({ auth, ...resources, datasources }));
   app.route('/', datasourceRoutes(datasources));
   app.route('/', openApiRoutes(settings));
   app.route('/', docsRoutes(settings));

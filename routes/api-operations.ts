@@ -134,8 +134,8 @@ export function operations(): Operation[] {
     { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map with its layers resolved into topology', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: json('the full map object with each layer\'s mapjson filled in') } },
     { method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: svg } },
     { method: 'patch', path: '/api/v1/output/map/', tag: 'output', summary: 'Preview an unsaved map configuration', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, answers: { 200: json('normalized map output') } },
-    { method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output', scope: null, pathParams: mapId, answers: { 200: json('as the authenticated map output, for public maps only') } },
-    { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, answers: { 200: svg } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output (only versions stored as public)', scope: null, pathParams: mapId, query: [oneVersion], answers: { 200: json('as the authenticated map output, for public maps only') } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion], answers: { 200: svg } },
 
     // Datasources
     { method: 'get', path: '/api/v1/datasources/', tag: 'datasources', summary: 'Datasource endpoints a dataset query can use', scope: null, answers: { 200: { description: 'object keyed by endpoint string, e.g. spreadsheet?sheet_id=...&sheet_name=...', schema: v.record(v.string(), DatasourceEntrySchema) } } },

@@ -114,3 +114,14 @@ export function parseVersionQuery(c: Context): 'latest' | number {
   const version = once('version');
   return version === undefined ? 'latest' : parseParam(OneVersionParamSchema, 'version', version);
 }
+
+/** Output endpoints: `version` and, where named, other single-valued parameters (e.g. `template`). */
+export function parseOutputQuery(c: Context, extra: readonly string[] = []) {
+  if (rawQuery(c) === '') return { version: 'latest' as const, get: (_: string) => undefined as string | undefined };
+  const { once } = params(c, ['version', ...extra]);
+  const version = once('version');
+  return {
+    version: version === undefined ? ('latest' as const) : parseParam(OneVersionParamSchema, 'version', version),
+    get: (name: string) => once(name),
+  };
+}

@@ -1,0 +1,112 @@
+// Output (SPEC: Output): datasets and maps rendered as topology JSON or SVG.
+// Thin: pick the stored version, hand loaders to render/, send. Public map
+// output answers 404 for anything not public now (DESIGN: Resources), with
+// the same message as for a missing map.
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { Auth } from '../auth/index.ts';
+import type { AppEnv } from '../auth/types.ts';
+import type { DatasourceRegistry } from '../datasources/types.ts';
+import { notFound } from '../errors.ts';
+import { resolveMapLayers, type LayerLoaders } from '../render/layers.ts';
+import { renderMapSvg, renderTopologySvg, SVG_RESPONSE_HEADERS } from '../render/svg.ts';
+import { buildTopology } from '../render/topology.ts';
+import type { Datasets } from '../resources/datasets.ts';
+import type { Maps } from '../resources/maps.ts';
+import type { Templates } from '../resources/templates.ts';
+import type { StoredVersion } from '../resources/types.ts';
+import { ID_PATTERN } from '../schema/common.ts';
+import { MapRevisionSchema, type MapRevision } from '../schema/map.ts';
+import { readBody } from './body.ts';
+import { parseOutputQuery } from './list-query.ts';
+import { pathId } from './versioned.ts';
+
+export interface OutputDeps {
+  auth: Auth;
+  maps: Maps;
+  datasets: Datasets;
+  templates: Templates;
+  datasources: DatasourceRegistry;
+}
+
+const LAYOUTS = ['geographic', 'logical'] as const;
+const DATATYPES: Record<string, 'snapshot' | 'dynamic'> = { snapshot: 'snapshot', dynamic: 'dynamic', live: 'dynamic' };
+const OUTPUT_TYPES = ['json', 'svg'] as const;
+
+function pick<T extends string>(c: Context, name: string, allowed: readonly T[]): T {
+  const value = c.req.param(name) as T;
+  if (!allowed.includes(value)) throw notFound(`no such output: ${name} must be one of ${allowed.join(', ')}`);
+  return value;
+}
+
+function templateId(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (!ID_PATTERN.test(raw)) throw notFound('no template with that ID (IDs are 7 letters or digits)');
+  return raw;
+}
+
+export function outputRoutes(o: OutputDeps) {
+  const { auth, maps, datasets, templates, datasources } = o;
+  const app = new Hono<AppEnv>({ strict: false });
+
+  const loaders: LayerLoaders = {
+    async dataset(id, version, datatype) {
+      const stored = datasets.get(id, version);
+      const query = datasets.query(stored);
+      const name = String(stored.name);
+      if (datatype === 'dynamic') return { name, query, records: (await datasources.run(query)).records };
+      const results = datasets.results(id, stored.version);
+      if (!results) {
+        throw notFound(`dataset ${id} version ${stored.version} has no stored results ` +
+          '(a dataset update with at least one filter stores them; or ask for dynamic output)');
+      }
+      return { name, query, records: results.records };
+    },
+    async template(id) {
+      return String(templates.get(id).template);
+    },
+  };
+
+  const svg = (c: Context, body: string) => c.body(body, 200, { ...SVG_RESPONSE_HEADERS });
+
+  app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), async (c) => {
+    const id = pathId(c, 'datasetId', 'dataset');
+    const layout = pick(c, 'layout', LAYOUTS);
+    const datatype = DATATYPES[pick(c, 'datatype', Object.keys(DATATYPES))];
+    const outputType = pick(c, 'output_type', OUTPUT_TYPES);
+    const query = parseOutputQuery(c, ['template']);
+    const template = templateId(query.get('template'));
+    const [input, markup] = await Promise.all([
+      loaders.dataset(id, query.version, datatype),
+      template ? loaders.template(template) : null,
+    ]);
+    const topology = await buildTopology(input.records, { name: input.name, layout, query: input.query, template: markup });
+    return outputType === 'json' ? c.json(topology) : svg(c, renderTopologySvg(topology, { layout }));
+  });
+
+  // The full map object with each layer's `mapjson` filled in.
+  const mapOutput = (version: StoredVersion) => resolveMapLayers(version as unknown as MapRevision & StoredVersion, loaders);
+
+  const open: MiddlewareHandler<AppEnv> = (_c, next) => next();
+  const mapRoutes = (prefix: string, get: (c: Context) => StoredVersion, guard: MiddlewareHandler<AppEnv>) => {
+    app.get(`${prefix}/:mapId`, guard, async (c) => c.json((await mapOutput(get(c))).output));
+    app.get(`${prefix}/:mapId/svg`, guard, async (c) => {
+      const { output, topologies } = await mapOutput(get(c));
+      return svg(c, renderMapSvg(output as { name?: string }, topologies));
+    });
+  };
+
+  mapRoutes('/api/v1/output/map', (c) => maps.get(pathId(c, 'mapId', 'map'), parseOutputQuery(c).version), auth.requireScope('write'));
+  mapRoutes('/api/v1/public/output/map', (c) => {
+    const id = c.req.param('mapId') ?? '';
+    if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');
+    return maps.getPublic(id, parseOutputQuery(c).version);
+  }, open);
+
+  // Preview of an unsaved MapRevision (the map editor): nothing is stored.
+  app.patch('/api/v1/output/map', auth.requireScope('write'), async (c) => {
+    const revision = await readBody(c, MapRevisionSchema);
+    return c.json((await resolveMapLayers(revision, loaders)).output);
+  });
+
+  return app;
+}

@@ -1,0 +1,316 @@
+// Output endpoints through HTTP (SPEC: Output): dataset output in all its
+// path forms, authenticated and public map output with the visibility rules,
+// the unsaved preview, and the SVG variants with their headers.
+import { DOMParser } from '@xmldom/xmldom';
+import assert from 'node:assert/strict';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { body, start, type Started } from './fixtures.ts';
+
+// Four circuits; CHIC and NEWY each appear twice, so 4 distinct nodes and
+// two parallel circuits between CHIC and NEWY.
+const CSV = [
+  'id,name,source,destination,capacity,source_latitude,source_longitude,destination_latitude,destination_longitude',
+  'c1,CHIC-NEWY 1,CHIC,NEWY,100,41.88,-87.63,40.71,-74.01',
+  'c2,CHIC-NEWY 2,CHIC,NEWY,100,41.88,-87.63,40.71,-74.01',
+  'c3,CHIC-DENV,CHIC,DENV,40,41.88,-87.63,39.74,-104.99',
+  'c4,"ATLA <&> ""HQ""",ATLA,NEWY,10,33.75,-84.39,40.71,-74.01',
+].join('\n') + '\n';
+
+const endpoint = `spreadsheet?${new URLSearchParams({ sheet_id: 'circuits', sheet_name: 'circuits' })}`;
+const revision = (filters: unknown[]) => ({
+  name: 'Circuits',
+  query: { endpoint, filters, node_deduplication_field: null, node_group_criteria: null, node_group_layout: null },
+});
+const ALL = [{ field: 'capacity', operator: 'not_equal', value: ['0'] }];
+
+let t: Started;
+let sheetFile: string;
+let executed: string; // dataset with results at v2
+let unexecuted: string; // dataset created only (no results)
+let template: string;
+
+before(async () => {
+  t = await start();
+  const sheets = t.settings.datasources.spreadsheet.dir;
+  await mkdir(sheets, { recursive: true });
+  sheetFile = path.join(sheets, 'circuits.csv');
+  await writeFile(sheetFile, CSV);
+  const a = await body(await t.request('/api/v1/dataset/', { method: 'POST', token: t.write, json: revision([]) }));
+  const put = await t.request(`/api/v1/dataset/id/${a.datasetId}/`, { method: 'PUT', token: t.write, json: revision(ALL) });
+  assert.equal(put.status, 200);
+  executed = a.datasetId;
+  unexecuted = (await body(await t.request('/api/v1/dataset/', { method: 'POST', token: t.write, json: revision([]) }))).datasetId;
+  template = (await body(await t.request('/api/v1/template/', {
+    method: 'POST', token: t.write,
+    json: { name: 'Marked', template: '<g data-width="12" data-height="12"><circle r="6" class="marked-node"/><text>{{ name }}</text></g>' },
+  }))).templateId;
+});
+after(async () => { await t.close(); });
+
+const out = (id: string, layout: string, datatype: string, type: string, query = '') =>
+  t.request(`/api/v1/output/dataset/${id}/${layout}/${datatype}/${type}/${query}`, { token: t.read });
+
+function parseSvg(text: string) {
+  const errors: string[] = [];
+  const doc = new DOMParser({ onError: (level, msg) => { if (level !== 'warning') errors.push(msg); } })
+    .parseFromString(text, 'image/svg+xml');
+  assert.deepEqual(errors, [], 'SVG parses as XML');
+  assert.equal(doc.documentElement?.nodeName, 'svg');
+  return doc;
+}
+
+function assertSvgHeaders(res: Response) {
+  assert.match(res.headers.get('content-type') ?? '', /^image\/svg\+xml/);
+  assert.equal(res.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+}
+
+describe('GET /api/v1/output/dataset/{id}/{layout}/{datatype}/{output_type}/', () => {
+  it('geographic snapshot JSON: one node per endpoint name, one edge per circuit, coordinates from the sheet', async () => {
+    const res = await out(executed, 'geographic', 'snapshot', 'json');
+    assert.equal(res.status, 200);
+    const topo = await body(res);
+    assert.equal(topo.name, 'Circuits');
+    assert.deepEqual(topo.nodes.map((n: any) => n.name).sort(), ['ATLA', 'CHIC', 'DENV', 'NEWY']);
+    assert.equal(topo.edges.length, 4);
+    const chic = topo.nodes.find((n: any) => n.name === 'CHIC');
+    assert.deepEqual(chic.coordinate, [41.88, -87.63]);
+    assert.equal(typeof chic.meta.svg, 'string');
+    const names = topo.edges.map((e: any) => e.name);
+    assert.equal(new Set(names).size, 4, 'parallel circuits keep distinct names');
+  });
+
+  it('dynamic and its alias live query the sheet now; snapshot keeps the stored results', async () => {
+    await writeFile(sheetFile, CSV + 'c5,DENV-SEAT,DENV,SEAT,100,39.74,-104.99,47.61,-122.33\n');
+    try {
+      for (const datatype of ['dynamic', 'live']) {
+        const topo = await body(await out(executed, 'geographic', datatype, 'json'));
+        assert.equal(topo.edges.length, 5, datatype);
+      }
+      assert.equal((await body(await out(executed, 'geographic', 'snapshot', 'json'))).edges.length, 4);
+    } finally {
+      await writeFile(sheetFile, CSV);
+    }
+  });
+
+  it('logical layout places every node inside a small lat/lng box, the same for the same input', async () => {
+    const a = await body(await out(executed, 'logical', 'snapshot', 'json'));
+    const b = await body(await out(executed, 'logical', 'snapshot', 'json'));
+    assert.deepEqual(a, b);
+    for (const n of a.nodes) {
+      assert.ok(Math.abs(n.coordinate[0]) <= 90 && Math.abs(n.coordinate[1]) <= 180, n.name);
+    }
+  });
+
+  it('svg: parses as XML, carries the headers, draws nodes and edges, escapes sheet values', async () => {
+    const res = await out(executed, 'geographic', 'snapshot', 'svg');
+    assert.equal(res.status, 200);
+    assertSvgHeaders(res);
+    const text = await res.text();
+    const doc = parseSvg(text);
+    assert.ok(doc.getElementsByTagName('path').length >= 4, 'edges drawn as paths');
+    assert.ok(!text.includes('<&>'), 'raw markup characters never reach the SVG');
+  });
+
+  it('?template= renders nodes with that template; an unknown template is 404', async () => {
+    const topo = await body(await out(executed, 'geographic', 'snapshot', 'json', `?template=${template}`));
+    assert.ok(topo.nodes.every((n: any) => n.meta.svg.includes('marked-node')));
+    const atla = topo.nodes.find((n: any) => n.name === 'ATLA');
+    assert.ok(atla.meta.svg.includes('ATLA'));
+    assert.equal((await out(executed, 'geographic', 'snapshot', 'json', '?template=Zz9Zz9Z')).status, 404);
+  });
+
+  it('?version= picks a version; a version without results is 404 for snapshot', async () => {
+    assert.equal((await out(executed, 'geographic', 'snapshot', 'json', '?version=2')).status, 200);
+    const v1 = await out(executed, 'geographic', 'snapshot', 'json', '?version=1');
+    assert.equal(v1.status, 404);
+    assert.match((await body(v1)).detail, /no stored results/);
+    assert.equal((await out(executed, 'geographic', 'snapshot', 'json', '?version=9')).status, 404);
+    assert.equal((await out(unexecuted, 'geographic', 'snapshot', 'json')).status, 404);
+  });
+
+  const bad: Array<[string, string, number]> = [
+    ['unknown layout', `${'x'}/circular/snapshot/json`, 404],
+    ['unknown datatype', 'x/geographic/cached/json', 404],
+    ['unknown output type', 'x/geographic/snapshot/png', 404],
+    ['unknown dataset', 'ZZZZZZ9/geographic/snapshot/json', 404],
+    ['malformed dataset ID', '../../x/geographic/snapshot/json', 404],
+    ['unknown query parameter', 'x/geographic/snapshot/json?templat=abc', 400],
+  ];
+  for (const [name, tail, status] of bad) {
+    it(`${name} is ${status}`, async () => {
+      const res = await t.request(`/api/v1/output/dataset/${tail.replace(/^x\//, `${executed}/`)}`, { token: t.read });
+      assert.equal(res.status, status);
+      assert.ok((await body(res)).detail);
+    });
+  }
+
+  it('dynamic output while the sheet is missing is 503 naming the problem', async () => {
+    await rm(sheetFile);
+    try {
+      const res = await out(executed, 'geographic', 'dynamic', 'json');
+      assert.equal(res.status, 503);
+      assert.ok((await body(res)).detail);
+    } finally {
+      await writeFile(sheetFile, CSV);
+    }
+  });
+
+  it('needs the read scope', async () => {
+    assert.equal((await t.request(`/api/v1/output/dataset/${executed}/geographic/snapshot/json/`)).status, 401);
+    const res = await t.request(`/api/v1/output/dataset/${executed}/geographic/snapshot/json/`, { token: t.write });
+    assert.equal(res.status, 403);
+  });
+});
+
+const mapBody = (overrides: Record<string, unknown> = {}, layers?: unknown[]) => ({
+  name: 'Output map',
+  configuration: {
+    background: '#102030',
+    showLegend: true,
+    layers: layers ?? [
+      { name: 'Core', color: '#ff0000', datasetId: executed, layout: 'geographic', datatype: 'snapshot' },
+      { name: 'Inline', mapjson: JSON.stringify({ name: 'inline', nodes: [{ name: 'X', coordinate: [10, 10], meta: {} }], edges: [] }) },
+    ],
+    customKey: { kept: true },
+  },
+  overrides,
+});
+
+async function createMap(json: unknown) {
+  const res = await t.request('/api/v1/map/', { method: 'POST', token: t.write, json });
+  assert.equal(res.status, 201);
+  return (await body(res)).mapId as string;
+}
+
+describe('GET /api/v1/output/map/{mapId}/ and /svg/', () => {
+  it('resolves each layer into mapjson (a JSON string) and keeps unknown configuration keys', async () => {
+    const id = await createMap(mapBody());
+    const res = await t.request(`/api/v1/output/map/${id}/`, { token: t.write });
+    assert.equal(res.status, 200);
+    const m = await body(res);
+    assert.equal(m.mapId, id);
+    assert.deepEqual(m.configuration.customKey, { kept: true });
+    const [core, inline] = m.configuration.layers.map((l: any) => JSON.parse(l.mapjson));
+    assert.equal(core.edges.length, 4);
+    assert.deepEqual(inline.nodes.map((n: any) => n.name), ['X']);
+  });
+
+  // Terranova's rules: nodes and edges are overridden by name independently
+  // (deleting a node leaves circuits that name it; delete those by edge name).
+  it('applies overrides: delete removes a node or an edge, add adds one, render:false is inactive', async () => {
+    const id = await createMap(mapBody({
+      [executed]: {
+        nodes: {
+          DENV: { operation: 'delete' },
+          ATLA: { operation: 'delete', render: false },
+          SEAT: { operation: 'add', state: { name: 'SEAT', coordinate: [47.61, -122.33], meta: {} } },
+        },
+        edges: { 'CHIC-DENV': { operation: 'delete' } },
+      },
+    }));
+    const m = await body(await t.request(`/api/v1/output/map/${id}/`, { token: t.write }));
+    const core = JSON.parse(m.configuration.layers[0].mapjson);
+    assert.deepEqual(core.nodes.map((n: any) => n.name).sort(), ['ATLA', 'CHIC', 'NEWY', 'SEAT']);
+    assert.deepEqual(core.edges.map((e: any) => e.name).sort(), ['ATLA <&> "HQ"', 'CHIC-NEWY 1', 'CHIC-NEWY 2']);
+  });
+
+  it('?version= renders that version of the map', async () => {
+    const id = await createMap(mapBody());
+    await t.request(`/api/v1/map/id/${id}/`, { method: 'PUT', token: t.write, json: { ...mapBody(), name: 'Renamed' } });
+    assert.equal((await body(await t.request(`/api/v1/output/map/${id}/?version=1`, { token: t.write }))).name, 'Output map');
+    assert.equal((await body(await t.request(`/api/v1/output/map/${id}/`, { token: t.write }))).name, 'Renamed');
+  });
+
+  it('svg: a picture with the background, a legend and the layer colour', async () => {
+    const id = await createMap(mapBody());
+    const res = await t.request(`/api/v1/output/map/${id}/svg/`, { token: t.write });
+    assert.equal(res.status, 200);
+    assertSvgHeaders(res);
+    const text = await res.text();
+    parseSvg(text);
+    assert.match(text, /#102030/i);
+    assert.match(text, /#ff0000/i);
+    assert.match(text, />Core</);
+  });
+
+  it('a layer whose dataset is unknown is 404 naming the layer, not a 500', async () => {
+    const id = await createMap(mapBody({}, [{ name: 'Ghost', datasetId: 'Gh0st00' }]));
+    const res = await t.request(`/api/v1/output/map/${id}/`, { token: t.write });
+    assert.equal(res.status, 404);
+    assert.match((await body(res)).detail, /layer 1 \("Ghost"\)/);
+  });
+
+  it('a layer over an unreadable sheet with dynamic data is 503 naming the layer', async () => {
+    const id = await createMap(mapBody({}, [{ name: 'Live', datasetId: executed, datatype: 'dynamic' }]));
+    await rm(sheetFile);
+    try {
+      const res = await t.request(`/api/v1/output/map/${id}/svg/`, { token: t.write });
+      assert.equal(res.status, 503);
+      assert.match((await body(res)).detail, /layer 1 \("Live"\)/);
+    } finally {
+      await writeFile(sheetFile, CSV);
+    }
+  });
+
+  it('needs the write scope', async () => {
+    const id = await createMap(mapBody());
+    assert.equal((await t.request(`/api/v1/output/map/${id}/`, { token: t.read })).status, 403);
+    assert.equal((await t.request(`/api/v1/output/map/${id}/svg/`)).status, 401);
+  });
+});
+
+describe('public map output', () => {
+  it('404 while unpublished, 200 once published, 404 again after unpublish', async () => {
+    const id = await createMap(mapBody());
+    const urls = [`/api/v1/public/output/map/${id}/`, `/api/v1/public/output/map/${id}/svg/`];
+    for (const url of urls) assert.equal((await t.request(url)).status, 404, url);
+    await t.request(`/api/v1/map/id/${id}/publish/`, { method: 'POST', token: t.publish });
+    const json = await t.request(urls[0]);
+    assert.equal(json.status, 200);
+    assert.equal(JSON.parse((await body(json)).configuration.layers[0].mapjson).edges.length, 4);
+    const svg = await t.request(urls[1]);
+    assert.equal(svg.status, 200);
+    assertSvgHeaders(svg);
+    parseSvg(await svg.text());
+    await t.request(`/api/v1/map/id/${id}/unpublish/`, { method: 'POST', token: t.publish });
+    for (const url of urls) assert.equal((await t.request(url)).status, 404, url);
+  });
+
+  it('shows only versions stored as public', async () => {
+    const id = await createMap(mapBody()); // v1 private
+    await t.request(`/api/v1/map/id/${id}/publish/`, { method: 'POST', token: t.publish }); // v2 public
+    assert.equal((await t.request(`/api/v1/public/output/map/${id}/?version=2`)).status, 200);
+    assert.equal((await t.request(`/api/v1/public/output/map/${id}/?version=1`)).status, 404);
+  });
+
+  it('unknown and malformed IDs are 404', async () => {
+    assert.equal((await t.request('/api/v1/public/output/map/Nope000/')).status, 404);
+    assert.equal((await t.request('/api/v1/public/output/map/%2e%2e%2fx/svg/')).status, 404);
+  });
+});
+
+describe('PATCH /api/v1/output/map/', () => {
+  it('renders an unsaved MapRevision and stores nothing', async () => {
+    const before = (await t.request('/api/v1/maps/', { token: t.read })).headers.get('x-total-count');
+    const res = await t.request('/api/v1/output/map/', { method: 'PATCH', token: t.write, json: mapBody() });
+    assert.equal(res.status, 200);
+    const m = await body(res);
+    assert.equal(m.name, 'Output map');
+    assert.equal(JSON.parse(m.configuration.layers[0].mapjson).edges.length, 4);
+    const after = (await t.request('/api/v1/maps/', { token: t.read })).headers.get('x-total-count');
+    assert.equal(after, before);
+  });
+
+  it('an invalid revision is 422 with errors[]', async () => {
+    const res = await t.request('/api/v1/output/map/', { method: 'PATCH', token: t.write, json: { configuration: { background: 'url(javascript:x)' } } });
+    assert.equal(res.status, 422);
+    assert.ok((await body(res)).errors.length > 0);
+  });
+
+  it('needs the write scope', async () => {
+    assert.equal((await t.request('/api/v1/output/map/', { method: 'PATCH', token: t.read, json: mapBody() })).status, 403);
+  });
+});
