@@ -91,7 +91,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
 
 /**
  * BFS level of every node from a peripheral node of its component: a double
- * sweep finds two far-apart nodes; the one earlier in the data is the root,
+ * sweep finds far-apart nodes; the earliest in the data among them is the root,
  * so a chain keeps its data order left to right. Deterministic, O(n + e).
  */
 export function bfsLevels(n: number, links: [number, number][]): number[] {
@@ -118,8 +118,10 @@ export function bfsLevels(n: number, links: [number, number][]): number[] {
     reset(first);
     const far1 = first[first.length - 1]; // BFS order ends at a node of maximum distance
     const second = sweep(far1, probe);
+    const maxd = probe[second[second.length - 1]];
+    let far2 = far1;
+    for (const i of second) if (probe[i] === maxd && i < far2) far2 = i;
     reset(second);
-    const far2 = second[second.length - 1];
     sweep(Math.min(far1, far2), level);
   }
   return level;
