@@ -33,13 +33,13 @@ export function describeFile(loaded: Loaded): [string, DatasourceEntry][] {
       name,
       description: sheet.error
         ? `Unavailable: ${file.fileName}: ${sheet.error}`
-        : `${sheet.records.length} circuits from ${file.fileName}${file.kind === 'xlsx' ? `, sheet ${sheet.name}` : ''}, ${coordinates}`,
+        : `${sheet.recordCount} circuits from ${file.fileName}${file.kind === 'xlsx' ? `, sheet ${sheet.name}` : ''}, ${coordinates}`,
       context, ...base,
       available: !sheet.error,
       ...(sheet.error ? { error: `${file.fileName}: ${sheet.error}` } : {}),
       columns: filterableColumns(sheet),
       rowCount: sheet.rowCount,
-      recordCount: sheet.records.length,
+      recordCount: sheet.recordCount,
       problems: sheet.problems,
       problemCount: sheet.problemCount,
     };

@@ -5,14 +5,15 @@
 // is a row column or `endpoints.<field>`, which matches either endpoint. An
 // empty or missing cell is the empty string; an array matches when any of its
 // items does. Field names ignore case, as headers do.
-// A filter reads a column of the sheet as an array, taken from the records
-// once and kept with the cached sheet, so repeated queries scan plain arrays.
+// A filter reads a column of the sheet as an array, taken once (from the
+// cells, or from the records for endpoint fields) and kept with the cached
+// sheet, so repeated queries scan plain arrays.
 import { validationFailed } from '../../errors.ts';
 import type { Filter } from '../../schema/dataset.ts';
 import { ownField } from './fields.ts';
 import type { EdgeSheet } from './records.ts';
 
-/** Tells whether the record at this index of sheet.records passes. */
+/** Tells whether record `index` of the sheet passes. */
 export type Match = (index: number) => boolean;
 
 export function compileFilters(filters: Filter[], sheet: EdgeSheet): Match | null {
@@ -57,7 +58,8 @@ const cache = new WeakMap<EdgeSheet, Map<string, (string | string[])[]>>();
 
 /**
  * One column as text (lower case for like), by record index: a row column
- * (side -1) or an endpoint field of the source (0) or destination (1).
+ * (side -1, read from the cells) or an endpoint field of the source (0) or
+ * destination (1) (read from the records, which this builds).
  */
 function column(sheet: EdgeSheet, key: string, side: -1 | 0 | 1, lower: boolean): (string | string[])[] {
   const columns = cache.get(sheet) ?? new Map<string, (string | string[])[]>();
@@ -69,10 +71,16 @@ function column(sheet: EdgeSheet, key: string, side: -1 | 0 | 1, lower: boolean)
       const text = v === undefined || v === null ? '' : String(v);
       return lower ? text.toLowerCase() : text;
     };
-    values = sheet.records.map((r) => {
-      const v = side < 0 ? ownField(r, key) : ownField(r.endpoints[side as 0 | 1], key);
-      return Array.isArray(v) ? v.map(asText) : asText(v);
-    });
+    if (side < 0) {
+      values = sheet.rowColumn(key);
+      if (lower) values = values.map((v) => (Array.isArray(v) ? v.map(asText) : asText(v)));
+    } else {
+      values = new Array(sheet.recordCount);
+      for (let i = 0; i < sheet.recordCount; i++) {
+        const v = ownField(sheet.record(i).endpoints[side as 0 | 1], key);
+        values[i] = Array.isArray(v) ? v.map(asText) : asText(v);
+      }
+    }
     columns.set(id, values);
   }
   return values;

@@ -3,7 +3,7 @@
 import type { RowProblem } from '../types.ts';
 import { isCoordinateField, parseCoordinate } from './fields.ts';
 import { planHeader } from './header.ts';
-import type { RawSheet } from './raw.ts';
+import { cellAt, headerIndex, isEmptyRow, rowNumber, type RawSheet } from './raw.ts';
 
 /** One node of the lookup: its coordinates (both or neither) and its other fields in header order. */
 export interface NodeInfo {
@@ -24,23 +24,25 @@ export const isNodesTab = (name: string) => name.trim().toLowerCase() === 'nodes
 
 export function readNodes(sheet: RawSheet): NodeLookup {
   const lookup: NodeLookup = { byName: new Map(), fields: [], problems: [] };
-  const [header, ...rows] = sheet.rows;
+  const start = headerIndex(sheet);
   const problem = (row: number, message: string) => lookup.problems.push({ sheet: sheet.name, row, message });
-  if (!header) return lookup;
-  const plan = planHeader(header.cells, false);
-  for (const note of plan.notes) problem(header.number, note);
+  if (start < 0) return lookup;
+  const plan = planHeader(sheet.rows[start], false);
+  for (const note of plan.notes) problem(rowNumber(sheet, start), note);
   const nameField = plan.fields.find((f) => f.key === 'name');
   if (!nameField) {
-    problem(header.number, 'the Nodes tab has no "name" column, so no node gets coordinates from it');
+    problem(rowNumber(sheet, start), 'the Nodes tab has no "name" column, so no node gets coordinates from it');
     return lookup;
   }
   const fields = plan.fields.filter((f) => f !== nameField);
   lookup.fields = fields.map((f) => f.key);
   const firstRow = new Map<string, number>();
-  for (const { number, cells } of rows) {
-    const name = cells[nameField.indexes[0]] ?? '';
+  for (let r = start + 1; r < sheet.rows.length; r++) {
+    const cells = sheet.rows[r];
+    const number = rowNumber(sheet, r);
+    const name = cellAt(cells, nameField.indexes[0]);
     if (name === '') {
-      problem(number, 'missing name; row skipped');
+      if (!isEmptyRow(cells)) problem(number, 'missing name; row skipped');
       continue;
     }
     const seen = firstRow.get(name);
@@ -52,10 +54,10 @@ export function readNodes(sheet: RawSheet): NodeLookup {
     let error = '';
     for (const field of fields) {
       if (field.indexes.length > 1) {
-        node.fields.push([field.key, field.indexes.map((i) => cells[i] ?? '').filter((v) => v !== '')]);
+        node.fields.push([field.key, field.indexes.map((i) => cellAt(cells, i)).filter((v) => v !== '')]);
         continue;
       }
-      const text = cells[field.indexes[0]] ?? '';
+      const text = cellAt(cells, field.indexes[0]);
       if (!isCoordinateField(field.key)) node.fields.push([field.key, text]);
       else if (text !== '') {
         const value = parseCoordinate(field.key, text);

@@ -1,23 +1,19 @@
 // Runs a dataset query against one parsed edge sheet: validates the field
 // names the query uses (filters, deduplication, grouping) against the sheet,
-// then filters. The records are the cache's own objects (copying 50,000 of
-// them would cost more than the query): callers read them and never change
-// them. The result array is new each time.
+// then filters. The records are the cache's own objects (built on first use;
+// copying them would cost more than the query): callers read them and never
+// change them. The result array is new each time.
 import { validationFailed } from '../../errors.ts';
 import type { DatasetQuery } from '../../schema/dataset.ts';
-import type { QueryResult } from '../types.ts';
+import type { EdgeRecord, QueryResult } from '../types.ts';
 import { compileFilters } from './filter.ts';
 import type { EdgeSheet } from './records.ts';
 
 export function runQuery(sheet: EdgeSheet, query: DatasetQuery): QueryResult {
   checkNodeFields(sheet, query);
   const match = compileFilters(query.filters, sheet);
-  let records = sheet.records;
-  if (match) {
-    const all = records;
-    records = [];
-    for (let i = 0; i < all.length; i++) if (match(i)) records.push(all[i]);
-  } else records = records.slice();
+  const records: EdgeRecord[] = [];
+  for (let i = 0; i < sheet.recordCount; i++) if (!match || match(i)) records.push(sheet.record(i));
   const result: QueryResult = { records, problems: sheet.problems.slice() };
   if (sheet.problemCount > sheet.problems.length) result.problemCount = sheet.problemCount;
   return result;

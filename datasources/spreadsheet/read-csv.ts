@@ -4,13 +4,13 @@
 // fields and files with more than maxRows lines are refused. Text that is not
 // UTF-8 is taken as UTF-16 (with a BOM) or Windows-1252 and re-encoded. The
 // delimiter is the one of , ; or tab that the header line uses most (Excel
-// writes ; in many locales). Empty lines are skipped but counted, so row
+// writes ; in many locales). Rows keep their places (empty ones too), so row
 // numbers match what a spreadsheet program shows.
 import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { datasourceUnavailable } from '../../errors.ts';
-import { limitName, type RawRow, type RawSheet, type SheetLimits } from './raw.ts';
+import { limitName, type RawSheet, type SheetLimits } from './raw.ts';
 
 export async function readCsv(file: string, label: string, sheetName: string, limits: SheetLimits): Promise<RawSheet[]> {
   let buffer: Buffer;
@@ -31,31 +31,7 @@ export async function readCsv(file: string, label: string, sheetName: string, li
   } catch (e) {
     throw datasourceUnavailable(`${label} is not a readable CSV file: ${(e as Error).message}`);
   }
-  const rows: RawRow[] = [];
-  for (let i = 0; i < records.length; i++) {
-    const cells = records[i];
-    let last = -1;
-    for (let c = 0; c < cells.length; c++) {
-      const cell = cells[c];
-      if (cell === '') continue;
-      // Trim only cells that start or end with a space or a non-ASCII character (most start and end plainly).
-      const first = cell.charCodeAt(0);
-      const end = cell.charCodeAt(cell.length - 1);
-      if (first <= 32 || end <= 32 || first > 126 || end > 126) {
-        const trimmed = cell.trim();
-        if (trimmed === '') {
-          cells[c] = '';
-          continue;
-        }
-        if (trimmed !== cell) cells[c] = trimmed;
-      }
-      last = c;
-    }
-    if (last < 0) continue;
-    if (last + 1 < cells.length) cells.length = last + 1;
-    rows.push({ number: i + 1, cells });
-  }
-  return [{ name: sheetName, rows }];
+  return [{ name: sheetName, rows: records }];
 }
 
 /** UTF-8 as is (BOM left for the parser); UTF-16 with a BOM, else Windows-1252 (older Excel "CSV"), re-encoded. */

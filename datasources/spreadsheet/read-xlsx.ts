@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import type { Entry, ZipFile } from 'yauzl';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import { cellText } from './cell-text.ts';
-import { limitName, type RawRow, type RawSheet, type SheetLimits } from './raw.ts';
+import { limitName, type RawSheet, type SheetLimits } from './raw.ts';
 import { openGuardedZip } from './zip-guard.ts';
 
 const require = createRequire(import.meta.url);
@@ -64,7 +64,7 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
       const name = String(tab.name ?? '');
       const iterator = await open(entry);
       const ws = new WorksheetReader({ workbook: reader, id: tab.id, iterator, options: READER_OPTIONS });
-      sheets.push({ name, rows: await readRows(ws, label, name, limits, budget) });
+      sheets.push({ name, ...(await readRows(ws, label, name, limits, budget)) });
     }
     return sheets;
   } catch (e) {
@@ -77,8 +77,9 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
 }
 
 async function readRows(ws: AsyncIterable<ExcelJS.Row>, label: string, sheet: string, limits: SheetLimits,
-  budget: { rows: number }): Promise<RawRow[]> {
-  const rows: RawRow[] = [];
+  budget: { rows: number }): Promise<Pick<RawSheet, 'rows' | 'numbers'>> {
+  const rows: string[][] = [];
+  const numbers: number[] = [];
   for await (const row of ws) {
     const values = row.values as unknown[];
     const cells: string[] = [];
@@ -97,9 +98,10 @@ async function readRows(ws: AsyncIterable<ExcelJS.Row>, label: string, sheet: st
       throw datasourceUnavailable(`${label} has more than ${limits.maxRows} rows (limit ${limitName('maxRows')})`);
     }
     cells.length = last + 1;
-    rows.push({ number: row.number, cells });
+    rows.push(cells);
+    numbers.push(row.number);
   }
-  return rows;
+  return { rows, numbers };
 }
 
 /** A relationship target ("worksheets/sheet1.xml" or "/xl/worksheets/sheet1.xml") as a zip path. */

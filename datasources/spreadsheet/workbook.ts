@@ -3,7 +3,7 @@
 // sheet is unavailable, with a message that says what was found instead.
 import { datasourceUnavailable } from '../../errors.ts';
 import { isNodesTab, readNodes } from './nodes.ts';
-import type { RawSheet } from './raw.ts';
+import { cellAt, headerIndex, type RawSheet } from './raw.ts';
 import { buildEdgeSheet, type EdgeSheet } from './records.ts';
 
 export interface ParsedBook {
@@ -21,8 +21,9 @@ export function buildBook(raw: RawSheet[], label: string): ParsedBook {
     if (sheet) sheets.set(tab.name, sheet);
   }
   if (sheets.size === 0) {
+    const header = raw.length === 1 ? raw[0].rows[headerIndex(raw[0])] ?? [] : [];
     const found = raw.length === 1
-      ? `its header row: ${raw[0].rows[0]?.cells.filter(Boolean).join(', ') || '(empty)'}`
+      ? `its header row: ${header.map((_, i) => cellAt(header, i)).filter(Boolean).join(', ') || '(empty)'}`
       : `tabs: ${raw.map((s) => s.name).join(', ') || '(none)'}`;
     throw datasourceUnavailable(`${label} has no sheet with source and destination columns (${found})`);
   }
