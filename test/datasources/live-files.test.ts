@@ -93,6 +93,17 @@ describe('files that change while the service runs', () => {
     assert.equal(list[endpoint('same', 'same')].file, 'same.xlsx');
   });
 
+  it('a filtered query and a later full one share the same record objects', async () => {
+    const registry = registryFor(dir);
+    await writeCsv(dir, 's.csv', circuits(10));
+    const some = await registry.run(query(endpoint('s', 's'), [{ field: 'capacity', operator: 'equal', value: ['3', '7'] }]));
+    const all = await registry.run(query(endpoint('s', 's')));
+    assert.deepEqual(some.records.map((r) => r.source), ['a3', 'a7']);
+    assert.equal(all.records[3], some.records[0]);
+    assert.equal(all.records[7], some.records[1]);
+    assert.deepEqual(all.records.map((r) => r.id), Array.from({ length: 10 }, (_, i) => `row-${i + 2}`));
+  });
+
   it('parses a file once even when many queries arrive together', async () => {
     const registry = registryFor(dir);
     await writeCsv(dir, 'p.csv', circuits(50));

@@ -199,6 +199,17 @@ describe('row numbers', () => {
   });
 });
 
+describe('white space', () => {
+  it('is trimmed around csv cells; rows of only spaces and delimiters are empty rows', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(`${dir}/w.csv`, ' Source , destination ,Tag, tag\n a ,\u00a0b\u00a0, x , \n , , , \n\t,\t c,y,z\n');
+    const result = await registryFor(dir).run(query(endpoint('w', 'w')));
+    assert.deepEqual(result.records.map((r) => [r.source, r.destination, r.tag]), [['a', 'b', ['x']]]);
+    assert.deepEqual(result.problems.map((p) => [p.row, p.message]), [[4, 'missing source; row skipped']]);
+    assert.equal((await registryFor(dir).list())[endpoint('w', 'w')].rowCount, 2);
+  });
+});
+
 describe('cell values from xlsx', () => {
   it('become text: numbers, booleans, dates, formula results, rich text and hyperlinks', async () => {
     await writeXlsx(dir, 'v.xlsx', [{ name: 'T', rows: [
