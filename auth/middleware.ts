@@ -3,6 +3,7 @@
 // needed scope is 403 insufficient_scope. Scopes are independent.
 import type { MiddlewareHandler } from 'hono';
 import { ServiceError } from '../errors.ts';
+import { requestHeader } from './request-header.ts';
 import type { AppEnv, Principal, ScopeKind } from './types.ts';
 
 export const REALM = 'map-topology-service';
@@ -11,7 +12,7 @@ export type VerifyToken = (token: string) => Promise<Principal>;
 
 export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string>) {
   return (kind: ScopeKind): MiddlewareHandler<AppEnv> => async (c, next) => {
-    const header = c.req.header('authorization');
+    const header = requestHeader(c, 'authorization');
     if (!header) {
       throw new ServiceError('unauthorized', 'authentication required: send Authorization: Bearer <token>', {
         headers: { 'WWW-Authenticate': `Bearer realm="${REALM}"` },

@@ -3,6 +3,7 @@
 // with their ETag (304 on a matching If-None-Match), lists with
 // X-Total-Count, and the editor's name for lastUpdatedBy.
 import type { Context } from 'hono';
+import { requestHeader } from '../auth/request-header.ts';
 import type { AppEnv } from '../auth/types.ts';
 import { notFound } from '../errors.ts';
 import type { ListPage, Serialized } from '../resources/types.ts';
@@ -19,7 +20,7 @@ export function pathId(c: Context, param: string, label: string): string {
 
 export function sendView(c: Context, view: Serialized, status: 200 | 201 = 200, headers: Record<string, string> = {}) {
   if (status === 200 && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
-    const ifNoneMatch = c.req.header('if-none-match');
+    const ifNoneMatch = requestHeader(c, 'if-none-match');
     if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === view.etag)) {
       return c.body(null, 304, { ETag: view.etag });
     }
@@ -33,4 +34,4 @@ export function sendList(c: Context, page: ListPage) {
 
 export const editor = (c: Context<AppEnv>) => c.get('principal').username;
 
-export const ifMatch = (c: Context) => c.req.header('if-match');
+export const ifMatch = (c: Context) => requestHeader(c, 'if-match');
