@@ -8,6 +8,7 @@ const benches: Bench[] = [
   { name: 'http', load: async () => (await import('./http.ts')).benchHttp },
   { name: 'datasource', load: async () => (await import('./datasource.ts')).benchDatasource },
   { name: 'render', load: async () => (await import('./render.ts')).benchRender },
+  { name: 'output', load: async () => (await import('./output.ts')).benchOutput },
 ];
 
 const wanted = process.argv.slice(2);
