@@ -90,17 +90,29 @@ export class VersionedCollection {
     } as StoredVersion;
   }
 
+  // IDs already used, lower-cased. Data folders are committed to git and
+  // checked out on case-insensitive file systems (macOS, Windows), where
+  // "abC1234.json" and "ABc1234.json" would be one file: a new ID must differ
+  // from every existing one by more than case.
+  private foldedIds?: Set<string>;
+
+  private takenIgnoringCase(id: string): boolean {
+    this.foldedIds ??= new Set(this.store.entries(this.kind.collection).map(([key]) => key.toLowerCase()));
+    return this.foldedIds.has(id.toLowerCase());
+  }
+
   /** Stores version 1 of a new resource under a fresh ID. */
   async create(by: string, content: Content): Promise<StoredVersion> {
     try {
       for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
         const id = newId();
-        if (this.store.get(this.kind.collection, id) !== undefined) continue;
+        if (this.takenIgnoringCase(id)) continue;
         try {
           const doc = await this.store.update<StoredResource>(this.kind.collection, id, (current) => {
             if (current !== undefined) throw new IdTaken();
             return { versions: [this.stamp(id, content, 1, by)] };
           });
+          this.foldedIds?.add(id.toLowerCase());
           return doc.versions[0];
         } catch (e) {
           if (!(e instanceof IdTaken)) throw e;
