@@ -91,12 +91,14 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
   const criteria = options.query?.node_group_criteria ?? [];
   const nodes = new Map<string, NodeAcc>();
 
+  // Own fields only: a field named "__proto__" or "toString" must not read Object.prototype.
+  const field = (ep: Record<string, unknown>, name: string) => (Object.hasOwn(ep, name) ? ep[name] : undefined);
   const nodeFor = (ep: Record<string, unknown>): string => {
-    const key = text(ep[dedup]) || text(ep.name);
+    const key = text(field(ep, dedup)) || text(ep.name);
     let acc = nodes.get(key);
     if (!acc) {
       const meta: Record<string, unknown> = {};
-      acc = { node: { name: key, coordinate: [0, 0], meta }, located: false, groups: criteria.map((c) => text(ep[c]) || null) };
+      acc = { node: { name: key, coordinate: [0, 0], meta }, located: false, groups: criteria.map((c) => text(field(ep, c)) || null) };
       nodes.set(key, acc);
       // The node stands for every endpoint deduplicated into it, so its label is the node name.
       meta.endpoint_name = key;
