@@ -14,6 +14,7 @@ import type { DatasetQuery } from '../schema/dataset.ts';
 import type { MapConfiguration, MapLayer, MapRevision } from '../schema/map.ts';
 import type { Layout, Topology } from './types.ts';
 import { buildTopology } from './topology.ts';
+import { buildTopologyCached } from './topology-cache.ts';
 import { applyOverrides } from './overrides.ts';
 import { normalizeTopology } from './normalize.ts';
 
@@ -124,7 +125,9 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
           reads.get(readKey)!,
           source.templateId ? loaders.template(source.templateId) : Promise.resolve(null),
         ]);
-        return buildTopology(input.records, { name: input.name, layout: source.layout, query: input.query, template });
+        // Snapshot results are immutable stored documents: built once (topology-cache.ts). Live data is built fresh.
+        const build = source.datatype === 'snapshot' ? buildTopologyCached : buildTopology;
+        return build(input.records, { name: input.name, layout: source.layout, query: input.query, template });
       })();
       builds.set(key, p);
     }
