@@ -2,6 +2,9 @@
 // bundled in the world-atlas package (TopoJSON, read from node_modules, so it
 // works offline). 1:110m for wide views, 1:50m when the view spans less than
 // 40 degrees. Features outside the visible box are skipped before projecting.
+// Projecting the outlines is most of a map picture's cost, and a map's frame
+// repeats from request to request, so the paths are memoized per projection
+// parameters and box (a few recent frames).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { feature } from 'topojson-client';
@@ -36,8 +39,23 @@ export interface Box {
   h: number;
 }
 
-/** Path data of every country visible in `box` (picture pixels) under `projection`. */
-export function countryPaths(projection: GeoProjection, box: Box): string[] {
+const RECENT_FRAMES = 16;
+const recent = new Map<string, readonly string[]>();
+
+/** Path data of every country visible in `box` (picture pixels) under `projection` (a shared, frozen array). */
+export function countryPaths(projection: GeoProjection, box: Box): readonly string[] {
+  // Everything the paths depend on: d3-geo's Mercator parameters (the frames set scale/translate) and the box.
+  const key = JSON.stringify([projection.scale(), projection.translate(), projection.center(), projection.rotate(),
+    projection.angle(), projection.reflectX(), projection.reflectY(), projection.precision(), box.x, box.y, box.w, box.h]);
+  let paths = recent.get(key);
+  if (paths) recent.delete(key);
+  else paths = Object.freeze(projectCountries(projection, box));
+  recent.set(key, paths); // most recent last
+  if (recent.size > RECENT_FRAMES) recent.delete(recent.keys().next().value as string);
+  return paths;
+}
+
+function projectCountries(projection: GeoProjection, box: Box): string[] {
   const inv = (x: number, y: number) => projection.invert?.([x, y]) ?? [0, 0];
   const corners = [inv(box.x, box.y), inv(box.x + box.w, box.y), inv(box.x, box.y + box.h), inv(box.x + box.w, box.y + box.h)];
   const west = Math.min(...corners.map((c) => c[0])), east = Math.max(...corners.map((c) => c[0]));
