@@ -6,17 +6,17 @@
 // load generator does not share the event loop it measures.
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseSettings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
+import { copyDemoData } from '../test/helpers/demo-data.ts';
 
-const DATA = fileURLToPath(new URL('../data/', import.meta.url));
 const PASSWORD = 'benchmark password 1';
 const SEQUENTIAL = Number(process.env.BENCH_OUTPUT_REQUESTS ?? 40);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -45,7 +45,7 @@ async function rps(url: string, headers: Record<string, string>) {
 export async function benchOutput(): Promise<string[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-output-'));
   try {
-    await cp(DATA, dir, { recursive: true });
+    await copyDemoData(dir);
     const settings = parseSettings({ data: { dir } }, {}, dir);
     const store = await openFileStore(dir);
     const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });

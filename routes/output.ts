@@ -10,6 +10,7 @@ import { notFound } from '../errors.ts';
 import { resolveMapLayers, type LayerLoaders } from '../render/layers.ts';
 import { renderMapSvg, renderTopologySvg, SVG_RESPONSE_HEADERS } from '../render/svg.ts';
 import { buildTopology } from '../render/topology.ts';
+import { buildTopologyCached } from '../render/topology-cache.ts';
 import type { Datasets } from '../resources/datasets.ts';
 import type { Maps } from '../resources/maps.ts';
 import type { Templates } from '../resources/templates.ts';
@@ -79,7 +80,9 @@ export function outputRoutes(o: OutputDeps) {
       loaders.dataset(id, query.version, datatype),
       template ? loaders.template(template) : null,
     ]);
-    const topology = await buildTopology(input.records, { name: input.name, layout, query: input.query, template: markup });
+    // Stored results never change, so their topology is built once; live data always anew.
+    const build = datatype === 'snapshot' ? buildTopologyCached : buildTopology;
+    const topology = await build(input.records, { name: input.name, layout, query: input.query, template: markup });
     return outputType === 'json' ? c.json(topology) : svg(c, renderTopologySvg(topology, { layout }));
   });
 

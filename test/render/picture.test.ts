@@ -9,16 +9,15 @@ import { Resvg } from '@resvg/resvg-js';
 import { geoMercator } from 'd3-geo';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
+import { copyDemoData } from '../helpers/demo-data.ts';
 
-const DATA = fileURLToPath(new URL('../../data/', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const HOSTILE = ['<script>alert(1)</script>', '" onload="alert(1)', "' onmouseover='alert(1)"];
 
@@ -59,7 +58,7 @@ let templates: Record<string, string>;
 
 before(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-picture-'));
-  await cp(DATA, dir, { recursive: true });
+  await copyDemoData(dir);
   t = await makeTestApp({ dir });
   const published = await (await t.request('/api/v1/public/maps/')).json() as { mapId: string }[];
   assert.equal(published.length, 1, 'the demo data publishes one map');
