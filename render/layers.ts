@@ -13,7 +13,8 @@ import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
 import type { MapConfiguration, MapLayer, MapRevision } from '../schema/map.ts';
 import type { Layout, Topology } from './types.ts';
-import { buildTopology } from './topology.ts';
+import { buildTopology, drawNode } from './topology.ts';
+import { DEFAULT_TEMPLATES } from './template.ts';
 import { buildTopologyCached } from './topology-cache.ts';
 import { applyOverrides } from './overrides.ts';
 import { normalizeTopology } from './normalize.ts';
@@ -111,7 +112,7 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
   const layers: MapLayer[] = map.configuration?.layers ?? [];
   // One read per dataset version/datatype and one build per distinct layer source, however many layers share them.
   const reads = new Map<string, Promise<DatasetInput>>();
-  const builds = new Map<string, Promise<Topology>>();
+  const builds = new Map<string, Promise<{ topology: Topology; markup: string }>>();
   const topologies = await Promise.all(layers.map(async (layer, i) => {
     const source = layerSource(layer, i);
     if (source.kind === 'inline') return source.topology;
@@ -127,12 +128,14 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
         ]);
         // Snapshot results are immutable stored documents: built once (topology-cache.ts). Live data is built fresh.
         const build = source.datatype === 'snapshot' ? buildTopologyCached : buildTopology;
-        return build(input.records, { name: input.name, layout: source.layout, query: input.query, template });
+        const topology = await build(input.records, { name: input.name, layout: source.layout, query: input.query, template });
+        return { topology, markup: template ?? DEFAULT_TEMPLATES[source.layout].template };
       })();
       builds.set(key, p);
     }
     try {
-      return applyOverrides(await p, map.overrides?.[source.datasetId]);
+      const built = await p;
+      return applyOverrides(built.topology, map.overrides?.[source.datasetId], (node) => drawNode(node, built.markup));
     } catch (e) {
       if (isServiceError(e)) throw new ServiceError(e.code, `${layerLabel(layer, i)}: ${e.message}`, { errors: e.errors, headers: e.headers, cause: e });
       throw e;

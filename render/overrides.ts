@@ -33,12 +33,21 @@ function apply<T extends { name: string }>(list: T[], rules: Record<string, Rule
   return out;
 }
 
-/** Returns a new topology; the input is not modified. */
-export function applyOverrides(topology: Topology, overrides: DatasetOverrides | null | undefined): Topology {
+/**
+ * Returns a new topology; the input is not modified. `draw` gives a node that
+ * a rule adds or replaces without its own `meta.svg` the layer's marker, so
+ * an added node is drawn like the others rather than as a bare label.
+ */
+export function applyOverrides(topology: Topology, overrides: DatasetOverrides | null | undefined,
+  draw?: (node: TopologyNode) => TopologyNode): Topology {
   if (!overrides) return topology;
+  const makeNode = (s: unknown, n: string) => {
+    const node = normalizeNode(s, n);
+    return node && draw && typeof node.meta.svg !== 'string' ? draw(node) : node;
+  };
   return {
     ...topology,
-    nodes: apply<TopologyNode>(topology.nodes, overrides.nodes as Record<string, Rule>, (s, n) => normalizeNode(s, n)),
+    nodes: apply<TopologyNode>(topology.nodes, overrides.nodes as Record<string, Rule>, makeNode),
     edges: apply<TopologyEdge>(topology.edges, overrides.edges as Record<string, Rule>, (s, n) => normalizeEdge(s, n)),
   };
 }

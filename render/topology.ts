@@ -54,6 +54,12 @@ export function templateFor(markup: string): CompiledTemplate {
   return t;
 }
 
+/** A node drawn with a template (default: the layout's): meta gains `svg` and its computed size. */
+export function drawNode(node: TopologyNode, markup: string): TopologyNode {
+  const out = templateFor(markup).render({ name: node.name, endpoint_name: node.meta.endpoint_name, meta: node.meta });
+  return { ...node, meta: { ...node.meta, svg: out.svg, computed_width: out.width, computed_height: out.height } };
+}
+
 export function text(v: unknown): string {
   if (v == null) return '';
   if (typeof v === 'string') return v.trim();

@@ -214,6 +214,11 @@ describe('GET /api/v1/output/map/{mapId}/ and /svg/', () => {
     const m = await body(await t.request(`/api/v1/output/map/${id}/`, { token: t.write }));
     const core = JSON.parse(m.configuration.layers[0].mapjson);
     assert.deepEqual(core.nodes.map((n: any) => n.name).sort(), ['ATLA', 'CHIC', 'NEWY', 'SEAT']);
+    // The added node has no markup of its own: it gets the layer's marker like the others.
+    const seat = core.nodes.find((n: any) => n.name === 'SEAT');
+    const chic = core.nodes.find((n: any) => n.name === 'CHIC');
+    assert.equal(typeof seat.meta.svg, 'string');
+    assert.equal(seat.meta.svg.replaceAll('SEAT', 'CHIC'), chic.meta.svg);
     assert.deepEqual(core.edges.map((e: any) => e.name).sort(), ['ATLA <&> "HQ"', 'CHIC-NEWY 1', 'CHIC-NEWY 2']);
   });
 
