@@ -64,7 +64,7 @@ export async function createAuth(o: AuthOptions) {
     tokens,
     accounts,
     oidc,
-    requireScope: scopeGuard(verify, scopes),
+    ...scopeGuard(verify, scopes),
     clientAddress: (c: Context) => clientAddress(c, settings.server.trustProxy),
     /** The body of GET /api/v1/current_user/: who the token speaks for and what it may do. */
     currentUser: (p: Principal) => ({ username: p.username, name: p.name ?? p.username, email: p.email ?? '', scope: p.scopes }),

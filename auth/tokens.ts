@@ -52,14 +52,23 @@ export class TokenService {
     return { access_token: token, token_type: 'Bearer', expires_in: this.o.ttlSeconds, scope: scopes.join(' ') };
   }
 
-  async verify(token: string): Promise<Principal> {
-    const nowSeconds = Math.floor(this.o.now().getTime() / 1000);
-    let claims = this.verified.get(token);
-    if (!claims) {
-      claims = await this.verifySignature(token);
+  /**
+   * The principal a token speaks for. Synchronous when the token's signature
+   * was verified before (so a cached GET needs no promise at all), a promise
+   * otherwise. Revocation is checked on every call either way.
+   */
+  verify(token: string): Principal | Promise<Principal> {
+    const claims = this.verified.get(token);
+    if (claims) return this.principal(claims);
+    return this.verifySignature(token).then((fresh) => {
       if (this.verified.size >= 10_000) this.verified.clear();
-      this.verified.set(token, claims);
-    }
+      this.verified.set(token, fresh);
+      return this.principal(fresh);
+    });
+  }
+
+  private principal(claims: Claims): Principal {
+    const nowSeconds = Math.floor(this.o.now().getTime() / 1000);
     if (claims.exp <= nowSeconds) throw invalidToken('token expired');
     const user = this.o.users.find(claims.sub);
     if (!user || user.id !== claims.uid) throw invalidToken('unknown user');

@@ -20,12 +20,12 @@ export function datasetRoutes(o: { auth: Auth; datasets: Datasets; baseUrl: stri
   const app = new Hono<AppEnv>({ strict: false });
   const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'datasetId', 'dataset');
 
-  app.get('/api/v1/datasets', auth.requireScope('read'), (c) => sendList(c, datasets.list(parseListQuery(c, DATASET_LIST))));
+  app.get('/api/v1/datasets', auth.guard('read', (c) => sendList(c, datasets.list(parseListQuery(c, DATASET_LIST)))));
 
-  app.get('/api/v1/dataset/id/:datasetId', auth.requireScope('read'), (c) => {
+  app.get('/api/v1/dataset/id/:datasetId', auth.guard('read', (c) => {
     const datasetId = id(c);
     return sendView(c, datasets.view(datasets.get(datasetId, parseVersionQuery(c))));
-  });
+  }));
 
   app.post('/api/v1/dataset', auth.requireScope('write'), async (c) => {
     const created = await datasets.create(editor(c), await readBody(c, DatasetRevisionSchema));

@@ -22,12 +22,12 @@ export function mapRoutes(o: { auth: Auth; maps: Maps; baseUrl: string }) {
   const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'mapId', 'map');
   const location = (mapId: string) => `${o.baseUrl}/api/v1/map/id/${mapId}/`;
 
-  app.get('/api/v1/maps', auth.requireScope('read'), (c) => sendList(c, maps.list(parseListQuery(c, MAP_LIST))));
+  app.get('/api/v1/maps', auth.guard('read', (c) => sendList(c, maps.list(parseListQuery(c, MAP_LIST)))));
 
-  app.get('/api/v1/map/id/:mapId', auth.requireScope('read'), (c) => {
+  app.get('/api/v1/map/id/:mapId', auth.guard('read', (c) => {
     const mapId = id(c);
     return sendView(c, maps.view(maps.get(mapId, parseVersionQuery(c))));
-  });
+  }));
 
   app.post('/api/v1/map', auth.requireScope('write'), async (c) => {
     const created = await maps.create(editor(c), await readBody(c, MapRevisionSchema));

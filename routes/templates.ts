@@ -19,13 +19,13 @@ export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: s
   const app = new Hono<AppEnv>({ strict: false });
   const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'templateId', 'template');
 
-  app.get('/api/v1/templates', auth.requireScope('read'), (c) =>
-    sendList(c, templates.list(parseListQuery(c, TEMPLATE_LIST))));
+  app.get('/api/v1/templates', auth.guard('read', (c) =>
+    sendList(c, templates.list(parseListQuery(c, TEMPLATE_LIST)))));
 
-  app.get('/api/v1/template/id/:templateId', auth.requireScope('read'), (c) => {
+  app.get('/api/v1/template/id/:templateId', auth.guard('read', (c) => {
     const templateId = id(c);
     return sendView(c, templates.view(templates.get(templateId, parseVersionQuery(c))));
-  });
+  }));
 
   app.post('/api/v1/template', auth.requireScope('write'), async (c) => {
     const created = await templates.create(editor(c), await readBody(c, TemplateRevisionSchema));
