@@ -69,6 +69,41 @@ export class DocumentBuilder {
     return this.copy(value, false) as T;
   }
 
+  // Pretty text of built parts, per nesting depth. Built parts never change,
+  // so a write of a document with 300 old versions serializes only the new
+  // one and joins the old texts, instead of stringifying the whole history.
+  private texts = new WeakMap<object, string[]>();
+
+  /** JSON.stringify(doc, null, 2) of a document this builder built, reusing the text of unchanged parts. */
+  text(doc: unknown): string {
+    return this.pretty(doc, 0);
+  }
+
+  private pretty(value: unknown, depth: number): string {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    const memo = this.built.has(value) ? this.texts.get(value) : undefined;
+    const cached = memo?.[depth];
+    if (cached !== undefined) return cached;
+    const inner = '\n' + '  '.repeat(depth + 1);
+    const outer = '\n' + '  '.repeat(depth);
+    let out: string;
+    if (Array.isArray(value)) {
+      out = value.length === 0 ? '[]' : `[${inner}${value.map((item) => this.pretty(item ?? null, depth + 1)).join(`,${inner}`)}${outer}]`;
+    } else {
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).filter((key) => record[key] !== undefined);
+      out = keys.length === 0
+        ? '{}'
+        : `{${inner}${keys.map((key) => `${JSON.stringify(key)}: ${this.pretty(record[key], depth + 1)}`).join(`,${inner}`)}${outer}}`;
+    }
+    if (this.built.has(value)) {
+      let byDepth = this.texts.get(value);
+      if (!byDepth) this.texts.set(value, (byDepth = []));
+      byDepth[depth] = out;
+    }
+    return out;
+  }
+
   private copy(value: unknown, inArray: boolean): unknown {
     switch (typeof value) {
       case 'string':

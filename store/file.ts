@@ -71,7 +71,7 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
         assertDocument(c, key, next);
         // The in-memory copy is exactly what a restart reads back; parts built before are reused.
         const stored = builder.build(next);
-        const text = JSON.stringify(stored, null, 2) + '\n'; // = canonicalJson(next): built parts are sorted
+        const text = builder.text(stored) + '\n'; // = canonicalJson(next), old parts' text reused
         const adapter = new DurableFile<typeof stored>(fileOf(c, key), {
           fs, mode: c === PRIVATE ? 0o600 : 0o666, serialize: () => text, syncFolder: () => syncers.get(c)!.sync(),
         });
