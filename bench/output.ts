@@ -4,20 +4,13 @@
 // listener: median time per request sent one after another, and requests/s
 // under 20 concurrent connections. autocannon runs in a worker thread so the
 // load generator does not share the event loop it measures.
-import { serve } from '@hono/node-server';
-import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseSettings } from '../config/settings.ts';
-import { createMemoryLogger } from '../log.ts';
-import { createApp } from '../server.ts';
-import { openFileStore } from '../store/file.ts';
 import { copyDemoData } from '../test/helpers/demo-data.ts';
+import { listen, requestsPerSecond, startService } from './service.ts';
 
-const PASSWORD = 'benchmark password 1';
 const SEQUENTIAL = Number(process.env.BENCH_OUTPUT_REQUESTS ?? 40);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
@@ -36,35 +29,22 @@ async function sequentialMs(url: string, headers: Record<string, string>) {
   return median(times);
 }
 
-async function rps(url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, workers: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
-}
-
 export async function benchOutput(): Promise<string[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-output-'));
   try {
     await copyDemoData(dir);
-    const settings = parseSettings({ data: { dir } }, {}, dir);
-    const store = await openFileStore(dir);
-    const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
-    const tokenRes = await app.request('/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', username: 'admin', password: PASSWORD }) });
-    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
-    const headers = { authorization: `Bearer ${token}` };
+    const { app, store, headers } = await startService(dir);
     const maps = (await (await app.request('/api/v1/public/maps/')).json()) as { mapId: string }[];
     if (maps.length === 0) throw new Error('the demo data has no published map (run cli/seed-demo.ts)');
     const mapId = maps[0].mapId;
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/output/map/${mapId}/`;
+    const server = await listen(app.fetch);
+    const base = `${server.url}/api/v1/output/map/${mapId}/`;
     const lines: string[] = [];
     try {
       const layers = ((await (await fetch(base, { headers })).json()) as { configuration: { layers: unknown[] } }).configuration.layers.length;
       for (const [label, url] of [['JSON', base], ['SVG', `${base}svg/`]] as const) {
         const ms = await sequentialMs(url, headers);
-        const perSecond = await rps(url, headers);
+        const perSecond = await requestsPerSecond(url, headers, CONNECTIONS, DURATION_S);
         lines.push(`map output ${label} (${layers} layers, demo data): ${ms.toFixed(1)} ms/request sequential; ` +
           `${perSecond.toFixed(0)} req/s at ${CONNECTIONS} connections`);
       }
