@@ -74,6 +74,22 @@ export class DocumentBuilder {
   // one and joins the old texts, instead of stringifying the whole history.
   private texts = new WeakMap<object, string[]>();
 
+  // The text of a built array, by its last element: a document's versions
+  // array usually grows by one element, so its new text is the old text with
+  // one more item, found without walking the old items' texts again.
+  private lastOf = new WeakMap<object, { array: readonly unknown[]; depth: number; text: string }>();
+
+  private grown(array: readonly unknown[], depth: number, inner: string, outer: string): string | undefined {
+    if (array.length < 2) return undefined;
+    const before = array[array.length - 2];
+    const prior = before !== null && typeof before === 'object' ? this.lastOf.get(before) : undefined;
+    if (!prior || prior.depth !== depth || prior.array.length !== array.length - 1) return undefined;
+    for (let i = 0; i < prior.array.length; i++) if (prior.array[i] !== array[i]) return undefined;
+    const closing = `${outer}]`;
+    const item = this.pretty(array[array.length - 1] ?? null, depth + 1);
+    return `${prior.text.slice(0, prior.text.length - closing.length)},${inner}${item}${closing}`;
+  }
+
   /** JSON.stringify(doc, null, 2) of a document this builder built, reusing the text of unchanged parts. */
   text(doc: unknown): string {
     return this.pretty(doc, 0);
@@ -88,13 +104,18 @@ export class DocumentBuilder {
     const outer = '\n' + '  '.repeat(depth);
     let out: string;
     if (Array.isArray(value)) {
-      out = value.length === 0 ? '[]' : `[${inner}${value.map((item) => this.pretty(item ?? null, depth + 1)).join(`,${inner}`)}${outer}]`;
+      out = this.grown(value, depth, inner, outer)
+        ?? (value.length === 0 ? '[]' : `[${inner}${value.map((item) => this.pretty(item ?? null, depth + 1)).join(`,${inner}`)}${outer}]`);
     } else {
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).filter((key) => record[key] !== undefined);
       out = keys.length === 0
         ? '{}'
         : `{${inner}${keys.map((key) => `${JSON.stringify(key)}: ${this.pretty(record[key], depth + 1)}`).join(`,${inner}`)}${outer}}`;
+    }
+    if (Array.isArray(value) && value.length > 0 && this.built.has(value)) {
+      const last = value[value.length - 1];
+      if (last !== null && typeof last === 'object') this.lastOf.set(last, { array: value, depth, text: out });
     }
     if (this.built.has(value)) {
       let byDepth = this.texts.get(value);
