@@ -3,12 +3,10 @@
 // the data folder and listens. Running this file starts the service.
 import { serve as listen } from '@hono/node-server';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { pathToFileURL } from 'node:url';
 import { createAuth } from './auth/index.ts';
 import type { AppEnv } from './auth/types.ts';
 import { loadSettings, SettingsError, type Settings } from './config/settings.ts';
-import { ServiceError } from './errors.ts';
 import { createDatasources } from './datasources/index.ts';
 import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -24,6 +22,7 @@ import { templateRoutes } from './routes/templates.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { userRoutes } from './routes/users.ts';
+import { bodySizeLimit } from './routes/body.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { openFileStore } from './store/file.ts';
 import type { Store } from './store/types.ts';
@@ -51,15 +50,9 @@ export async function createApp(deps: AppDeps) {
   app.notFound(notFoundHandler);
   // The built-in OpenID provider parses its own request bodies: it goes before the body limit.
   if (auth.oidc?.routes) app.route('/', auth.oidc.routes);
-  const limitBody = bodyLimit({
-    maxSize: settings.server.bodyLimitBytes,
-    onError: () => {
-      throw new ServiceError('payload_too_large', `request body is over the limit of ${settings.server.bodyLimitBytes} bytes`);
-    },
-  });
   // Only methods with a body: a GET route then has no middleware at all, so
-  // Hono runs its one handler directly (no async chain), and reading
-  // c.req.raw.body would make @hono/node-server build a full Request.
+  // Hono runs its one handler directly (no async chain).
+  const limitBody = bodySizeLimit(settings.server.bodyLimitBytes);
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', limitBody);
 
   const datasources = deps.datasources ?? createDatasources(settings);

@@ -1,7 +1,10 @@
 // DESIGN "Errors" on the resource endpoints: JSON detail, errors[] for
 // validation, 400 / 404 / 412 / 413 / 415 / 422, trailing slashes, and path
 // IDs that cannot be IDs answered 404 without any store lookup.
+import { serve } from '@hono/node-server';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { body, createMap, sampleMap, sampleTemplate, start, type Started } from './fixtures.ts';
 
@@ -44,6 +47,45 @@ describe('request bodies', () => {
       assert.equal(t.store.entries('maps').length + t.store.entries('templates').length + t.store.entries('datasets').length, before);
     });
   }
+
+  describe('over a real socket (127.0.0.1)', () => {
+    /** Sends `chunks` as one request: with Content-Length when `declared` is set, chunked otherwise. */
+    const send = (port: number, chunks: string[], declared?: number) => new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const headers: Record<string, string | number> = { 'content-type': 'application/json', authorization: `Bearer ${t.all}` };
+      if (declared !== undefined) headers['content-length'] = declared;
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/map/', headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e)));
+      for (const chunk of chunks) req.write(chunk);
+      req.end();
+    });
+
+    const cases = [
+      ['a declared Content-Length within the limit is read and stored', 'declared', 1, 201],
+      ['a declared Content-Length over the limit is 413 from the header alone', 'declared', 70, 413],
+      ['a chunked body within the limit is read and stored', 'chunked', 1, 201],
+      ['a chunked body is 413 once it passes the limit', 'chunked', 70, 413],
+    ] as const;
+    for (const [title, framing, kib, status] of cases) {
+      it(title, async () => {
+        const server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
+        await new Promise((resolve) => server.once('listening', resolve));
+        try {
+          const before = t.store.entries('maps').length;
+          const text = JSON.stringify({ ...sampleMap(`socket ${framing} ${kib}`), description: 'x'.repeat(kib * 1024) });
+          const chunks = [text.slice(0, 1000), text.slice(1000)];
+          const res = await send((server.address() as AddressInfo).port, chunks, framing === 'declared' ? Buffer.byteLength(text) : undefined);
+          assert.equal(res.status, status, res.text);
+          assert.equal(t.store.entries('maps').length, before + (status === 201 ? 1 : 0));
+          if (status === 413) assert.match(JSON.parse(res.text).detail, /over the limit of 65536 bytes/);
+        } finally {
+          await new Promise((resolve) => server.close(resolve));
+        }
+      });
+    }
+  });
 
   it('validation errors name every bad field with its path', async () => {
     const res = await t.request('/api/v1/map/', {
