@@ -17,7 +17,10 @@
 // farthest from the component's first node). The graph's long axis then runs
 // left to right, cycle breaking has nothing to do and edges span few layers
 // (fewer dummy nodes): about 1.5-2x faster than data order and a clearer
-// picture. A fixed seed and input order make the result deterministic.
+// picture. The BFS levels also seed ELK's layers (interactive layering reads
+// them from the nodes' x): about 10% faster than its network-simplex
+// layering on the benchmark graph, with the same crossings and bends.
+// A fixed seed and input order make the result deterministic.
 import ElkModule from 'elkjs/lib/elk.bundled.js';
 import type { ELK, ELKConstructorArguments, ElkNode, ElkExtendedEdge } from 'elkjs/lib/elk-api.js';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
@@ -26,6 +29,8 @@ const LAT_SPAN = 30;
 const LNG_SPAN = 60;
 const DEFAULT_W = 30;
 const DEFAULT_H = 15;
+/** x given to a node per BFS level: interactive layering orders layers by x. */
+const LEVEL_X = 100;
 
 export const ELK_OPTIONS: Record<string, string> = {
   'elk.algorithm': 'layered',
@@ -33,6 +38,7 @@ export const ELK_OPTIONS: Record<string, string> = {
   'elk.edgeRouting': 'POLYLINE',
   'elk.randomSeed': '1',
   'elk.layered.thoroughness': '1',
+  'elk.layered.layering.strategy': 'INTERACTIVE',
   'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
   // One Brandes-Köpf alignment instead of four plus balancing, and no per-component
   // graph copies: each about 15-20% of the time on the benchmark graph.
@@ -67,7 +73,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   const graph: ElkNode = {
     id: 'root',
     layoutOptions: ELK_OPTIONS,
-    children: nodes.map((n, i) => ({ id: `n${i}`, width: size(n, 'computed_width', DEFAULT_W), height: size(n, 'computed_height', DEFAULT_H) })),
+    children: nodes.map((n, i) => ({ id: `n${i}`, x: levels[i] * LEVEL_X, width: size(n, 'computed_width', DEFAULT_W), height: size(n, 'computed_height', DEFAULT_H) })),
     edges: edges.map((e, i) => {
       const [a, b] = (e.meta.endpoint_identifiers.names as string[]).map((n) => `n${index.get(n)}`);
       return flipped[i] ? { id: `e${i}`, sources: [b], targets: [a] } : { id: `e${i}`, sources: [a], targets: [b] };
