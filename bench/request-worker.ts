@@ -49,7 +49,13 @@ export function requestWorker() {
   const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${self}); })`, { eval: true });
   return {
     send: (job: Job) => new Promise<number>((resolve, reject) => {
-      worker.once('message', (m: { ms?: number; error?: string }) => (m.error ? reject(new Error(m.error)) : resolve(m.ms!)));
+      const failed = (e: Error) => reject(e);
+      worker.once('error', failed); // the worker itself failed (it could not load, for one)
+      worker.once('message', (m: { ms?: number; error?: string }) => {
+        worker.off('error', failed);
+        if (m.error) reject(new Error(m.error));
+        else resolve(m.ms!);
+      });
       worker.postMessage(job);
     }),
     close: () => worker.terminate(),
