@@ -74,20 +74,20 @@ export class DocumentBuilder {
   // one and joins the old texts, instead of stringifying the whole history.
   private texts = new WeakMap<object, string[]>();
 
-  // The text of a built array, by its last element: a document's versions
-  // array usually grows by one element, so its new text is the old text with
-  // one more item, found without walking the old items' texts again.
-  private lastOf = new WeakMap<object, { array: readonly unknown[]; depth: number; text: string }>();
+  // The text of a built array without its closing bracket, by its last
+  // element: a document's versions array usually grows by one element, so its
+  // new text is the old text with one more item, found without walking the
+  // old items' texts again. Keeping the text open (instead of slicing the
+  // closing bracket off) also spares copying the whole history to do so.
+  private lastOf = new WeakMap<object, { array: readonly unknown[]; depth: number; head: string }>();
 
-  private grown(array: readonly unknown[], depth: number, inner: string, outer: string): string | undefined {
+  private grownHead(array: readonly unknown[], depth: number, inner: string): string | undefined {
     if (array.length < 2) return undefined;
     const before = array[array.length - 2];
     const prior = before !== null && typeof before === 'object' ? this.lastOf.get(before) : undefined;
     if (!prior || prior.depth !== depth || prior.array.length !== array.length - 1) return undefined;
     for (let i = 0; i < prior.array.length; i++) if (prior.array[i] !== array[i]) return undefined;
-    const closing = `${outer}]`;
-    const item = this.pretty(array[array.length - 1] ?? null, depth + 1);
-    return `${prior.text.slice(0, prior.text.length - closing.length)},${inner}${item}${closing}`;
+    return `${prior.head},${inner}${this.pretty(array[array.length - 1] ?? null, depth + 1)}`;
   }
 
   /** JSON.stringify(doc, null, 2) of a document this builder built, reusing the text of unchanged parts. */
@@ -104,18 +104,20 @@ export class DocumentBuilder {
     const outer = '\n' + '  '.repeat(depth);
     let out: string;
     if (Array.isArray(value)) {
-      out = this.grown(value, depth, inner, outer)
-        ?? (value.length === 0 ? '[]' : `[${inner}${value.map((item) => this.pretty(item ?? null, depth + 1)).join(`,${inner}`)}${outer}]`);
+      if (value.length === 0) out = '[]';
+      else {
+        const head = this.grownHead(value, depth, inner)
+          ?? `[${inner}${value.map((item) => this.pretty(item ?? null, depth + 1)).join(`,${inner}`)}`;
+        out = `${head}${outer}]`;
+        const last = value[value.length - 1];
+        if (this.built.has(value) && last !== null && typeof last === 'object') this.lastOf.set(last, { array: value, depth, head });
+      }
     } else {
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).filter((key) => record[key] !== undefined);
       out = keys.length === 0
         ? '{}'
         : `{${inner}${keys.map((key) => `${JSON.stringify(key)}: ${this.pretty(record[key], depth + 1)}`).join(`,${inner}`)}${outer}}`;
-    }
-    if (Array.isArray(value) && value.length > 0 && this.built.has(value)) {
-      const last = value[value.length - 1];
-      if (last !== null && typeof last === 'object') this.lastOf.set(last, { array: value, depth, text: out });
     }
     if (this.built.has(value)) {
       let byDepth = this.texts.get(value);

@@ -36,6 +36,28 @@ describe('DocumentBuilder.text', () => {
     assert.equal(builder.text(doc) + '\n', canonicalJson(doc));
   });
 
+  it('a versions array grown one element per write is reused only when its old elements are the same', () => {
+    const builder = new DocumentBuilder();
+    const gen = values(7);
+    let doc = builder.build({ versions: [] as unknown[] });
+    for (let i = 0; i < 300; i++) {
+      const item = { version: i + 1, v: gen.next().value };
+      let next: { versions: unknown[] } = { versions: [...doc.versions, item] };
+      // Now and then a write that is not an append: an old element replaced, or one dropped.
+      if (i % 50 === 49) next = { versions: [...doc.versions.slice(0, -2), { replaced: i }, doc.versions.at(-1), item] };
+      if (i % 50 === 25) next = { versions: [...doc.versions.slice(1), item] };
+      doc = builder.build(next);
+      assert.equal(builder.text(doc) + '\n', canonicalJson(doc), `write ${i + 1}`);
+    }
+    // The same element object last in two different arrays: each keeps its own text.
+    const shared = builder.build({ s: 1 });
+    const a = builder.build([{ a: 1 }, shared]);
+    const b = builder.build([{ b: 2 }, shared]);
+    assert.equal(builder.text(a), JSON.stringify(a, null, 2));
+    assert.equal(builder.text(b), JSON.stringify(b, null, 2));
+    assert.equal(builder.text(builder.build([{ a: 1 }, shared, { c: 3 }])), JSON.stringify([{ a: 1 }, shared, { c: 3 }], null, 2));
+  });
+
   it('the same built part serializes correctly at different depths', () => {
     const builder = new DocumentBuilder();
     const part = builder.build({ k: [1, { x: 'y' }] });
