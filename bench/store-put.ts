@@ -127,13 +127,14 @@ async function runPut(via: Via): Promise<string[]> {
   const server = via === 'app.request' ? undefined : await listen(app.fetch);
   const client = server ? requestWorker() : undefined;
   try {
-    const call = async (method: string, url: string, body?: unknown, token?: string) => {
-      const res = await app.request(url, { method, body: body === undefined ? undefined : JSON.stringify(body),
+    /** One request through app.request; `body` is the JSON text as a client would send it. */
+    const call = async (method: string, url: string, body?: string, token?: string) => {
+      const res = await app.request(url, { method, body,
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
       return (await res.json()) as Record<string, any>;
     };
-    const token = (await call('POST', '/api/v1/auth/token', { grant_type: 'password', username: 'admin', password: PASSWORD })).access_token;
+    const token = (await call('POST', '/api/v1/auth/token', JSON.stringify({ grant_type: 'password', username: 'admin', password: PASSWORD }))).access_token;
     const headers = { authorization: `Bearer ${token}` };
     /** Sends each lane's PUTs in order, lanes in parallel; the elapsed ms. */
     const send = async (lanes: Call[][]): Promise<{ count: number; ms: number }> => {
@@ -141,14 +142,14 @@ async function runPut(via: Via): Promise<string[]> {
       if (server && client) return { count, ms: await client.send({ origin: server.url, headers, lanes }) };
       const t0 = performance.now();
       await Promise.all(lanes.map(async (lane) => {
-        for (const c of lane) await call(c.method, c.path, JSON.parse(c.body), token);
+        for (const c of lane) await call(c.method, c.path, c.body, token);
       }));
       return { count, ms: performance.now() - t0 };
     };
     const put = (id: string, i: number, writer: number): Call =>
       ({ method: 'PUT', path: `/api/v1/map/id/${id}/`, body: JSON.stringify(revision(i, writer)) });
     const ids: string[] = [];
-    for (let w = 0; w <= WRITERS; w++) ids.push((await call('POST', '/api/v1/map/', revision(0, w), token)).mapId);
+    for (let w = 0; w <= WRITERS; w++) ids.push((await call('POST', '/api/v1/map/', JSON.stringify(revision(0, w)), token)).mapId);
 
     // Warm-up on a map of its own, untimed: the first few hundred requests run
     // while V8 is still compiling the request path; the raw loop has nothing to compile.
