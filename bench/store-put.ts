@@ -2,17 +2,20 @@
 // server (the client in a worker thread, request-worker.ts) and through
 // app.request, sequential (one map) and 20-way concurrent (20 maps, one
 // writer each), in versions/s. Baseline: a raw loop that durably writes exactly the
-// bytes the store wrote (captured through the store's fs facade) the way the
-// issue describes it: write a temp file, fsync, rename; same concurrency.
+// bytes the store wrote, the way the issue describes it: write a temp file,
+// fsync, rename; same concurrency. The bytes of each write are the map's
+// canonical document cut after that version (checked against the files on
+// disk at the end).
 import * as nodeFs from 'node:fs/promises';
-import { mkdir, mkdtemp, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSettings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
-import type { FileHandleLike, FsFacade } from '../store/durable-file.ts';
+import { canonicalJson } from '../store/canonical-json.ts';
 import { openFileStore } from '../store/file.ts';
+import type { Store } from '../store/types.ts';
 import { requestWorker, type Call } from './request-worker.ts';
 import { listen } from './service.ts';
 
@@ -23,36 +26,16 @@ const PASSWORD = 'benchmark password 1';
 const WARM_UP = 200;
 
 type Write = { name: string; bytes: Buffer };
+type Doc = { versions: unknown[] };
 
-/** The default fs, recording the bytes of every file renamed into place while `sink` is set. */
-function capturingFs(): { fs: FsFacade; capture: (sink: Write[] | undefined) => void } {
-  const pending = new Map<string, Buffer[]>();
-  let sink: Write[] | undefined;
-  const fs: FsFacade = {
-    ...nodeFs,
-    open: async (file, flags, mode) => {
-      const handle = await nodeFs.open(file, flags, mode);
-      if (!sink || !file.endsWith('.tmp')) return handle;
-      const chunks: Buffer[] = [];
-      pending.set(file, chunks);
-      const wrapped: FileHandleLike = {
-        write: (buffer, offset, length, position) => {
-          chunks.push(Buffer.from(buffer.subarray(offset, offset + length)));
-          return handle.write(buffer, offset, length, position);
-        },
-        sync: () => handle.sync(),
-        close: () => handle.close(),
-      };
-      return wrapped;
-    },
-    rename: async (from, to) => {
-      await nodeFs.rename(from, to);
-      const chunks = pending.get(from);
-      pending.delete(from);
-      if (chunks && sink) sink.push({ name: path.basename(to), bytes: Buffer.concat(chunks) });
-    },
-  };
-  return { fs, capture: (s) => void (sink = s) };
+/** The file writes of the last `count` PUTs on map `id`: its document as it stood after each of them. */
+function lastWrites(store: Store, id: string, count: number): Write[] {
+  const doc = store.get<Doc>('maps', id)!;
+  const writes: Write[] = [];
+  for (let n = doc.versions.length - count + 1; n <= doc.versions.length; n++) {
+    writes.push({ name: `${id}.json`, bytes: Buffer.from(canonicalJson({ ...doc, versions: doc.versions.slice(0, n) })) });
+  }
+  return writes;
 }
 
 function revision(i: number, writer: number) {
@@ -91,21 +74,18 @@ async function rawLoop(dir: string, writes: Write[], folder?: FileHandle): Promi
 }
 
 /**
- * Runs `rounds` rounds of: our PUTs (timed, their file writes captured), then
- * the raw loop over the same bytes (timed). Interleaving in short rounds lets
- * both see the same disk and machine load, which on a shared machine drifts.
+ * Runs `rounds` rounds of: our PUTs (timed), then the raw loop over the bytes
+ * of their file writes (timed). Interleaving in short rounds lets both see the
+ * same disk and machine load, which on a shared machine drifts.
  */
-async function interleaved(rounds: number, capture: (sink: Write[] | undefined) => void, rawDir: string,
-  puts: (round: number) => Promise<{ count: number; ms: number }>) {
+async function interleaved(rounds: number, rawDir: string,
+  puts: (round: number) => Promise<{ count: number; ms: number; writes: () => Write[] }>) {
   await mkdir(rawDir, { recursive: true });
   const folder = await nodeFs.open(rawDir, 'r');
   const total = { count: 0, ms: 0, rawMs: 0, syncedMs: 0, bytes: 0 };
   for (let r = 0; r < rounds; r++) {
-    const writes: Write[] = [];
-    capture(writes);
-    const { count, ms } = await puts(r);
-    capture(undefined);
-    if (writes.length !== count) throw new Error(`captured ${writes.length} file writes for ${count} PUTs`);
+    const { count, ms, writes: collect } = await puts(r);
+    const writes = collect();
     total.count += count;
     total.ms += ms;
     total.bytes += writes.reduce((n, w) => n + w.bytes.length, 0);
@@ -120,8 +100,7 @@ type Via = 'a real HTTP server' | 'app.request';
 
 async function runPut(via: Via): Promise<string[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-put-'));
-  const { fs, capture } = capturingFs();
-  const store = await openFileStore(path.join(dir, 'data'), { fs, log: () => undefined });
+  const store = await openFileStore(path.join(dir, 'data'), { log: () => undefined });
   const settings = parseSettings({ data: { dir: path.join(dir, 'data') } }, {}, dir);
   const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
   const server = via === 'app.request' ? undefined : await listen(app.fetch);
@@ -157,11 +136,20 @@ async function runPut(via: Via): Promise<string[]> {
     await send([Array.from({ length: WARM_UP }, (_, i) => put(warm, i + 1, WRITERS))]);
 
     const chunk = 25;
-    const seq = await interleaved(Math.ceil(SEQUENTIAL / chunk), capture, path.join(dir, 'raw-seq'), (r) =>
-      send([Array.from({ length: chunk }, (_, i) => put(ids[0], r * chunk + i + 1, 0))]));
+    const seq = await interleaved(Math.ceil(SEQUENTIAL / chunk), path.join(dir, 'raw-seq'), async (r) => ({
+      ...(await send([Array.from({ length: chunk }, (_, i) => put(ids[0], r * chunk + i + 1, 0))])),
+      writes: () => lastWrites(store, ids[0], chunk),
+    }));
     const perRound = 5;
-    const conc = await interleaved(Math.ceil(PER_WRITER / perRound), capture, path.join(dir, 'raw-conc'), (r) =>
-      send(ids.map((id, w) => Array.from({ length: perRound }, (_, i) => put(id, r * perRound + i + 1, w)))));
+    const conc = await interleaved(Math.ceil(PER_WRITER / perRound), path.join(dir, 'raw-conc'), async (r) => ({
+      ...(await send(ids.map((id, w) => Array.from({ length: perRound }, (_, i) => put(id, r * perRound + i + 1, w))))),
+      writes: () => ids.flatMap((id) => lastWrites(store, id, perRound)),
+    }));
+    // The baseline wrote what the store wrote: each map's file holds its last document's bytes.
+    for (const id of ids) {
+      const onDisk = await readFile(path.join(dir, 'data', 'maps', `${id}.json`));
+      if (!onDisk.equals(lastWrites(store, id, 1)[0].bytes)) throw new Error(`maps/${id}.json differs from the bytes the baseline writes`);
+    }
 
     const { version } = await call('GET', `/api/v1/map/id/${ids[0]}/`, undefined, token);
     const expected = 1 + seq.count + conc.count / WRITERS;

@@ -3,26 +3,29 @@
 // shows that resource's history. The folder is scanned once at open (leftover
 // temp files swept, every document loaded); after that reads are served from
 // memory and each write goes through a lowdb `Low` whose adapter
-// (DurableFile) writes durably; memory changes only after the file is durable.
-// Written documents are frozen and share unchanged parts with the previous
-// version of the document (canonical-json.ts); writers in one folder share
-// folder fsyncs (dir-sync.ts). Secrets live in `private/` (0700, its own
+// (DurableFile) writes durably on a writer thread (writer.ts); memory changes
+// only after the file is durable. Written documents are frozen and share
+// unchanged parts with the previous version of the document
+// (canonical-json.ts). Secrets live in `private/` (0700, its own
 // `.gitignore`, files 0600). One process owns the folder (lock.ts).
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { ServiceError } from '../errors.ts';
 import { DocumentBuilder } from './canonical-json.ts';
-import { DirSyncer } from './dir-sync.ts';
 import { DocIndex } from './doc-index.ts';
-import { DurableFile, defaultFs, isTempName, syncDir, writeFileDurably, type FsFacade } from './durable-file.ts';
+import { DurableFile, defaultFs, isTempName, syncDir, type FsFacade } from './durable-file.ts';
 import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertKey } from './keys.ts';
 import { acquireDirLock } from './lock.ts';
 import { COLLECTIONS, KEY_PATTERN, type Collection, type Json, type Store } from './types.ts';
+import type { SyncFs } from './write-thread.mjs';
+import { inlineWriter, threadWriter, type Writer } from './writer.ts';
 
 export interface FileStoreOptions {
-  /** File-system calls (default node:fs/promises); tests inject recorders and failures. */
+  /** File-system calls outside writes (default node:fs/promises); tests inject recorders and failures. */
   fs?: FsFacade;
+  /** File-system calls of writes, run inline; by default writes run on writer threads over node:fs. */
+  syncFs?: SyncFs;
   /** Where notices go (swept temp files, ignored names, write failures). */
   log?: (message: string) => void;
 }
@@ -39,21 +42,26 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
   await fs.mkdir(root, { recursive: true });
   const lock = await acquireDirLock(root, fs);
   const index = new DocIndex();
+  const writer = options.syncFs ? inlineWriter(options.syncFs) : threadWriter();
+  const release = async () => {
+    await writer.close();
+    await lock.release();
+  };
   try {
-    await prepareFolders(fs, root);
+    await prepareFolders(fs, writer, root);
     await sweepTemps(fs, root, await fs.readdir(root), log);
     for (const collection of COLLECTIONS) await loadCollection(fs, root, collection, index, log);
   } catch (error) {
-    await lock.release();
+    await release();
     throw error;
   }
-  return fileStore(fs, root, index, lock.release, log);
+  return fileStore(fs, writer, root, index, release, log);
 }
 
-function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => Promise<void>, log: (m: string) => void): Store {
+function fileStore(fs: FsFacade, writer: Writer, root: string, index: DocIndex, release: () => Promise<void>,
+  log: (m: string) => void): Store {
   const locks = new KeyLock();
   const builder = new DocumentBuilder();
-  const syncers = new Map(COLLECTIONS.map((c) => [c, new DirSyncer(fs, path.join(root, c))]));
   let closed = false;
   const ensureOpen = () => {
     if (closed) throw new Error(`store ${root} is closed`);
@@ -73,7 +81,7 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
         const stored = builder.build(next);
         const text = builder.text(stored) + '\n'; // = canonicalJson(next), old parts' text reused
         const adapter = new DurableFile<typeof stored>(fileOf(c, key), {
-          fs, mode: c === PRIVATE ? 0o600 : 0o666, serialize: () => text, syncFolder: () => syncers.get(c)!.sync(),
+          fs, writer, mode: c === PRIVATE ? 0o600 : 0o666, serialize: () => text,
         });
         try {
           await new Low(adapter, stored).write();
@@ -90,10 +98,9 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
       return locks.run(`${c}/${key}`, async () => {
         ensureOpen();
         try {
-          await fs.unlink(fileOf(c, key));
-          await syncers.get(c)!.sync();
+          await writer.remove(fileOf(c, key));
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storageFailure(error, `${c}/${key}`, log);
+          throw storageFailure(error, `${c}/${key}`, log);
         }
         index.delete(c, key);
       });
@@ -102,7 +109,6 @@ function fileStore(fs: FsFacade, root: string, index: DocIndex, release: () => P
       if (closed) return;
       await locks.idle();
       closed = true;
-      await Promise.all([...syncers.values()].map((s) => s.close()));
       await release();
     },
   };
@@ -118,7 +124,7 @@ function storageFailure(error: unknown, what: string, log: (m: string) => void):
 }
 
 /** Collection folders exist; private/ is owner-only and tells git to ignore everything in it. */
-async function prepareFolders(fs: FsFacade, root: string): Promise<void> {
+async function prepareFolders(fs: FsFacade, writer: Writer, root: string): Promise<void> {
   let created = false;
   for (const c of COLLECTIONS) {
     const mode = c === PRIVATE ? 0o700 : 0o777;
@@ -129,7 +135,7 @@ async function prepareFolders(fs: FsFacade, root: string): Promise<void> {
   await fs.chmod(privateDir, 0o700);
   const gitignore = path.join(privateDir, '.gitignore');
   const current = await fs.readFile(gitignore, 'utf8').catch(() => undefined);
-  if (current !== PRIVATE_GITIGNORE) await writeFileDurably(fs, gitignore, PRIVATE_GITIGNORE, 0o600);
+  if (current !== PRIVATE_GITIGNORE) await writer.write(gitignore, Buffer.from(PRIVATE_GITIGNORE), 0o600);
 }
 
 /** Removes temp files left by writes that a crash interrupted (we hold the lock, so none is in use). */

@@ -1,25 +1,27 @@
-// Test helper: a file-system facade over the real node:fs/promises that
-// reports every call (and every call on an opened handle) to a spy, which may
-// throw to simulate a failure such as a full disk.
+// Test helper: file-system facades over the real node:fs that report every
+// call to a spy, which may throw to simulate a failure such as a full disk:
+// `fs` for the store's asynchronous calls (loading, the lock), `syncFs` for
+// the calls of durable writes, which then run on the test's thread.
 import * as nodeFs from 'node:fs/promises';
+import * as fsSync from 'node:fs';
 import type { FileHandleLike, FsFacade } from '../../store/durable-file.ts';
+import type { SyncFs } from '../../store/write-thread.mjs';
 
 export type Op = 'open' | 'write' | 'sync' | 'close' | 'rename' | 'unlink' | 'readFile' | 'readdir' | 'mkdir' | 'chmod';
 
 /** Called before the real operation; throw to make the operation fail. `bytes` is set for writes. */
 export type Spy = (op: Op, file: string, detail: { to?: string; flags?: string; bytes?: Uint8Array }) => void;
 
-export function spyFs(spy: Spy, options: { maxWriteBytes?: number } = {}): FsFacade {
+export function spyFs(spy: Spy, options: { maxWriteBytes?: number } = {}): { fs: FsFacade; syncFs: SyncFs } {
   const wrapHandle = (file: string, handle: FileHandleLike): FileHandleLike => ({
     write: async (buffer, offset, length, position) => {
-      const n = Math.min(length, options.maxWriteBytes ?? length);
-      spy('write', file, { bytes: buffer.subarray(offset, offset + n) });
-      return handle.write(buffer, offset, n, position);
+      spy('write', file, { bytes: buffer.subarray(offset, offset + length) });
+      return handle.write(buffer, offset, length, position);
     },
     sync: async () => (spy('sync', file, {}), handle.sync()),
     close: async () => (spy('close', file, {}), handle.close()),
   });
-  return {
+  const fs: FsFacade = {
     open: async (file, flags, mode) => {
       spy('open', file, { flags });
       return wrapHandle(file, await nodeFs.open(file, flags, mode));
@@ -31,6 +33,29 @@ export function spyFs(spy: Spy, options: { maxWriteBytes?: number } = {}): FsFac
     rename: async (from, to) => (spy('rename', from, { to }), nodeFs.rename(from, to)),
     unlink: async (file) => (spy('unlink', file, {}), nodeFs.unlink(file)),
   };
+  const paths = new Map<number, string>();
+  const syncFs: SyncFs = {
+    openSync: (file, flags, mode) => {
+      spy('open', file, { flags });
+      const fd = fsSync.openSync(file, flags, mode);
+      paths.set(fd, file);
+      return fd;
+    },
+    writeSync: (fd, buffer, offset, length, position) => {
+      const n = Math.min(length, options.maxWriteBytes ?? length);
+      spy('write', paths.get(fd)!, { bytes: buffer.subarray(offset, offset + n) });
+      return fsSync.writeSync(fd, buffer, offset, n, position);
+    },
+    fsyncSync: (fd) => (spy('sync', paths.get(fd)!, {}), fsSync.fsyncSync(fd)),
+    closeSync: (fd) => {
+      spy('close', paths.get(fd)!, {});
+      paths.delete(fd);
+      fsSync.closeSync(fd);
+    },
+    renameSync: (from, to) => (spy('rename', from, { to }), fsSync.renameSync(from, to)),
+    unlinkSync: (file) => (spy('unlink', file, {}), fsSync.unlinkSync(file)),
+  };
+  return { fs, syncFs };
 }
 
 export const errno = (code: string) => Object.assign(new Error(`${code}: simulated failure`), { code });

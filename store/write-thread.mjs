@@ -1,0 +1,119 @@
+// @ts-check
+// The durable write, as one synchronous sequence: unique temp file in the same
+// folder, the whole buffer written (short writes continued, checked), fsync of
+// the file, close, rename over the target, fsync of the folder. lowdb's own
+// writer (steno) renames a temp file but never fsyncs, so a power cut could
+// leave an empty or old file behind a write that was acknowledged.
+//
+// The service runs the sequence on writer threads (writer.ts): one hand-off
+// per write instead of six trips through libuv's pool, and fsyncs never hold
+// the pool that password hashing and file reads share. A thread loads this
+// file without the TypeScript loader (a worker does not inherit it on
+// Node 20, and registering it costs about 0.1 s per thread), hence plain
+// JavaScript checked by tsc through JSDoc. Tests run the same sequence on
+// their own thread with a facade that records or fails calls.
+import * as nodeFs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/** Suffix of every temp file the store creates (they are also hidden: a leading dot). */
+export const TEMP_SUFFIX = '.tmp';
+
+/**
+ * The synchronous file-system calls of a write; node:fs itself is one.
+ * @typedef {{
+ *   openSync(file: string, flags: string, mode?: number): number;
+ *   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+ *   fsyncSync(fd: number): void;
+ *   closeSync(fd: number): void;
+ *   renameSync(from: string, to: string): void;
+ *   unlinkSync(file: string): void;
+ * }} SyncFs
+ */
+
+/**
+ * Durable writes and removals over `fs`, keeping one open descriptor per
+ * folder for the folder fsyncs.
+ * @param {SyncFs} fs
+ */
+export function durableWriter(fs) {
+  /** @type {Map<string, number>} */
+  const folders = new Map();
+  /** @param {string} dir */
+  const syncFolder = (dir) => {
+    let fd = folders.get(dir);
+    if (fd === undefined) folders.set(dir, (fd = fs.openSync(dir, 'r')));
+    fs.fsyncSync(fd);
+  };
+  return {
+    /** Writes `bytes` to `file` atomically and durably (see the header). @param {string} file @param {Uint8Array} bytes @param {number} mode */
+    write(file, bytes, mode) {
+      const dir = path.dirname(file);
+      // Hidden, unique per write, and ending in TEMP_SUFFIX so a crash leftover is recognised.
+      const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+      let renamed = false;
+      try {
+        const fd = fs.openSync(temp, 'wx', mode);
+        try {
+          let offset = 0;
+          while (offset < bytes.length) {
+            const written = fs.writeSync(fd, bytes, offset, bytes.length - offset, offset);
+            // A write that makes no progress would loop forever; report it as an I/O error.
+            if (!(written > 0)) throw Object.assign(new Error(`short write to ${temp}`), { code: 'EIO' });
+            offset += written;
+          }
+          fs.fsyncSync(fd);
+        } catch (error) {
+          try { fs.closeSync(fd); } catch { /* the first failure is the one to report */ }
+          throw error;
+        }
+        fs.closeSync(fd);
+        fs.renameSync(temp, file);
+        renamed = true;
+        syncFolder(dir);
+      } catch (error) {
+        if (!renamed) try { fs.unlinkSync(temp); } catch { /* it may not exist */ }
+        throw error;
+      }
+    },
+    /** Removes `file` and fsyncs its folder; false when there was no such file. @param {string} file */
+    remove(file) {
+      try {
+        fs.unlinkSync(file);
+      } catch (error) {
+        if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return false;
+        throw error;
+      }
+      syncFolder(path.dirname(file));
+      return true;
+    },
+    close() {
+      for (const fd of folders.values()) try { fs.closeSync(fd); } catch { /* closing is best effort */ }
+      folders.clear();
+    },
+  };
+}
+
+/**
+ * A failure as it crosses to the thread that asked: message and errno code.
+ * @param {unknown} error
+ */
+const describe = (error) => ({
+  message: error instanceof Error ? error.message : String(error),
+  code: /** @type {NodeJS.ErrnoException} */ (error)?.code,
+});
+
+// Started as a writer thread: serve jobs one at a time, in order.
+if (parentPort && workerData === 'mts-writer') {
+  const port = parentPort;
+  const writer = durableWriter(nodeFs);
+  port.on('message', (/** @type {{ op: 'write' | 'remove', file: string, bytes?: Uint8Array, mode?: number }} */ job) => {
+    try {
+      const result = job.op === 'write' ? (writer.write(job.file, /** @type {Uint8Array} */ (job.bytes), job.mode ?? 0o666), true) : writer.remove(job.file);
+      port.postMessage({ result });
+    } catch (error) {
+      port.postMessage({ error: describe(error) });
+    }
+  });
+}

@@ -1,0 +1,110 @@
+// Where the durable writes of write-thread.mjs run. The service uses writer
+// threads: a small pool that grows on demand, each thread doing one write at a
+// time, so a write costs one hand-off and up to POOL_SIZE fsyncs run at once
+// (writes to one document never overlap: the store holds its lock). Tests
+// that record or fail file-system calls run the same sequence inline.
+import { Worker } from 'node:worker_threads';
+import { durableWriter, type SyncFs } from './write-thread.mjs';
+
+export interface Writer {
+  /** Resolves once `bytes` are in `file` and the folder entry is on disk; a failure carries the errno `code`. */
+  write(file: string, bytes: Uint8Array, mode: number): Promise<void>;
+  /** Removes `file` durably; false when it did not exist. */
+  remove(file: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The sequence on the calling thread, over `fs` (blocks the event loop: for tests that observe calls). */
+export function inlineWriter(fs: SyncFs): Writer {
+  const writer = durableWriter(fs);
+  return {
+    write: async (file, bytes, mode) => writer.write(file, bytes, mode),
+    remove: async (file) => writer.remove(file),
+    close: async () => writer.close(),
+  };
+}
+
+/** Writes at once at most: as many as libuv's default pool would run. */
+const POOL_SIZE = 4;
+const THREAD_SCRIPT = new URL('./write-thread.mjs', import.meta.url);
+
+type Job = { op: 'write' | 'remove'; file: string; bytes?: Uint8Array; mode?: number };
+type Reply = { result?: boolean; error?: { message: string; code?: string } };
+
+class WriterThread {
+  private readonly worker = new Worker(THREAD_SCRIPT, { workerData: 'mts-writer' });
+  private current?: { resolve: (r: boolean) => void; reject: (e: Error) => void };
+
+  constructor(private readonly gone: (t: WriterThread) => void) {
+    this.worker.unref(); // an idle writer never keeps the process alive
+    this.worker.on('message', (reply: Reply) => {
+      const job = this.current;
+      this.current = undefined;
+      this.worker.unref();
+      if (reply.error) job?.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+      else job?.resolve(reply.result ?? true);
+    });
+    const fail = (error: Error) => {
+      this.gone(this);
+      this.current?.reject(Object.assign(new Error(`writer thread stopped: ${error.message}`), { code: 'EIO' }));
+      this.current = undefined;
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+  }
+
+  run(job: Job): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.current = { resolve, reject };
+      this.worker.ref(); // a write in flight does keep it alive
+      // A buffer that owns its whole memory is handed over instead of copied.
+      const b = job.bytes;
+      const own = b && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
+      this.worker.postMessage(job, own ? [b.buffer as ArrayBuffer] : []);
+    });
+  }
+
+  terminate(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
+
+/** A pool of writer threads running the sequence over node:fs; threads start on first use. */
+export function threadWriter(): Writer {
+  const threads: WriterThread[] = [];
+  const idle: WriterThread[] = [];
+  const waiting: Array<() => void> = [];
+  let closed = false;
+  const gone = (t: WriterThread) => {
+    for (const list of [threads, idle]) if (list.includes(t)) list.splice(list.indexOf(t), 1);
+    waiting.shift()?.(); // a replacement may be started for whoever waits
+  };
+
+  const run = async (job: Job): Promise<boolean> => {
+    if (closed) throw Object.assign(new Error('the store is closed'), { code: 'ESHUTDOWN' });
+    while (idle.length === 0) {
+      if (threads.length < POOL_SIZE) {
+        const t = new WriterThread(gone);
+        threads.push(t);
+        idle.push(t);
+      } else await new Promise<void>((wake) => waiting.push(wake));
+    }
+    const thread = idle.pop()!;
+    try {
+      return await thread.run(job);
+    } finally {
+      if (threads.includes(thread)) idle.push(thread);
+      waiting.shift()?.();
+    }
+  };
+
+  return {
+    write: async (file, bytes, mode) => void (await run({ op: 'write', file, bytes, mode })),
+    remove: (file) => run({ op: 'remove', file }),
+    close: async () => {
+      closed = true;
+      await Promise.all(threads.splice(0).map((t) => t.terminate()));
+      idle.length = 0;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Writer threads (store/writer.ts): the durable write sequence run on the
+// pool the service uses, over the real file system. The order of the calls
+// is asserted in file.test.ts, where the same sequence runs inline.
+import { describe, it, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { threadWriter, type Writer } from '../../store/writer.ts';
+
+let dir: string;
+let writer: Writer;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'mts-writer-'));
+  writer = threadWriter();
+});
+afterEach(async () => {
+  await writer.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('threadWriter', () => {
+  it('writes the exact bytes with the requested mode and leaves no temp file', async () => {
+    const file = path.join(dir, 'key.json');
+    const bytes = Buffer.from('{\n  "ünïcode": "ok"\n}\n');
+    await writer.write(file, bytes, 0o600);
+    assert.equal(await readFile(file, 'utf8'), '{\n  "ünïcode": "ok"\n}\n');
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.deepEqual(await readdir(dir), ['key.json']);
+  });
+
+  it('runs writes to many files at once, each file getting its last write', async () => {
+    const files = Array.from({ length: 12 }, (_, i) => path.join(dir, `f${i}.json`));
+    // Writes to one file follow each other (as the store's per-document lock makes them); files run in parallel.
+    await Promise.all(files.map(async (file, i) => {
+      for (let n = 1; n <= 5; n++) await writer.write(file, Buffer.from(`${i}:${n}:${'x'.repeat(20_000 * (n % 2))}`), 0o666);
+    }));
+    for (const [i, file] of files.entries()) assert.match(await readFile(file, 'utf8'), new RegExp(`^${i}:5:x{20000}$`));
+    assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
+  });
+
+  it('reports a failure with its errno code and removes the temp file', async () => {
+    const missing = path.join(dir, 'no-such-folder', 'a.json');
+    await assert.rejects(writer.write(missing, Buffer.from('{}'), 0o666), { code: 'ENOENT' });
+    // Renaming a file over a non-empty folder fails after the temp file was written.
+    const intoFolder = path.join(dir, 'taken');
+    await mkdir(path.join(intoFolder, 'inner'), { recursive: true });
+    await assert.rejects(writer.write(intoFolder, Buffer.from('{}'), 0o666), (e: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST'].includes(e.code!));
+    assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
+  });
+
+  it('removes a file, answering whether it existed', async () => {
+    const file = path.join(dir, 'gone.json');
+    await writer.write(file, Buffer.from('{}'), 0o666);
+    assert.equal(await writer.remove(file), true);
+    await assert.rejects(stat(file), { code: 'ENOENT' });
+    assert.equal(await writer.remove(file), false);
+  });
+
+  it('refuses writes once closed', async () => {
+    await writer.write(path.join(dir, 'a.json'), Buffer.from('{}'), 0o666);
+    await writer.close();
+    await assert.rejects(writer.write(path.join(dir, 'b.json'), Buffer.from('{}'), 0o666), { code: 'ESHUTDOWN' });
+  });
+});
