@@ -99,7 +99,7 @@ export function durableWriter(fs) {
  * A failure as it crosses to the thread that asked: message and errno code.
  * @param {unknown} error
  */
-const describe = (error) => ({
+const failureOf = (error) => ({
   message: error instanceof Error ? error.message : String(error),
   code: /** @type {NodeJS.ErrnoException} */ (error)?.code,
 });
@@ -113,7 +113,7 @@ if (parentPort && workerData === 'mts-writer') {
       const result = job.op === 'write' ? (writer.write(job.file, /** @type {Uint8Array} */ (job.bytes), job.mode ?? 0o666), true) : writer.remove(job.file);
       port.postMessage({ result });
     } catch (error) {
-      port.postMessage({ error: describe(error) });
+      port.postMessage({ error: failureOf(error) });
     }
   });
 }
