@@ -57,7 +57,11 @@ function revision(i: number, writer: number) {
  */
 async function rawLoop(dir: string, writes: Write[], folder?: FileHandle): Promise<number> {
   const byTarget = new Map<string, Buffer[]>();
-  for (const w of writes) byTarget.set(w.name, [...(byTarget.get(w.name) ?? []), w.bytes]);
+  for (const w of writes) {
+    const list = byTarget.get(w.name);
+    if (list) list.push(w.bytes);
+    else byTarget.set(w.name, [w.bytes]);
+  }
   const t0 = performance.now();
   await Promise.all([...byTarget].map(async ([name, list]) => {
     for (const bytes of list) {

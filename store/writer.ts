@@ -103,6 +103,7 @@ export function threadWriter(): Writer {
     remove: (file) => run({ op: 'remove', file }),
     close: async () => {
       closed = true;
+      // Ending a thread also closes the folder descriptors it kept (Worker's trackUnmanagedFds, on by default).
       await Promise.all(threads.splice(0).map((t) => t.terminate()));
       idle.length = 0;
     },

@@ -3,7 +3,7 @@
 // is asserted in file.test.ts, where the same sequence runs inline.
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { threadWriter, type Writer } from '../../store/writer.ts';
@@ -29,7 +29,7 @@ describe('threadWriter', () => {
     assert.deepEqual(await readdir(dir), ['key.json']);
   });
 
-  it('runs writes to many files at once, each file getting its last write', async () => {
+  it('takes writes to many files at once, each file ending with its last write', async () => {
     const files = Array.from({ length: 12 }, (_, i) => path.join(dir, `f${i}.json`));
     // Writes to one file follow each other (as the store's per-document lock makes them); files run in parallel.
     await Promise.all(files.map(async (file, i) => {
@@ -55,6 +55,16 @@ describe('threadWriter', () => {
     assert.equal(await writer.remove(file), true);
     await assert.rejects(stat(file), { code: 'ENOENT' });
     assert.equal(await writer.remove(file), false);
+  });
+
+  it('close releases the folder descriptors its threads kept open', async () => {
+    /** Descriptors of this process that point into the test's folder. */
+    const held = async () => (await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => ''))))
+      .filter((target) => target === dir || target.startsWith(dir + path.sep));
+    await Promise.all([1, 2, 3, 4].map((n) => writer.write(path.join(dir, `f${n}.json`), Buffer.from('{}'), 0o666)));
+    assert.ok((await held()).length > 0, 'the threads keep the folder open for its fsyncs');
+    await writer.close();
+    assert.deepEqual(await held(), []);
   });
 
   it('refuses writes once closed', async () => {
