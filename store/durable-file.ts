@@ -51,8 +51,8 @@ export interface DurableFileOptions<T> {
   writer?: Writer;
   /** Mode of newly created files (before umask); 0o600 for secrets. */
   mode?: number;
-  /** Text of a document (default canonicalJson); the store passes the text it already made. */
-  serialize?: (data: T) => string;
+  /** File bytes of a document (default canonicalJson as UTF-8); the store passes the bytes it already made. */
+  encode?: (data: T) => Uint8Array;
 }
 
 /** lowdb Adapter for one JSON document stored in canonical form. */
@@ -81,8 +81,8 @@ export class DurableFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    const { writer, serialize = canonicalJson, mode = 0o666 } = this.options;
+    const { writer, encode = (d: T) => Buffer.from(canonicalJson(d), 'utf8'), mode = 0o666 } = this.options;
     if (!writer) throw new Error(`${this.file} was opened for reading only`);
-    await writer.write(this.file, Buffer.from(serialize(data), 'utf8'), mode);
+    await writer.write(this.file, encode(data), mode);
   }
 }

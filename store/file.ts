@@ -5,13 +5,13 @@
 // memory and each write goes through a lowdb `Low` whose adapter
 // (DurableFile) writes durably on a writer thread (writer.ts); memory changes
 // only after the file is durable. Written documents are frozen and share
-// unchanged parts with the previous version of the document
-// (canonical-json.ts). Secrets live in `private/` (0700, its own
+// unchanged parts, and their bytes, with the previous version of the
+// document (document-builder.ts). Secrets live in `private/` (0700, its own
 // `.gitignore`, files 0600). One process owns the folder (lock.ts).
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { ServiceError } from '../errors.ts';
-import { DocumentBuilder } from './canonical-json.ts';
+import { DocumentBuilder } from './document-builder.ts';
 import { DocIndex } from './doc-index.ts';
 import { DurableFile, defaultFs, isTempName, syncDir, type FsFacade } from './durable-file.ts';
 import { KeyLock } from './key-lock.ts';
@@ -79,9 +79,9 @@ function fileStore(fs: FsFacade, writer: Writer, root: string, index: DocIndex, 
         assertDocument(c, key, next);
         // The in-memory copy is exactly what a restart reads back; parts built before are reused.
         const stored = builder.build(next);
-        const text = builder.text(stored) + '\n'; // = canonicalJson(next), old parts' text reused
+        const bytes = builder.bytes(stored); // = canonicalJson(next) as UTF-8, old parts' bytes reused
         const adapter = new DurableFile<typeof stored>(fileOf(c, key), {
-          fs, writer, mode: c === PRIVATE ? 0o600 : 0o666, serialize: () => text,
+          fs, writer, mode: c === PRIVATE ? 0o600 : 0o666, encode: () => bytes,
         });
         try {
           await new Low(adapter, stored).write();

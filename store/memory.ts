@@ -1,7 +1,7 @@
 // The memory adapter: the storage contract with no files, for tests and for
 // trying the service without a data folder. Documents are kept in the same
 // canonical form the file adapter writes, so both behave identically.
-import { DocumentBuilder } from './canonical-json.ts';
+import { DocumentBuilder } from './document-builder.ts';
 import { DocIndex } from './doc-index.ts';
 import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertKey } from './keys.ts';
