@@ -1,39 +1,94 @@
 // A load generator for write benchmarks, run in a worker thread so the client
-// does not share the event loop (or the CPU) of the server it measures, as
-// autocannon does for the read benchmarks. autocannon cannot give each
-// connection its own sequence of URLs and bodies; this can: each lane is one
-// keep-alive connection sending its requests one after another, lanes run in
-// parallel. Answers the elapsed milliseconds, or the first failure.
-import http from 'node:http';
+// does not share the event loop of the server it measures, as autocannon does
+// for the read benchmarks. autocannon cannot give each connection its own
+// sequence of URLs and bodies; this can: each lane is one keep-alive
+// connection sending its requests one after another, lanes run in parallel.
+// Like autocannon it writes requests prepared before the clock starts and
+// reads just enough of each response to know its status and its end, so the
+// figure is the server's, not node:http's client. Answers the elapsed
+// milliseconds, or the first failure.
+import net from 'node:net';
 import { parentPort, Worker } from 'node:worker_threads';
 
 export type Call = { method: string; path: string; body: string };
 export type Job = { origin: string; headers: Record<string, string>; lanes: Call[][] };
 
-function send(agent: http.Agent, origin: string, headers: Record<string, string>, call: Call): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(origin + call.path, {
-      agent, method: call.method,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(call.body) },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode! < 300 ? resolve() : reject(new Error(`${call.method} ${call.path}: ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end(call.body);
+const HEAD_END = Buffer.from('\r\n\r\n');
+
+/** Where the response at the start of `buf` ends and its status, or undefined while it is incomplete. */
+export function responseEnd(buf: Buffer): { end: number; status: number } | undefined {
+  const headEnd = buf.indexOf(HEAD_END);
+  if (headEnd < 0) return undefined;
+  const head = buf.toString('latin1', 0, headEnd);
+  const status = Number(head.slice(9, 12));
+  const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+  if (length) {
+    const end = headEnd + 4 + Number(length[1]);
+    return end <= buf.length ? { end, status } : undefined;
+  }
+  if (!/\r\ntransfer-encoding: *chunked/i.test(head)) throw new Error(`response without a length: ${head.split('\r\n')[0]}`);
+  let at = headEnd + 4;
+  for (;;) { // chunk: hex size CRLF data CRLF; the last has size 0 (no trailers expected)
+    const lineEnd = buf.indexOf('\r\n', at);
+    if (lineEnd < 0) return undefined;
+    const size = parseInt(buf.toString('latin1', at, lineEnd), 16);
+    at = lineEnd + 2 + size + 2;
+    if (at > buf.length) return undefined;
+    if (size === 0) return { end: at, status };
+  }
+}
+
+/** One keep-alive connection; `send` resolves when the whole response is in. */
+function connect(port: number, host: string) {
+  const socket = net.connect({ port, host, noDelay: true });
+  let received: Buffer = Buffer.alloc(0);
+  let waiting: { resolve: () => void; reject: (e: Error) => void; what: string } | undefined;
+  const fail = (e: Error) => (waiting?.reject(e), (waiting = undefined));
+  socket.on('error', fail);
+  socket.on('close', () => fail(new Error('connection closed by the server')));
+  socket.on('data', (data: Buffer) => {
+    received = received.length ? Buffer.concat([received, data]) : data;
+    try {
+      const done = responseEnd(received);
+      if (!done || !waiting) return;
+      const body = received.subarray(done.end - Math.min(200, done.end), done.end).toString();
+      received = received.subarray(done.end);
+      const job = waiting;
+      waiting = undefined;
+      if (done.status < 300) job.resolve();
+      else job.reject(new Error(`${job.what}: ${done.status} ${body}`));
+    } catch (e) {
+      fail(e as Error);
+    }
   });
+  return {
+    ready: new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject)),
+    send: (request: Buffer, what: string) => new Promise<void>((resolve, reject) => {
+      waiting = { resolve, reject, what };
+      socket.write(request);
+    }),
+    close: () => socket.destroy(),
+  };
 }
 
 async function run(job: Job): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.lanes.length });
+  const { hostname, port, host } = new URL(job.origin);
+  const fixed = Object.entries({ ...job.headers, host, 'content-type': 'application/json' })
+    .map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const lanes = job.lanes.map((lane) => lane.map((call) => ({
+    what: `${call.method} ${call.path}`,
+    bytes: Buffer.from(`${call.method} ${call.path} HTTP/1.1\r\n${fixed}content-length: ${Buffer.byteLength(call.body)}\r\n\r\n${call.body}`),
+  })));
+  const connections = lanes.map(() => connect(Number(port), hostname));
   try {
+    await Promise.all(connections.map((c) => c.ready));
     const t0 = performance.now();
-    await Promise.all(job.lanes.map(async (lane) => {
-      for (const call of lane) await send(agent, job.origin, job.headers, call);
+    await Promise.all(lanes.map(async (lane, i) => {
+      for (const request of lane) await connections[i].send(request.bytes, request.what);
     }));
     return performance.now() - t0;
   } finally {
-    agent.destroy();
+    for (const c of connections) c.close();
   }
 }
 

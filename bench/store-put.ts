@@ -24,6 +24,7 @@ const WRITERS = 20;
 const PER_WRITER = Math.max(5, Math.round(SEQUENTIAL / 30) * 5);
 const PASSWORD = 'benchmark password 1';
 const WARM_UP = 200;
+const WARM_UP_PER_WRITER = 25;
 
 type Write = { name: string; bytes: Buffer };
 type Doc = { versions: unknown[] };
@@ -131,13 +132,20 @@ async function runPut(via: Via): Promise<string[]> {
     };
     const put = (id: string, i: number, writer: number): Call =>
       ({ method: 'PUT', path: `/api/v1/map/id/${id}/`, body: JSON.stringify(revision(i, writer)) });
-    const ids: string[] = [];
-    for (let w = 0; w <= WRITERS; w++) ids.push((await call('POST', '/api/v1/map/', JSON.stringify(revision(0, w)), token)).mapId);
+    const create = async (count: number) => {
+      const created: string[] = [];
+      for (let w = 0; w < count; w++) created.push((await call('POST', '/api/v1/map/', JSON.stringify(revision(0, w)), token)).mapId);
+      return created;
+    };
+    const ids = await create(WRITERS);
 
-    // Warm-up on a map of its own, untimed: the first few hundred requests run
-    // while V8 is still compiling the request path; the raw loop has nothing to compile.
-    const warm = ids.pop()!;
-    await send([Array.from({ length: WARM_UP }, (_, i) => put(warm, i + 1, WRITERS))]);
+    // Warm-up on maps of their own, untimed, sequential and concurrent: the
+    // first thousand or so requests run while V8 is still compiling the
+    // request path (and the store starts its writer threads); the raw loop
+    // has next to nothing to compile.
+    const warm = await create(WRITERS);
+    await send([Array.from({ length: WARM_UP }, (_, i) => put(warm[0], i + 1, 0))]);
+    await send(warm.map((id, w) => Array.from({ length: WARM_UP_PER_WRITER }, (_, i) => put(id, WARM_UP + i + 1, w))));
 
     const chunk = 25;
     const seq = await interleaved(Math.ceil(SEQUENTIAL / chunk), path.join(dir, 'raw-seq'), async (r) => ({

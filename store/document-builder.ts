@@ -37,25 +37,30 @@ export class DocumentBuilder {
     return this.copy(value, false) as T;
   }
 
-  /** canonicalJson(doc) as UTF-8, for a document this builder built. */
-  bytes(doc: unknown): Buffer {
-    if (!isObject(doc) || Array.isArray(doc)) return Buffer.from(this.pretty(doc ?? null, 0) + '\n');
+  /**
+   * canonicalJson(doc) as UTF-8, in pieces to be written in order, for a
+   * document this builder built. The large pieces are shared with the
+   * builder's memo (no copy is made): they are never changed, but they must
+   * not be changed by the caller either.
+   */
+  chunks(doc: unknown): Uint8Array[] {
+    if (!isObject(doc) || Array.isArray(doc)) return [Buffer.from(this.pretty(doc ?? null, 0) + '\n')];
     const record = doc as Record<string, unknown>;
     const keys = Object.keys(record).filter((key) => record[key] !== undefined);
-    if (keys.length === 0) return Buffer.from('{}\n');
-    const parts: Array<string | Uint8Array> = [];
+    if (keys.length === 0) return [Buffer.from('{}\n')];
+    const parts: Uint8Array[] = [];
     let text = '{';
     keys.forEach((key, i) => {
       const value = record[key];
       text += `${i > 0 ? ',' : ''}\n  ${JSON.stringify(key)}: `;
       if (Array.isArray(value) && value.length > 0 && this.built.has(value)) {
         const head = this.head(value);
-        parts.push(text, head.grown.buf.subarray(0, head.length));
+        parts.push(Buffer.from(text), head.grown.buf.subarray(0, head.length));
         text = '\n  ]';
       } else text += this.pretty(value, 1);
     });
-    parts.push(text + '\n}\n');
-    return join(parts);
+    parts.push(Buffer.from(text + '\n}\n'));
+    return parts;
   }
 
   /** The built array that `array` is with its last element dropped, if this builder made one. */
@@ -176,14 +181,4 @@ function append(head: Head, text: string): Head {
   grown.buf.write(text, head.length, 'utf8');
   grown.used = length;
   return { grown, length };
-}
-
-/** The parts (text as UTF-8) in one buffer of their own, so it can be handed to a writer thread. */
-function join(parts: Array<string | Uint8Array>): Buffer {
-  let size = 0;
-  for (const part of parts) size += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
-  const out = Buffer.allocUnsafeSlow(size);
-  let at = 0;
-  for (const part of parts) at += typeof part === 'string' ? out.write(part, at, 'utf8') : (out.set(part, at), part.length);
-  return out;
 }

@@ -51,8 +51,8 @@ export interface DurableFileOptions<T> {
   writer?: Writer;
   /** Mode of newly created files (before umask); 0o600 for secrets. */
   mode?: number;
-  /** File bytes of a document (default canonicalJson as UTF-8); the store passes the bytes it already made. */
-  encode?: (data: T) => Uint8Array;
+  /** File bytes of a document, in pieces (default canonicalJson as UTF-8); the store passes the pieces it already made. */
+  encode?: (data: T) => readonly Uint8Array[];
 }
 
 /** lowdb Adapter for one JSON document stored in canonical form. */
@@ -81,7 +81,7 @@ export class DurableFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    const { writer, encode = (d: T) => Buffer.from(canonicalJson(d), 'utf8'), mode = 0o666 } = this.options;
+    const { writer, encode = (d: T) => [Buffer.from(canonicalJson(d), 'utf8')], mode = 0o666 } = this.options;
     if (!writer) throw new Error(`${this.file} was opened for reading only`);
     await writer.write(this.file, encode(data), mode);
   }

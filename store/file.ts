@@ -79,9 +79,9 @@ function fileStore(fs: FsFacade, writer: Writer, root: string, index: DocIndex, 
         assertDocument(c, key, next);
         // The in-memory copy is exactly what a restart reads back; parts built before are reused.
         const stored = builder.build(next);
-        const bytes = builder.bytes(stored); // = canonicalJson(next) as UTF-8, old parts' bytes reused
+        const chunks = builder.chunks(stored); // = canonicalJson(next) as UTF-8, old parts' bytes reused
         const adapter = new DurableFile<typeof stored>(fileOf(c, key), {
-          fs, writer, mode: c === PRIVATE ? 0o600 : 0o666, encode: () => bytes,
+          fs, writer, mode: c === PRIVATE ? 0o600 : 0o666, encode: () => chunks,
         });
         try {
           await new Low(adapter, stored).write();
@@ -135,7 +135,7 @@ async function prepareFolders(fs: FsFacade, writer: Writer, root: string): Promi
   await fs.chmod(privateDir, 0o700);
   const gitignore = path.join(privateDir, '.gitignore');
   const current = await fs.readFile(gitignore, 'utf8').catch(() => undefined);
-  if (current !== PRIVATE_GITIGNORE) await writer.write(gitignore, Buffer.from(PRIVATE_GITIGNORE), 0o600);
+  if (current !== PRIVATE_GITIGNORE) await writer.write(gitignore, [Buffer.from(PRIVATE_GITIGNORE)], 0o600);
 }
 
 /** Removes temp files left by writes that a crash interrupted (we hold the lock, so none is in use). */

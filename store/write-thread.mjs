@@ -104,13 +104,20 @@ const failureOf = (error) => ({
   code: /** @type {NodeJS.ErrnoException} */ (error)?.code,
 });
 
-// Started as a writer thread: serve jobs one at a time, in order.
+// Started as a writer thread: serve jobs one at a time, in order. A write's
+// bytes are the first `length` bytes of the scratch buffer shared with the
+// thread that asked (writer.ts), sent along whenever it grows.
 if (parentPort && workerData === 'mts-writer') {
   const port = parentPort;
   const writer = durableWriter(nodeFs);
-  port.on('message', (/** @type {{ op: 'write' | 'remove', file: string, bytes?: Uint8Array, mode?: number }} */ job) => {
+  /** @type {Uint8Array<ArrayBufferLike>} */
+  let scratch = new Uint8Array(0);
+  port.on('message', (/** @type {{ op: 'write' | 'remove', file: string, length?: number, mode?: number, scratch?: SharedArrayBuffer }} */ job) => {
     try {
-      const result = job.op === 'write' ? (writer.write(job.file, /** @type {Uint8Array} */ (job.bytes), job.mode ?? 0o666), true) : writer.remove(job.file);
+      if (job.scratch) scratch = new Uint8Array(job.scratch);
+      const result = job.op === 'write'
+        ? (writer.write(job.file, scratch.subarray(0, job.length), job.mode ?? 0o666), true)
+        : writer.remove(job.file);
       port.postMessage({ result });
     } catch (error) {
       port.postMessage({ error: failureOf(error) });

@@ -22,23 +22,25 @@ function* values(seed: number): Generator<unknown> {
   for (;;) yield make(0);
 }
 
+/** The file bytes the builder gives for `doc`, its chunks joined. */
+const bytesOf = (builder: DocumentBuilder, doc: unknown) => Buffer.concat(builder.chunks(doc));
 /** What the file of `value` must hold. */
 const expected = (value: unknown) => Buffer.from(canonicalJson(value), 'utf8');
 type Doc = { versions: unknown[] };
 
-describe('DocumentBuilder.bytes', () => {
+describe('DocumentBuilder.chunks', () => {
   it('equals canonicalJson for 2000 generated documents, built fresh and grown from built parts', () => {
     const builder = new DocumentBuilder();
     const gen = values(42);
     let doc: Doc = builder.build({ versions: [] });
     for (let i = 0; i < 2000; i++) {
       const value = { v: gen.next().value, nested: [gen.next().value] };
-      assert.deepEqual(builder.bytes(builder.build(value)), expected(value));
+      assert.deepEqual(bytesOf(builder, builder.build(value)), expected(value));
       // A growing document reuses the bytes of its old versions.
       doc = builder.build({ ...doc, versions: [...doc.versions, value] });
-      if (i % 97 === 0) assert.deepEqual(builder.bytes(doc), expected(doc));
+      if (i % 97 === 0) assert.deepEqual(bytesOf(builder, doc), expected(doc));
     }
-    assert.deepEqual(builder.bytes(doc), expected(doc));
+    assert.deepEqual(bytesOf(builder, doc), expected(doc));
   });
 
   it('a versions array grown one element per write is reused only when its old elements are the same', () => {
@@ -54,7 +56,7 @@ describe('DocumentBuilder.bytes', () => {
       if (i % 50 === 25) next = { versions: [...doc.versions.slice(1), item] };
       if (i % 50 === 10) next = { ...next, name: `renamed ${i} é` };
       doc = builder.build(next);
-      assert.deepEqual(builder.bytes(doc), expected(doc), `write ${i + 1}`);
+      assert.deepEqual(bytesOf(builder, doc), expected(doc), `write ${i + 1}`);
     }
   });
 
@@ -62,28 +64,28 @@ describe('DocumentBuilder.bytes', () => {
     const builder = new DocumentBuilder();
     let doc: Doc = builder.build({ versions: [{ version: 1 }] });
     for (let i = 2; i <= 40; i++) {
-      const before = builder.bytes(doc);
+      const before = bytesOf(builder, doc);
       // The write of `failed` did not happen; the retry grows the same document again.
       const failed = builder.build({ versions: [...doc.versions, { version: i, attempt: 'first 🛰' }] });
-      assert.deepEqual(builder.bytes(failed), expected(failed));
+      assert.deepEqual(bytesOf(builder, failed), expected(failed));
       const retried = builder.build({ versions: [...doc.versions, { version: i, attempt: 'second' }] });
-      assert.deepEqual(builder.bytes(retried), expected(retried));
-      assert.deepEqual(builder.bytes(failed), expected(failed));
-      assert.deepEqual(builder.bytes(doc), before);
+      assert.deepEqual(bytesOf(builder, retried), expected(retried));
+      assert.deepEqual(bytesOf(builder, failed), expected(failed));
+      assert.deepEqual(bytesOf(builder, doc), before);
       doc = i % 3 === 0 ? failed : retried;
     }
   });
 
-  it('bytes handed out are never changed by later writes', () => {
+  it('chunks handed out are never changed by later writes', () => {
     const builder = new DocumentBuilder();
     let doc: Doc = builder.build({ versions: [{ version: 1 }] });
-    const handed: Array<[Buffer, Buffer]> = [];
+    const handed: Array<[Uint8Array[], Buffer]> = [];
     for (let i = 2; i <= 100; i++) {
-      const bytes = builder.bytes(doc);
-      handed.push([bytes, Buffer.from(bytes)]);
-      doc = builder.build({ versions: [...doc.versions, { version: i }] });
+      const chunks = builder.chunks(doc);
+      handed.push([chunks, Buffer.concat(chunks)]);
+      doc = builder.build({ versions: [...doc.versions, { version: i, note: 'é'.repeat(i) }] });
     }
-    for (const [bytes, copy] of handed) assert.deepEqual(bytes, copy);
+    for (const [chunks, copy] of handed) assert.deepEqual(Buffer.concat(chunks), copy);
   });
 
   it('documents that are not objects, or hold arrays of other things', () => {
@@ -91,23 +93,23 @@ describe('DocumentBuilder.bytes', () => {
     const shared = builder.build({ s: 1 });
     for (const value of [[{ a: 1 }, shared], [{ b: 2 }, shared], [1, 'two', [3]], 'text', 12, null, {},
       { list: [1, 2, 3], empty: [], objects: [shared, shared] }, { only: [] }]) {
-      assert.deepEqual(builder.bytes(builder.build(value)), expected(value), JSON.stringify(value));
+      assert.deepEqual(bytesOf(builder, builder.build(value)), expected(value), JSON.stringify(value));
     }
     // The same element object last in two different document arrays: each keeps its own bytes.
     const a = builder.build({ versions: [{ a: 1 }, shared] });
     const b = builder.build({ versions: [{ b: 2 }, shared] });
-    assert.deepEqual(builder.bytes(a), expected(a));
-    assert.deepEqual(builder.bytes(b), expected(b));
+    assert.deepEqual(bytesOf(builder, a), expected(a));
+    assert.deepEqual(bytesOf(builder, b), expected(b));
     const c = builder.build({ versions: [...a.versions, { c: 3 }] });
-    assert.deepEqual(builder.bytes(c), expected(c));
+    assert.deepEqual(bytesOf(builder, c), expected(c));
   });
 
   it('the same built part serializes correctly at different depths', () => {
     const builder = new DocumentBuilder();
     const part = builder.build({ k: [1, { x: 'y' }] });
     const outer = builder.build({ a: part, b: [part, [part]], versions: [part, { part }] });
-    assert.deepEqual(builder.bytes(part), expected(part));
-    assert.deepEqual(builder.bytes(outer), expected(outer));
-    assert.deepEqual(builder.bytes(part), expected(part));
+    assert.deepEqual(bytesOf(builder, part), expected(part));
+    assert.deepEqual(bytesOf(builder, outer), expected(outer));
+    assert.deepEqual(bytesOf(builder, part), expected(part));
   });
 });

@@ -23,17 +23,26 @@ describe('threadWriter', () => {
   it('writes the exact bytes with the requested mode and leaves no temp file', async () => {
     const file = path.join(dir, 'key.json');
     const bytes = Buffer.from('{\n  "ünïcode": "ok"\n}\n');
-    await writer.write(file, bytes, 0o600);
+    await writer.write(file, [bytes], 0o600);
     assert.equal(await readFile(file, 'utf8'), '{\n  "ünïcode": "ok"\n}\n');
     assert.equal((await stat(file)).mode & 0o777, 0o600);
     assert.deepEqual(await readdir(dir), ['key.json']);
+  });
+
+  it('writes a file given in chunks, larger writes after smaller ones and smaller after larger', async () => {
+    const file = path.join(dir, 'doc.json');
+    for (const kb of [1, 300, 2, 900, 0]) {
+      const chunks = [Buffer.from('{"a":"'), Buffer.alloc(kb * 1024, 'é'.charCodeAt(0) % 26 + 97), Buffer.from(`","kb":${kb}}`)];
+      await writer.write(file, chunks, 0o666);
+      assert.deepEqual(await readFile(file), Buffer.concat(chunks), `${kb} KB`);
+    }
   });
 
   it('takes writes to many files at once, each file ending with its last write', async () => {
     const files = Array.from({ length: 12 }, (_, i) => path.join(dir, `f${i}.json`));
     // Writes to one file follow each other (as the store's per-document lock makes them); files run in parallel.
     await Promise.all(files.map(async (file, i) => {
-      for (let n = 1; n <= 5; n++) await writer.write(file, Buffer.from(`${i}:${n}:${'x'.repeat(20_000 * (n % 2))}`), 0o666);
+      for (let n = 1; n <= 5; n++) await writer.write(file, [Buffer.from(`${i}:${n}:${'x'.repeat(20_000 * (n % 2))}`)], 0o666);
     }));
     for (const [i, file] of files.entries()) assert.match(await readFile(file, 'utf8'), new RegExp(`^${i}:5:x{20000}$`));
     assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
@@ -41,17 +50,17 @@ describe('threadWriter', () => {
 
   it('reports a failure with its errno code and removes the temp file', async () => {
     const missing = path.join(dir, 'no-such-folder', 'a.json');
-    await assert.rejects(writer.write(missing, Buffer.from('{}'), 0o666), { code: 'ENOENT' });
+    await assert.rejects(writer.write(missing, [Buffer.from('{}')], 0o666), { code: 'ENOENT' });
     // Renaming a file over a non-empty folder fails after the temp file was written.
     const intoFolder = path.join(dir, 'taken');
     await mkdir(path.join(intoFolder, 'inner'), { recursive: true });
-    await assert.rejects(writer.write(intoFolder, Buffer.from('{}'), 0o666), (e: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST'].includes(e.code!));
+    await assert.rejects(writer.write(intoFolder, [Buffer.from('{}')], 0o666), (e: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST'].includes(e.code!));
     assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
   });
 
   it('removes a file, answering whether it existed', async () => {
     const file = path.join(dir, 'gone.json');
-    await writer.write(file, Buffer.from('{}'), 0o666);
+    await writer.write(file, [Buffer.from('{}')], 0o666);
     assert.equal(await writer.remove(file), true);
     await assert.rejects(stat(file), { code: 'ENOENT' });
     assert.equal(await writer.remove(file), false);
@@ -61,15 +70,15 @@ describe('threadWriter', () => {
     /** Descriptors of this process that point into the test's folder. */
     const held = async () => (await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => ''))))
       .filter((target) => target === dir || target.startsWith(dir + path.sep));
-    await Promise.all([1, 2, 3, 4].map((n) => writer.write(path.join(dir, `f${n}.json`), Buffer.from('{}'), 0o666)));
+    await Promise.all([1, 2, 3, 4].map((n) => writer.write(path.join(dir, `f${n}.json`), [Buffer.from('{}')], 0o666)));
     assert.ok((await held()).length > 0, 'the threads keep the folder open for its fsyncs');
     await writer.close();
     assert.deepEqual(await held(), []);
   });
 
   it('refuses writes once closed', async () => {
-    await writer.write(path.join(dir, 'a.json'), Buffer.from('{}'), 0o666);
+    await writer.write(path.join(dir, 'a.json'), [Buffer.from('{}')], 0o666);
     await writer.close();
-    await assert.rejects(writer.write(path.join(dir, 'b.json'), Buffer.from('{}'), 0o666), { code: 'ESHUTDOWN' });
+    await assert.rejects(writer.write(path.join(dir, 'b.json'), [Buffer.from('{}')], 0o666), { code: 'ESHUTDOWN' });
   });
 });
