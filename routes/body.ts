@@ -13,6 +13,13 @@ import { badRequest, ServiceError, validationFailed, type FieldProblem } from '.
 const dropPrototypeKeys = (key: string, value: unknown) =>
   key === '__proto__' || key === 'constructor' || key === 'prototype' ? undefined : value;
 
+/**
+ * Text in which no key can name a prototype: none of those words appears, and
+ * no \u escape could spell one. Most bodies are such text, and parsing them
+ * without the reviver (which calls back for every key) is several times faster.
+ */
+const PROTOTYPE_WORDS = /proto|constructor|\\u/;
+
 export const issuesToProblems = (issues: v.BaseIssue<unknown>[]): FieldProblem[] =>
   issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }));
 
@@ -35,7 +42,7 @@ export async function readBody<S extends v.GenericSchema>(c: Context, schema: S,
     const text = await c.req.text();
     if (!text.trim()) throw badRequest('request body is empty; send a JSON object');
     try {
-      raw = JSON.parse(text, dropPrototypeKeys);
+      raw = PROTOTYPE_WORDS.test(text) ? JSON.parse(text, dropPrototypeKeys) : JSON.parse(text);
     } catch (e) {
       throw badRequest(`request body is not valid JSON: ${(e as Error).message}`);
     }

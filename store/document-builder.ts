@@ -88,24 +88,20 @@ export class DocumentBuilder {
     return head;
   }
 
+  /**
+   * JSON.stringify(value, null, 2) as it reads nested at `depth`. A built
+   * value is canonical (keys sorted, nothing undefined), so the native
+   * stringify gives its text; every line break in it is structure (strings
+   * escape theirs), so indenting it deeper is a replace.
+   */
   private pretty(value: unknown, depth: number): string {
     if (!isObject(value)) return JSON.stringify(value);
-    const memo = this.built.has(value) ? this.texts.get(value) : undefined;
-    const cached = memo?.[depth];
+    const built = this.built.has(value);
+    const cached = built ? this.texts.get(value)?.[depth] : undefined;
     if (cached !== undefined) return cached;
-    const inner = '\n' + '  '.repeat(depth + 1);
-    const outer = '\n' + '  '.repeat(depth);
-    let out: string;
-    if (Array.isArray(value)) {
-      out = value.length === 0 ? '[]' : `[${inner}${value.map((item) => this.pretty(item ?? null, depth + 1)).join(`,${inner}`)}${outer}]`;
-    } else {
-      const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).filter((key) => record[key] !== undefined);
-      out = keys.length === 0
-        ? '{}'
-        : `{${inner}${keys.map((key) => `${JSON.stringify(key)}: ${this.pretty(record[key], depth + 1)}`).join(`,${inner}`)}${outer}}`;
-    }
-    if (this.built.has(value)) {
+    const flat = JSON.stringify(value, null, 2);
+    const out = depth === 0 ? flat : flat.replaceAll('\n', '\n' + '  '.repeat(depth));
+    if (built) {
       let byDepth = this.texts.get(value);
       if (!byDepth) this.texts.set(value, (byDepth = []));
       byDepth[depth] = out;

@@ -72,6 +72,21 @@ describe('prototype pollution through request bodies', () => {
     assert.deepEqual(listed, [{ public: false, name: 'target v2' }]);
   });
 
+  it('map update: the same keys spelled with \\u escapes are dropped too', async () => {
+    const map = await createMap(t, 'escaped');
+    const escaped = hostile('escaped v2').replaceAll('__proto__', '\\u005f_pr\\u006fto__')
+      .replaceAll('constructor', 'c\\u006fnstructor').replaceAll('prototype', 'pr\\u006ftotype');
+    assert.doesNotMatch(escaped, /proto|constructor/); // only the escapes spell them
+    const res = await t.request(`/api/v1/map/id/${map.mapId}/`, {
+      method: 'PUT', token: t.write, body: escaped, headers: { 'Content-Type': 'application/json' },
+    });
+    clean();
+    assert.equal(res.status, 200);
+    const stored = t.store.get<any>('maps', map.mapId).versions[1];
+    assert.doesNotMatch(JSON.stringify(stored), /polluted|__proto__|isAdmin|constructor/);
+    assert.equal(stored.public, false);
+  });
+
   it('dataset create: polluting keys are refused (the dataset schema is strict)', async () => {
     const res = await t.request('/api/v1/dataset/', {
       method: 'POST', token: t.write, headers: { 'Content-Type': 'application/json' },
