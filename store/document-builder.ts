@@ -15,11 +15,9 @@ const ITEM = '\n    ';
 
 export class DocumentBuilder {
   private built = new WeakSet<object>();
-  // Pretty text of built parts, per nesting depth. Built parts never change,
-  // so an element serialized for one write is not serialized again.
-  private texts = new WeakMap<object, string[]>();
   // A built array by its last element (an object), so that the array grown
-  // from it by one element is recognised without walking it.
+  // from it by one element is recognised by identity, without copying or
+  // serializing its old elements again.
   private lastOf = new WeakMap<object, readonly unknown[]>();
   // File bytes of document-level arrays, and for an array grown from one
   // whose bytes were made, that one's bytes (to append the new element to).
@@ -44,7 +42,7 @@ export class DocumentBuilder {
    * not be changed by the caller either.
    */
   chunks(doc: unknown): Uint8Array[] {
-    if (!isObject(doc) || Array.isArray(doc)) return [Buffer.from(this.pretty(doc ?? null, 0) + '\n')];
+    if (!isObject(doc) || Array.isArray(doc)) return [Buffer.from(indented(doc ?? null, 0) + '\n')];
     const record = doc as Record<string, unknown>;
     const keys = Object.keys(record).filter((key) => record[key] !== undefined);
     if (keys.length === 0) return [Buffer.from('{}\n')];
@@ -57,7 +55,7 @@ export class DocumentBuilder {
         const head = this.head(value);
         parts.push(Buffer.from(text), head.grown.buf.subarray(0, head.length));
         text = '\n  ]';
-      } else text += this.pretty(value, 1);
+      } else text += indented(value, 1);
     });
     parts.push(Buffer.from(text + '\n}\n'));
     return parts;
@@ -76,37 +74,15 @@ export class DocumentBuilder {
     let head = this.heads.get(array);
     if (head) return head;
     const before = this.headBefore.get(array);
-    const last = this.pretty(array[array.length - 1] ?? null, 2);
-    if (before) head = append(before, `,${ITEM}${last}`);
+    if (before) head = append(before, `,${ITEM}${indented(array[array.length - 1] ?? null, 2)}`);
     else {
-      const text = `[${ITEM}${array.slice(0, -1).map((item) => `${this.pretty(item ?? null, 2)},${ITEM}`).join('')}${last}`;
-      const buf = Buffer.from(text, 'utf8'); // exact size: most documents are not written again soon
+      const whole = indented(array, 1); // ends with the closing bracket on a line of its own
+      const buf = Buffer.from(whole.slice(0, whole.lastIndexOf('\n')), 'utf8'); // exact size: most documents are not written again soon
       head = { grown: { buf, used: buf.length }, length: buf.length };
     }
     this.heads.set(array, head);
     this.headBefore.delete(array);
     return head;
-  }
-
-  /**
-   * JSON.stringify(value, null, 2) as it reads nested at `depth`. A built
-   * value is canonical (keys sorted, nothing undefined), so the native
-   * stringify gives its text; every line break in it is structure (strings
-   * escape theirs), so indenting it deeper is a replace.
-   */
-  private pretty(value: unknown, depth: number): string {
-    if (!isObject(value)) return JSON.stringify(value);
-    const built = this.built.has(value);
-    const cached = built ? this.texts.get(value)?.[depth] : undefined;
-    if (cached !== undefined) return cached;
-    const flat = JSON.stringify(value, null, 2);
-    const out = depth === 0 ? flat : flat.replaceAll('\n', '\n' + '  '.repeat(depth));
-    if (built) {
-      let byDepth = this.texts.get(value);
-      if (!byDepth) this.texts.set(value, (byDepth = []));
-      byDepth[depth] = out;
-    }
-    return out;
   }
 
   private copy(value: unknown, inArray: boolean): unknown {
@@ -158,6 +134,17 @@ export class DocumentBuilder {
     this.built.add(out as object);
     return out;
   }
+}
+
+/**
+ * JSON.stringify(value, null, 2) as it reads nested at `depth`. A built value
+ * is canonical (keys sorted, nothing undefined), so the native stringify gives
+ * its text; every line break in it is structure (strings escape theirs), so
+ * indenting it deeper is a replace.
+ */
+function indented(value: unknown, depth: number): string {
+  const flat = JSON.stringify(value, null, 2);
+  return depth === 0 || !isObject(value) ? flat : flat.replaceAll('\n', '\n' + '  '.repeat(depth));
 }
 
 /**
