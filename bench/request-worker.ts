@@ -16,7 +16,7 @@ export type Job = { origin: string; headers: Record<string, string>; lanes: Call
 const HEAD_END = Buffer.from('\r\n\r\n');
 
 /** Where the response at the start of `buf` ends and its status, or undefined while it is incomplete. */
-export function responseEnd(buf: Buffer): { end: number; status: number } | undefined {
+function responseEnd(buf: Buffer): { end: number; status: number } | undefined {
   const headEnd = buf.indexOf(HEAD_END);
   if (headEnd < 0) return undefined;
   const head = buf.toString('latin1', 0, headEnd);

@@ -60,21 +60,29 @@ class WriterThread {
   }
 
   run(job: Job): Promise<boolean> {
+    const message = job.op === 'remove' ? job : this.stage(job);
     return new Promise((resolve, reject) => {
       this.current = { resolve, reject };
       this.worker.ref(); // a write in flight does keep it alive
-      if (job.op === 'remove') return this.worker.postMessage(job);
-      let length = 0;
-      for (const chunk of job.chunks) length += chunk.length;
-      let grown: SharedArrayBuffer | undefined;
-      if (length > this.scratch.length) {
-        grown = new SharedArrayBuffer(Math.max(SCRATCH_MIN, length + (length >> 1)));
-        this.scratch = new Uint8Array(grown);
-      }
-      let at = 0;
-      for (const chunk of job.chunks) (this.scratch.set(chunk, at), (at += chunk.length));
-      this.worker.postMessage({ op: 'write', file: job.file, mode: job.mode, length, scratch: grown });
+      this.worker.postMessage(message);
     });
+  }
+
+  /** Copies the write's chunks into the scratch buffer (grown when short); the message that points at them. */
+  private stage(job: Extract<Job, { op: 'write' }>) {
+    let length = 0;
+    for (const chunk of job.chunks) length += chunk.length;
+    let grown: SharedArrayBuffer | undefined;
+    if (length > this.scratch.length) {
+      grown = new SharedArrayBuffer(Math.max(SCRATCH_MIN, length + (length >> 1)));
+      this.scratch = new Uint8Array(grown);
+    }
+    let at = 0;
+    for (const chunk of job.chunks) {
+      this.scratch.set(chunk, at);
+      at += chunk.length;
+    }
+    return { op: 'write', file: job.file, mode: job.mode, length, scratch: grown };
   }
 
   terminate(): Promise<number> {
