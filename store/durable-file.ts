@@ -6,7 +6,6 @@
 // them and simulate failures.
 import * as nodeFs from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
-import { canonicalJson } from './canonical-json.ts';
 import { TEMP_SUFFIX } from './write-thread.mjs';
 import type { Writer } from './writer.ts';
 
@@ -47,12 +46,14 @@ export async function syncDir(fs: FsFacade, dir: string): Promise<void> {
 
 export interface DurableFileOptions<T> {
   fs?: FsFacade;
-  /** Where writes go; a file only ever read (at load) needs none. */
-  writer?: Writer;
-  /** Mode of newly created files (before umask); 0o600 for secrets. */
-  mode?: number;
-  /** File bytes of a document, in pieces (default canonicalJson as UTF-8); the store passes the pieces it already made. */
-  encode?: (data: T) => readonly Uint8Array[];
+  /** How writes are made; a file only ever read (at load) has none. */
+  writes?: {
+    writer: Writer;
+    /** Mode of a newly created file (before umask); 0o600 for secrets. */
+    mode: number;
+    /** The document's file bytes in pieces: its canonical JSON as UTF-8 (the store's DocumentBuilder makes them). */
+    encode: (data: T) => readonly Uint8Array[];
+  };
 }
 
 /** lowdb Adapter for one JSON document stored in canonical form. */
@@ -81,8 +82,8 @@ export class DurableFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    const { writer, encode = (d: T) => [Buffer.from(canonicalJson(d), 'utf8')], mode = 0o666 } = this.options;
-    if (!writer) throw new Error(`${this.file} was opened for reading only`);
-    await writer.write(this.file, encode(data), mode);
+    const { writes } = this.options;
+    if (!writes) throw new Error(`${this.file} was opened for reading only`);
+    await writes.writer.write(this.file, writes.encode(data), writes.mode);
   }
 }

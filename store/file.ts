@@ -81,7 +81,7 @@ function fileStore(fs: FsFacade, writer: Writer, root: string, index: DocIndex, 
         const stored = builder.build(next);
         const chunks = builder.chunks(stored); // = canonicalJson(next) as UTF-8, old parts' bytes reused
         const adapter = new DurableFile<typeof stored>(fileOf(c, key), {
-          fs, writer, mode: c === PRIVATE ? 0o600 : 0o666, encode: () => chunks,
+          fs, writes: { writer, mode: c === PRIVATE ? 0o600 : 0o666, encode: () => chunks },
         });
         try {
           await new Low(adapter, stored).write();

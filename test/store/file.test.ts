@@ -76,6 +76,21 @@ describe('durability order', () => {
     await store.close();
   });
 
+  it('a document grown over 150 writes on the writer threads holds its canonical bytes after each one', async () => {
+    const store = await openFileStore(dir, { log });
+    type Doc = { name: string; versions: unknown[] };
+    let doc: Doc | undefined;
+    for (let n = 1; n <= 150; n++) {
+      // Versions of a few KB with non-ASCII text: the file passes the writer's first scratch size early on.
+      doc = await store.update<Doc>('maps', 'grown', (cur) => ({
+        name: n % 40 === 0 ? `renamed ${n} → é` : cur?.name ?? 'grown',
+        versions: [...(cur?.versions ?? []), { version: n, note: `Zürich ${n} `.repeat(n % 7 * 40) }],
+      }));
+      assert.equal(await readFile(path.join(dir, 'maps', 'grown.json'), 'utf8'), canonicalJson(doc), `write ${n}`);
+    }
+    await store.close();
+  });
+
   it('writes the file in canonical form, continuing short writes', async () => {
     const store = await open(() => undefined, { maxWriteBytes: 7 });
     const doc = await store.update('datasets', 'd', () => ({ b: 'x'.repeat(100), a: [1, 2] }));
@@ -97,11 +112,13 @@ describe('a failed write keeps the previous document', () => {
       const store = await open((op, file) => {
         if (failing && op === failAt && file.endsWith('.tmp')) throw errno(code);
       });
-      const before = await store.update('maps', 'm', () => ({ version: 1 }));
+      // A growing versions array: the retry below appends to the bytes kept from the last good write.
+      const append = (version: number) => (doc: { versions: unknown[] } | undefined) => ({ versions: [...(doc?.versions ?? []), { version }] });
+      const before = await store.update('maps', 'm', append(1));
       const file = path.join(dir, 'maps', 'm.json');
       const bytes = await readFile(file, 'utf8');
       failing = true;
-      const error = await store.update('maps', 'm', () => ({ version: 2 })).catch((e) => e);
+      const error = await store.update('maps', 'm', append(2)).catch((e) => e);
       assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${error}`);
       assert.equal(error.code, 'storage_unavailable');
       assert.match(error.message, message);
@@ -110,7 +127,9 @@ describe('a failed write keeps the previous document', () => {
       assert.deepEqual(await tempsIn(path.join(dir, 'maps')), [], 'no temp file left');
       assert.ok(logs.some((m) => m.includes('maps/m') && m.includes(code)), 'the failure is logged');
       failing = false; // space freed: the next write works
-      assert.deepEqual(await store.update('maps', 'm', () => ({ version: 2 })), { version: 2 });
+      const after = await store.update('maps', 'm', append(2));
+      assert.deepEqual(after, { versions: [{ version: 1 }, { version: 2 }] });
+      assert.equal(await readFile(file, 'utf8'), canonicalJson(after));
       await store.close();
     });
   }
