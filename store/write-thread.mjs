@@ -3,7 +3,9 @@
 // folder, the whole buffer written (short writes continued, checked), fsync of
 // the file, close, rename over the target, fsync of the folder. lowdb's own
 // writer (steno) renames a temp file but never fsyncs, so a power cut could
-// leave an empty or old file behind a write that was acknowledged.
+// leave an empty or old file behind a write that was acknowledged. Writes to
+// different files can run as one group: each keeps that order, and a folder's
+// fsync, which makes every rename in it durable, is paid once per group.
 //
 // The service runs the sequence on writer threads (writer.ts): one hand-off
 // per write instead of six trips through libuv's pool, and fsyncs never hold
@@ -46,36 +48,88 @@ export function durableWriter(fs) {
     if (fd === undefined) folders.set(dir, (fd = fs.openSync(dir, 'r')));
     fs.fsyncSync(fd);
   };
-  return {
-    /** Writes `bytes` to `file` atomically and durably (see the header). @param {string} file @param {Uint8Array} bytes @param {number} mode */
-    write(file, bytes, mode) {
-      const dir = path.dirname(file);
-      // Hidden, unique per write, and ending in TEMP_SUFFIX so a crash leftover is recognised.
-      const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
-      let renamed = false;
+  /**
+   * A write up to its rename: `bytes` in a new temp file beside `file`, on
+   * disk (fsynced, closed); the temp file's name. Nothing is left on failure.
+   * @param {string} file @param {Uint8Array} bytes @param {number} mode
+   */
+  const stage = (file, bytes, mode) => {
+    // Hidden, unique per write, and ending in TEMP_SUFFIX so a crash leftover is recognised.
+    const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+    try {
+      const fd = fs.openSync(temp, 'wx', mode);
       try {
-        const fd = fs.openSync(temp, 'wx', mode);
-        try {
-          let offset = 0;
-          while (offset < bytes.length) {
-            const written = fs.writeSync(fd, bytes, offset, bytes.length - offset, offset);
-            // A write that makes no progress would loop forever; report it as an I/O error.
-            if (!(written > 0)) throw Object.assign(new Error(`short write to ${temp}`), { code: 'EIO' });
-            offset += written;
-          }
-          fs.fsyncSync(fd);
-        } catch (error) {
-          try { fs.closeSync(fd); } catch { /* the first failure is the one to report */ }
-          throw error;
+        let offset = 0;
+        while (offset < bytes.length) {
+          const written = fs.writeSync(fd, bytes, offset, bytes.length - offset, offset);
+          // A write that makes no progress would loop forever; report it as an I/O error.
+          if (!(written > 0)) throw Object.assign(new Error(`short write to ${temp}`), { code: 'EIO' });
+          offset += written;
         }
-        fs.closeSync(fd);
-        fs.renameSync(temp, file);
-        renamed = true;
-        syncFolder(dir);
+        fs.fsyncSync(fd);
       } catch (error) {
-        if (!renamed) try { fs.unlinkSync(temp); } catch { /* it may not exist */ }
+        try { fs.closeSync(fd); } catch { /* the first failure is the one to report */ }
         throw error;
       }
+      fs.closeSync(fd);
+      return temp;
+    } catch (error) {
+      try { fs.unlinkSync(temp); } catch { /* it may not exist */ }
+      throw error;
+    }
+  };
+  /**
+   * Writes to distinct files as one group: every temp file on disk, then every
+   * rename, then one fsync per folder. Each write still has its data durable
+   * before its rename and its rename durable before it is reported; one
+   * write's failure leaves the others alone. One entry per write: undefined
+   * when it is done, else its failure.
+   * @param {ReadonlyArray<{ file: string, bytes: Uint8Array, mode: number }>} writes
+   * @returns {unknown[]}
+   */
+  const writeAll = (writes) => {
+    /** @type {unknown[]} */
+    const failures = writes.map(() => undefined);
+    const temps = writes.map(({ file, bytes, mode }, i) => {
+      try {
+        return stage(file, bytes, mode);
+      } catch (error) {
+        failures[i] = error;
+        return undefined;
+      }
+    });
+    /** @type {Map<string, number[]>} which writes each folder's fsync completes */
+    const renamed = new Map();
+    writes.forEach(({ file }, i) => {
+      const temp = temps[i];
+      if (temp === undefined) return;
+      try {
+        fs.renameSync(temp, file);
+      } catch (error) {
+        failures[i] = error;
+        try { fs.unlinkSync(temp); } catch { /* it may not exist */ }
+        return;
+      }
+      const dir = path.dirname(file);
+      const group = renamed.get(dir);
+      if (group) group.push(i);
+      else renamed.set(dir, [i]);
+    });
+    for (const [dir, group] of renamed) {
+      try {
+        syncFolder(dir);
+      } catch (error) {
+        for (const i of group) failures[i] = error;
+      }
+    }
+    return failures;
+  };
+  return {
+    writeAll,
+    /** Writes `bytes` to `file` atomically and durably (see the header). @param {string} file @param {Uint8Array} bytes @param {number} mode */
+    write(file, bytes, mode) {
+      const [failure] = writeAll([{ file, bytes, mode }]);
+      if (failure !== undefined) throw failure;
     },
     /** Removes `file` and fsyncs its folder; false when there was no such file. @param {string} file */
     remove(file) {
@@ -104,21 +158,30 @@ const failureOf = (error) => ({
   code: /** @type {NodeJS.ErrnoException} */ (error)?.code,
 });
 
-// Started as a writer thread: serve jobs one at a time, in order. A write's
-// bytes are the first `length` bytes of the scratch buffer shared with the
-// thread that asked (writer.ts), sent along whenever it grows.
+// Started as a writer thread: serve jobs one at a time, in order. A job is a
+// group of writes, whose bytes lie one after another at the start of the
+// scratch buffer shared with the thread that asked (writer.ts), sent along
+// whenever it grows; or a removal.
 if (parentPort && workerData === 'mts-writer') {
   const port = parentPort;
   const writer = durableWriter(nodeFs);
   /** @type {Uint8Array<ArrayBufferLike>} */
   let scratch = new Uint8Array(0);
-  port.on('message', (/** @type {{ op: 'write' | 'remove', file: string, length?: number, mode?: number, scratch?: SharedArrayBuffer }} */ job) => {
+  /** @typedef {{ op: 'write', writes: Array<{ file: string, length: number, mode: number }>, scratch?: SharedArrayBuffer }} WriteJob */
+  port.on('message', (/** @type {WriteJob | { op: 'remove', file: string }} */ job) => {
     try {
+      if (job.op === 'remove') {
+        port.postMessage({ results: [{ result: writer.remove(job.file) }] });
+        return;
+      }
       if (job.scratch) scratch = new Uint8Array(job.scratch);
-      const result = job.op === 'write'
-        ? (writer.write(job.file, scratch.subarray(0, job.length), job.mode ?? 0o666), true)
-        : writer.remove(job.file);
-      port.postMessage({ result });
+      let at = 0;
+      const failures = writer.writeAll(job.writes.map(({ file, length, mode }) => {
+        const bytes = scratch.subarray(at, at + length);
+        at += length;
+        return { file, mode, bytes };
+      }));
+      port.postMessage({ results: failures.map((f) => (f === undefined ? {} : { error: failureOf(f) })) });
     } catch (error) {
       port.postMessage({ error: failureOf(error) });
     }

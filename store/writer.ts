@@ -1,10 +1,12 @@
 // Where the durable writes of write-thread.mjs run. The service uses writer
-// threads: a small pool that grows on demand, each thread doing one write at a
-// time, so a write costs one hand-off and up to POOL_SIZE fsyncs run at once
-// (writes to one document never overlap: the store holds its lock). A write's
-// bytes reach its thread through a scratch buffer the two share, reused from
-// write to write: no allocation, and one copy, per write. Tests that record or
-// fail file-system calls run the same sequence inline.
+// threads: a small pool that grows on demand, each thread doing one job at a
+// time, so up to POOL_SIZE fsyncs run at once. Writes that arrive while every
+// thread is busy wait in one queue; a thread that comes free takes its share
+// of them as one group, so one hand-off and one folder fsync serve several
+// writes (writes to one document never overlap: the store holds its lock). A
+// job's bytes reach its thread through a scratch buffer the two share, reused
+// from job to job: no allocation, and one copy, per write. Tests that record
+// or fail file-system calls run the same sequence inline.
 import { Worker } from 'node:worker_threads';
 import { durableWriter, type SyncFs } from './write-thread.mjs';
 
@@ -30,59 +32,82 @@ export function inlineWriter(fs: SyncFs): Writer {
 const POOL_SIZE = 4;
 const THREAD_SCRIPT = new URL('./write-thread.mjs', import.meta.url);
 
-type Job = { op: 'write'; file: string; chunks: readonly Uint8Array[]; mode: number } | { op: 'remove'; file: string };
-type Reply = { result?: boolean; error?: { message: string; code?: string } };
-/** Smallest scratch buffer; it grows to half again the largest write so far. */
+type Write = { file: string; chunks: readonly Uint8Array[]; mode: number };
+type Job = ({ op: 'write' } & Write) | { op: 'remove'; file: string };
+type Failure = { message: string; code?: string };
+/** A job's outcome: one result per write of the group (or the removal), or one failure for all. */
+type Reply = { results?: Array<{ result?: boolean; error?: Failure }>; error?: Failure };
+type Waiting = { job: Job; resolve: (result: boolean) => void; reject: (error: Error) => void };
+/** Writes one thread takes at most as one group. */
+const MAX_GROUP = 8;
+/** Smallest scratch buffer; it grows to half again the largest group so far. */
 const SCRATCH_MIN = 64 * 1024;
+
+const failed = (f: Failure) => Object.assign(new Error(f.message), { code: f.code });
 
 class WriterThread {
   private readonly worker = new Worker(THREAD_SCRIPT, { workerData: 'mts-writer' });
-  private current?: { resolve: (r: boolean) => void; reject: (e: Error) => void };
+  private current: Waiting[] = [];
   // Written here only while the thread is idle; the thread reads it only during its job.
   private scratch: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
 
-  constructor(private readonly gone: (t: WriterThread) => void) {
+  /** `free` is called after each job, `gone` once if the thread stops. */
+  constructor(private readonly free: (t: WriterThread) => void, private readonly gone: (t: WriterThread) => void) {
     this.worker.unref(); // an idle writer never keeps the process alive
     this.worker.on('message', (reply: Reply) => {
-      const job = this.current;
-      this.current = undefined;
+      const jobs = this.current;
+      this.current = [];
       this.worker.unref();
-      if (reply.error) job?.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
-      else job?.resolve(reply.result ?? true);
+      jobs.forEach((job, i) => {
+        const error = reply.error ?? reply.results?.[i]?.error;
+        if (error) job.reject(failed(error));
+        else job.resolve(reply.results?.[i]?.result ?? true);
+      });
+      this.free(this);
     });
-    const fail = (error: Error) => {
+    const stop = (error: Error) => {
       this.gone(this);
-      this.current?.reject(Object.assign(new Error(`writer thread stopped: ${error.message}`), { code: 'EIO' }));
-      this.current = undefined;
+      for (const job of this.current) job.reject(Object.assign(new Error(`writer thread stopped: ${error.message}`), { code: 'EIO' }));
+      this.current = [];
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    this.worker.on('error', stop);
+    this.worker.on('exit', (code) => stop(new Error(`exit code ${code}`)));
   }
 
-  run(job: Job): Promise<boolean> {
-    const message = job.op === 'remove' ? job : this.stage(job);
-    return new Promise((resolve, reject) => {
-      this.current = { resolve, reject };
-      this.worker.ref(); // a write in flight does keep it alive
-      this.worker.postMessage(message);
-    });
+  /** Starts a job: one removal, or a group of writes to distinct files. */
+  run(jobs: Waiting[]): void {
+    let message;
+    try {
+      message = jobs[0].job.op === 'remove' ? jobs[0].job : this.stage(jobs.map(({ job }) => job as Write));
+    } catch (error) {
+      for (const job of jobs) job.reject(error as Error);
+      queueMicrotask(() => this.free(this)); // not from inside the dispatch that called us
+      return;
+    }
+    this.current = jobs;
+    this.worker.ref(); // a write in flight does keep it alive
+    this.worker.postMessage(message);
   }
 
-  /** Copies the write's chunks into the scratch buffer (grown when short); the message that points at them. */
-  private stage(job: Extract<Job, { op: 'write' }>) {
-    let length = 0;
-    for (const chunk of job.chunks) length += chunk.length;
+  /** Copies the writes' chunks, one write after another, into the scratch buffer (grown when short); the message that points at them. */
+  private stage(writes: Write[]) {
+    let total = 0;
+    for (const { chunks } of writes) for (const chunk of chunks) total += chunk.length;
     let grown: SharedArrayBuffer | undefined;
-    if (length > this.scratch.length) {
-      grown = new SharedArrayBuffer(Math.max(SCRATCH_MIN, length + (length >> 1)));
+    if (total > this.scratch.length) {
+      grown = new SharedArrayBuffer(Math.max(SCRATCH_MIN, total + (total >> 1)));
       this.scratch = new Uint8Array(grown);
     }
     let at = 0;
-    for (const chunk of job.chunks) {
-      this.scratch.set(chunk, at);
-      at += chunk.length;
-    }
-    return { op: 'write', file: job.file, mode: job.mode, length, scratch: grown };
+    const placed = writes.map(({ file, chunks, mode }) => {
+      const start = at;
+      for (const chunk of chunks) {
+        this.scratch.set(chunk, at);
+        at += chunk.length;
+      }
+      return { file, mode, length: at - start };
+    });
+    return { op: 'write', writes: placed, scratch: grown };
   }
 
   terminate(): Promise<number> {
@@ -94,36 +119,51 @@ class WriterThread {
 export function threadWriter(): Writer {
   const threads: WriterThread[] = [];
   const idle: WriterThread[] = [];
-  const waiting: Array<() => void> = [];
+  const queue: Waiting[] = [];
   let closed = false;
+
+  /**
+   * The next job from the queue: a removal alone, or the first writes, to
+   * distinct files, up to an even share of the queue among the threads, so
+   * fsyncs still run side by side while each folder fsync serves a group.
+   */
+  const takeJob = (): Waiting[] => {
+    if (queue[0].job.op === 'remove') return queue.splice(0, 1);
+    const share = Math.min(MAX_GROUP, Math.ceil(queue.length / POOL_SIZE));
+    const files = new Set<string>();
+    let n = 0;
+    while (n < share && n < queue.length && queue[n].job.op === 'write' && !files.has(queue[n].job.file)) files.add(queue[n++].job.file);
+    return queue.splice(0, n);
+  };
+  const dispatch = () => {
+    while (queue.length > 0) {
+      let thread = idle.pop();
+      if (!thread && threads.length < POOL_SIZE) threads.push((thread = new WriterThread(free, gone)));
+      if (!thread) return;
+      thread.run(takeJob());
+    }
+  };
+  const free = (t: WriterThread) => {
+    if (threads.includes(t)) idle.push(t);
+    dispatch();
+  };
   const gone = (t: WriterThread) => {
     for (const list of [threads, idle]) if (list.includes(t)) list.splice(list.indexOf(t), 1);
-    waiting.shift()?.(); // a replacement may be started for whoever waits
+    dispatch(); // a replacement may be started for whoever waits
   };
 
-  const run = async (job: Job): Promise<boolean> => {
+  const run = (job: Job) => new Promise<boolean>((resolve, reject) => {
     if (closed) throw Object.assign(new Error('the store is closed'), { code: 'ESHUTDOWN' });
-    while (idle.length === 0) {
-      if (threads.length < POOL_SIZE) {
-        const t = new WriterThread(gone);
-        threads.push(t);
-        idle.push(t);
-      } else await new Promise<void>((wake) => waiting.push(wake));
-    }
-    const thread = idle.pop()!;
-    try {
-      return await thread.run(job);
-    } finally {
-      if (threads.includes(thread)) idle.push(thread);
-      waiting.shift()?.();
-    }
-  };
+    queue.push({ job, resolve, reject });
+    dispatch();
+  });
 
   return {
     write: async (file, chunks, mode) => void (await run({ op: 'write', file, chunks, mode })),
     remove: (file) => run({ op: 'remove', file }),
     close: async () => {
       closed = true;
+      for (const { reject } of queue.splice(0)) reject(Object.assign(new Error('the store is closed'), { code: 'ESHUTDOWN' }));
       // Ending a thread also closes the folder descriptors it kept (Worker's trackUnmanagedFds, on by default).
       await Promise.all(threads.splice(0).map((t) => t.terminate()));
       idle.length = 0;

@@ -48,6 +48,36 @@ describe('threadWriter', () => {
     assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
   });
 
+  it('gives each of many writes queued at once its own outcome, failures among them', async () => {
+    // Far more writes than threads: most wait in the queue and run in groups.
+    const files = Array.from({ length: 40 }, (_, i) => path.join(dir, `q${i}.json`));
+    files[7] = path.join(dir, 'no-such-folder', 'q7.json');
+    files[23] = path.join(dir, 'q23-is-a-folder');
+    await mkdir(path.join(files[23], 'inner'), { recursive: true });
+    const outcomes = await Promise.allSettled(files.map((file, i) => writer.write(file, [Buffer.from(`${i}:`), Buffer.alloc(i * 500, 'x')], 0o666)));
+    for (const [i, outcome] of outcomes.entries()) {
+      if (i === 7) assert.equal(outcome.status === 'rejected' && outcome.reason.code, 'ENOENT');
+      else if (i === 23) assert.equal(outcome.status, 'rejected');
+      else {
+        assert.equal(outcome.status, 'fulfilled', `write ${i}`);
+        assert.equal(await readFile(files[i], 'utf8'), `${i}:${'x'.repeat(i * 500)}`);
+      }
+    }
+    assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
+  });
+
+  it('close settles every write: queued ones are refused, none is left waiting', async () => {
+    const settled = Promise.allSettled(Array.from({ length: 40 }, (_, i) => writer.write(path.join(dir, `c${i}.json`), [Buffer.from(`${i}`)], 0o666)));
+    await writer.close();
+    const outcomes = await settled;
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    assert.ok(refused.length > 0, 'some writes were still queued at close');
+    for (const o of refused) assert.ok(['ESHUTDOWN', 'EIO'].includes(o.reason.code), o.reason.message);
+    for (const [i, o] of outcomes.entries()) {
+      if (o.status === 'fulfilled') assert.equal(await readFile(path.join(dir, `c${i}.json`), 'utf8'), `${i}`);
+    }
+  });
+
   it('reports a failure with its errno code and removes the temp file', async () => {
     const missing = path.join(dir, 'no-such-folder', 'a.json');
     await assert.rejects(writer.write(missing, [Buffer.from('{}')], 0o666), { code: 'ENOENT' });
