@@ -160,30 +160,36 @@ const failureOf = (error) => ({
 
 // Started as a writer thread: serve jobs one at a time, in order. A job is a
 // group of writes, whose bytes lie one after another at the start of the
-// scratch buffer shared with the thread that asked (writer.ts), sent along
-// whenever it grows; or a removal.
+// buffer that comes with it and goes back with the reply, for the next job
+// (writer.ts); or a removal.
 if (parentPort && workerData === 'mts-writer') {
   const port = parentPort;
   const writer = durableWriter(nodeFs);
-  /** @type {Uint8Array<ArrayBufferLike>} */
-  let scratch = new Uint8Array(0);
-  /** @typedef {{ op: 'write', writes: Array<{ file: string, length: number, mode: number }>, scratch?: SharedArrayBuffer }} WriteJob */
+  /** @typedef {{ op: 'write', writes: Array<{ file: string, length: number, mode: number }>, buffer: ArrayBuffer }} WriteJob */
   port.on('message', (/** @type {WriteJob | { op: 'remove', file: string }} */ job) => {
-    try {
-      if (job.op === 'remove') {
+    if (job.op === 'remove') {
+      try {
         port.postMessage({ results: [{ result: writer.remove(job.file) }] });
-        return;
+      } catch (error) {
+        port.postMessage({ error: failureOf(error) });
       }
-      if (job.scratch) scratch = new Uint8Array(job.scratch);
+      return;
+    }
+    const { buffer } = job;
+    /** @type {object} */
+    let reply;
+    try {
+      const scratch = new Uint8Array(buffer);
       let at = 0;
       const failures = writer.writeAll(job.writes.map(({ file, length, mode }) => {
         const bytes = scratch.subarray(at, at + length);
         at += length;
         return { file, mode, bytes };
       }));
-      port.postMessage({ results: failures.map((f) => (f === undefined ? {} : { error: failureOf(f) })) });
+      reply = { results: failures.map((f) => (f === undefined ? {} : { error: failureOf(f) })) };
     } catch (error) {
-      port.postMessage({ error: failureOf(error) });
+      reply = { error: failureOf(error) };
     }
+    port.postMessage({ ...reply, buffer }, [buffer]);
   });
 }

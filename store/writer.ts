@@ -4,9 +4,12 @@
 // thread is busy wait in one queue; a thread that comes free takes its share
 // of them as one group, so one hand-off and one folder fsync serve several
 // writes (writes to one document never overlap: the store holds its lock). A
-// job's bytes reach its thread through a scratch buffer the two share, reused
-// from job to job: no allocation, and one copy, per write. Tests that record
-// or fail file-system calls run the same sequence inline.
+// job's bytes reach its thread in a scratch buffer that is transferred there
+// with the job and back with the reply, reused from job to job: no allocation,
+// and one copy, per write. (A SharedArrayBuffer would need no transfer, but
+// copying into shared memory is some thirty times slower than memcpy, as V8
+// copies it with relaxed atomics.) Tests that record or fail file-system
+// calls run the same sequence inline.
 import { Worker } from 'node:worker_threads';
 import { durableWriter, type SyncFs } from './write-thread.mjs';
 
@@ -36,7 +39,7 @@ type Write = { file: string; chunks: readonly Uint8Array[]; mode: number };
 type Job = ({ op: 'write' } & Write) | { op: 'remove'; file: string };
 type Failure = { message: string; code?: string };
 /** A job's outcome: one result per write of the group (or the removal), or one failure for all. */
-type Reply = { results?: Array<{ result?: boolean; error?: Failure }>; error?: Failure };
+type Reply = { results?: Array<{ result?: boolean; error?: Failure }>; error?: Failure; buffer?: ArrayBuffer };
 type Waiting = { job: Job; resolve: (result: boolean) => void; reject: (error: Error) => void };
 /** Writes one thread takes at most as one group. */
 const MAX_GROUP = 8;
@@ -48,8 +51,8 @@ const failed = (f: Failure) => Object.assign(new Error(f.message), { code: f.cod
 class WriterThread {
   private readonly worker = new Worker(THREAD_SCRIPT, { workerData: 'mts-writer' });
   private current: Waiting[] = [];
-  // Written here only while the thread is idle; the thread reads it only during its job.
-  private scratch: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  // Here while the thread is idle; with the thread (and undefined here) during a write.
+  private scratch?: ArrayBuffer;
 
   /** `free` is called after each job, `gone` once if the thread stops. */
   constructor(private readonly free: (t: WriterThread) => void, private readonly gone: (t: WriterThread) => void) {
@@ -58,6 +61,7 @@ class WriterThread {
       const jobs = this.current;
       this.current = [];
       this.worker.unref();
+      if (reply.buffer) this.scratch = reply.buffer;
       jobs.forEach((job, i) => {
         const error = reply.error ?? reply.results?.[i]?.error;
         if (error) job.reject(failed(error));
@@ -86,28 +90,29 @@ class WriterThread {
     }
     this.current = jobs;
     this.worker.ref(); // a write in flight does keep it alive
-    this.worker.postMessage(message);
+    if (message.op === 'remove') this.worker.postMessage(message);
+    else {
+      this.worker.postMessage(message, [message.buffer]);
+      this.scratch = undefined;
+    }
   }
 
-  /** Copies the writes' chunks, one write after another, into the scratch buffer (grown when short); the message that points at them. */
+  /** Copies the writes' chunks, one write after another, into the scratch buffer (grown when short); the message that carries them. */
   private stage(writes: Write[]) {
     let total = 0;
     for (const { chunks } of writes) for (const chunk of chunks) total += chunk.length;
-    let grown: SharedArrayBuffer | undefined;
-    if (total > this.scratch.length) {
-      grown = new SharedArrayBuffer(Math.max(SCRATCH_MIN, total + (total >> 1)));
-      this.scratch = new Uint8Array(grown);
-    }
+    if (!this.scratch || total > this.scratch.byteLength) this.scratch = new ArrayBuffer(Math.max(SCRATCH_MIN, total + (total >> 1)));
+    const scratch = new Uint8Array(this.scratch);
     let at = 0;
     const placed = writes.map(({ file, chunks, mode }) => {
       const start = at;
       for (const chunk of chunks) {
-        this.scratch.set(chunk, at);
+        scratch.set(chunk, at);
         at += chunk.length;
       }
       return { file, mode, length: at - start };
     });
-    return { op: 'write', writes: placed, scratch: grown };
+    return { op: 'write' as const, writes: placed, buffer: this.scratch };
   }
 
   terminate(): Promise<number> {
