@@ -43,6 +43,8 @@ type Reply = { results?: Array<{ result?: boolean; error?: Failure }>; error?: F
 type Waiting = { job: Job; resolve: (result: boolean) => void; reject: (error: Error) => void };
 /** Writes one thread takes at most as one group. */
 const MAX_GROUP = 8;
+/** Bytes a group reaches at most, unless its first write alone is larger: the scratch buffer is sized by groups. */
+const GROUP_BYTES = 1024 * 1024;
 /** Smallest scratch buffer; it grows to half again the largest group so far. */
 const SCRATCH_MIN = 64 * 1024;
 
@@ -129,15 +131,24 @@ export function threadWriter(): Writer {
 
   /**
    * The next job from the queue: a removal alone, or the first writes, to
-   * distinct files, up to an even share of the queue among the threads, so
-   * fsyncs still run side by side while each folder fsync serves a group.
+   * distinct files, up to an even share of the queue among the threads (so
+   * fsyncs still run side by side while each folder fsync serves a group) and
+   * up to GROUP_BYTES together.
    */
   const takeJob = (): Waiting[] => {
     if (queue[0].job.op === 'remove') return queue.splice(0, 1);
     const share = Math.min(MAX_GROUP, Math.ceil(queue.length / POOL_SIZE));
     const files = new Set<string>();
+    let bytes = 0;
     let n = 0;
-    while (n < share && n < queue.length && queue[n].job.op === 'write' && !files.has(queue[n].job.file)) files.add(queue[n++].job.file);
+    for (; n < share && n < queue.length; n++) {
+      const { job } = queue[n];
+      if (job.op !== 'write' || files.has(job.file)) break;
+      const size = job.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+      if (n > 0 && bytes + size > GROUP_BYTES) break;
+      files.add(job.file);
+      bytes += size;
+    }
     return queue.splice(0, n);
   };
   const dispatch = () => {
