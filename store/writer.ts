@@ -49,6 +49,7 @@ const GROUP_BYTES = 1024 * 1024;
 const SCRATCH_MIN = 64 * 1024;
 
 const failed = (f: Failure) => Object.assign(new Error(f.message), { code: f.code });
+const closedError = () => Object.assign(new Error('the store is closed'), { code: 'ESHUTDOWN' });
 
 class WriterThread {
   private readonly worker = new Worker(THREAD_SCRIPT, { workerData: 'mts-writer' });
@@ -152,7 +153,7 @@ export function threadWriter(): Writer {
     return queue.splice(0, n);
   };
   const dispatch = () => {
-    while (queue.length > 0) {
+    while (queue.length > 0 && !closed) {
       let thread = idle.pop();
       if (!thread && threads.length < POOL_SIZE) threads.push((thread = new WriterThread(free, gone)));
       if (!thread) return;
@@ -169,7 +170,7 @@ export function threadWriter(): Writer {
   };
 
   const run = (job: Job) => new Promise<boolean>((resolve, reject) => {
-    if (closed) throw Object.assign(new Error('the store is closed'), { code: 'ESHUTDOWN' });
+    if (closed) throw closedError();
     queue.push({ job, resolve, reject });
     dispatch();
   });
@@ -179,7 +180,7 @@ export function threadWriter(): Writer {
     remove: (file) => run({ op: 'remove', file }),
     close: async () => {
       closed = true;
-      for (const { reject } of queue.splice(0)) reject(Object.assign(new Error('the store is closed'), { code: 'ESHUTDOWN' }));
+      for (const { reject } of queue.splice(0)) reject(closedError());
       // Ending a thread also closes the folder descriptors it kept (Worker's trackUnmanagedFds, on by default).
       await Promise.all(threads.splice(0).map((t) => t.terminate()));
       idle.length = 0;

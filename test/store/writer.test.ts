@@ -66,12 +66,13 @@ describe('threadWriter', () => {
     assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
   });
 
-  it('close settles every write: queued ones are refused, none is left waiting', async () => {
+  it('close settles every write: queued ones are refused, none is left waiting', { timeout: 10_000 }, async () => {
     const settled = Promise.allSettled(Array.from({ length: 40 }, (_, i) => writer.write(path.join(dir, `c${i}.json`), [Buffer.from(`${i}`)], 0o666)));
     await writer.close();
     const outcomes = await settled;
     const refused = outcomes.filter((o) => o.status === 'rejected');
-    assert.ok(refused.length > 0, 'some writes were still queued at close');
+    // Those still queued are refused; those a thread had begun may have landed, or failed as it stopped.
+    assert.ok(refused.filter((o) => o.reason.code === 'ESHUTDOWN').length >= 30, 'most writes were still queued at close');
     for (const o of refused) assert.ok(['ESHUTDOWN', 'EIO'].includes(o.reason.code), o.reason.message);
     for (const [i, o] of outcomes.entries()) {
       if (o.status === 'fulfilled') assert.equal(await readFile(path.join(dir, `c${i}.json`), 'utf8'), `${i}`);
