@@ -36,17 +36,42 @@ const POOL_SIZE = 4;
 const THREAD_SCRIPT = new URL('./write-thread.mjs', import.meta.url);
 
 type Write = { file: string; chunks: readonly Uint8Array[]; mode: number };
-type Job = ({ op: 'write' } & Write) | { op: 'remove'; file: string };
+export type Job = ({ op: 'write' } & Write) | { op: 'remove'; file: string };
 type Failure = { message: string; code?: string };
 /** A job's outcome: one result per write of the group (or the removal), or one failure for all. */
 type Reply = { results?: Array<{ result?: boolean; error?: Failure }>; error?: Failure; buffer?: ArrayBuffer };
-type Waiting = { job: Job; resolve: (result: boolean) => void; reject: (error: Error) => void };
+/** A job in the queue or on a thread, with its caller's promise. */
+type Waiting = Job & { resolve: (result: boolean) => void; reject: (error: Error) => void };
 /** Writes one thread takes at most as one group. */
 const MAX_GROUP = 8;
 /** Bytes a group reaches at most, unless its first write alone is larger: the scratch buffer is sized by groups. */
 const GROUP_BYTES = 1024 * 1024;
 /** Smallest scratch buffer; it grows to half again the largest group so far. */
 const SCRATCH_MIN = 64 * 1024;
+
+/**
+ * How many jobs at the head of a non-empty queue the next free thread takes:
+ * a removal alone, or the first writes, to distinct files, up to an even
+ * share of the queue among the threads (so fsyncs still run side by side
+ * while each folder fsync serves a group), MAX_GROUP at most, and
+ * GROUP_BYTES together unless the first write alone is larger.
+ */
+export function jobLength(queue: readonly Job[], threads = POOL_SIZE): number {
+  if (queue[0].op === 'remove') return 1;
+  const share = Math.min(MAX_GROUP, Math.ceil(queue.length / threads));
+  const files = new Set<string>();
+  let bytes = 0;
+  let n = 0;
+  for (; n < share && n < queue.length; n++) {
+    const job = queue[n];
+    if (job.op !== 'write' || files.has(job.file)) break;
+    const size = job.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    if (n > 0 && bytes + size > GROUP_BYTES) break;
+    files.add(job.file);
+    bytes += size;
+  }
+  return n;
+}
 
 const failed = (f: Failure) => Object.assign(new Error(f.message), { code: f.code });
 const closedError = () => Object.assign(new Error('the store is closed'), { code: 'ESHUTDOWN' });
@@ -85,7 +110,8 @@ class WriterThread {
   run(jobs: Waiting[]): void {
     let message;
     try {
-      message = jobs[0].job.op === 'remove' ? jobs[0].job : this.stage(jobs.map(({ job }) => job as Write));
+      const [first] = jobs;
+      message = first.op === 'remove' ? { op: first.op, file: first.file } : this.stage(jobs as Write[]);
     } catch (error) {
       for (const job of jobs) job.reject(error as Error);
       queueMicrotask(() => this.free(this)); // not from inside the dispatch that called us
@@ -130,34 +156,12 @@ export function threadWriter(): Writer {
   const queue: Waiting[] = [];
   let closed = false;
 
-  /**
-   * The next job from the queue: a removal alone, or the first writes, to
-   * distinct files, up to an even share of the queue among the threads (so
-   * fsyncs still run side by side while each folder fsync serves a group) and
-   * up to GROUP_BYTES together.
-   */
-  const takeJob = (): Waiting[] => {
-    if (queue[0].job.op === 'remove') return queue.splice(0, 1);
-    const share = Math.min(MAX_GROUP, Math.ceil(queue.length / POOL_SIZE));
-    const files = new Set<string>();
-    let bytes = 0;
-    let n = 0;
-    for (; n < share && n < queue.length; n++) {
-      const { job } = queue[n];
-      if (job.op !== 'write' || files.has(job.file)) break;
-      const size = job.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-      if (n > 0 && bytes + size > GROUP_BYTES) break;
-      files.add(job.file);
-      bytes += size;
-    }
-    return queue.splice(0, n);
-  };
   const dispatch = () => {
     while (queue.length > 0 && !closed) {
       let thread = idle.pop();
       if (!thread && threads.length < POOL_SIZE) threads.push((thread = new WriterThread(free, gone)));
       if (!thread) return;
-      thread.run(takeJob());
+      thread.run(queue.splice(0, jobLength(queue)));
     }
   };
   const free = (t: WriterThread) => {
@@ -171,7 +175,7 @@ export function threadWriter(): Writer {
 
   const run = (job: Job) => new Promise<boolean>((resolve, reject) => {
     if (closed) throw closedError();
-    queue.push({ job, resolve, reject });
+    queue.push({ ...job, resolve, reject });
     dispatch();
   });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { threadWriter, type Writer } from '../../store/writer.ts';
+import { jobLength, threadWriter, type Job, type Writer } from '../../store/writer.ts';
 
 let dir: string;
 let writer: Writer;
@@ -112,4 +112,24 @@ describe('threadWriter', () => {
     await writer.close();
     await assert.rejects(writer.write(path.join(dir, 'b.json'), [Buffer.from('{}')], 0o666), { code: 'ESHUTDOWN' });
   });
+});
+
+describe('jobLength: how many queued jobs the next free thread takes', () => {
+  const write = (file: string, kib = 1): Job => ({ op: 'write', file, chunks: [Buffer.alloc(kib * 1024)], mode: 0o666 });
+  const writes = (count: number, kib = 1) => Array.from({ length: count }, (_, i) => write(`f${i}`, kib));
+  const remove = (file: string): Job => ({ op: 'remove', file });
+  const cases: Array<[string, Job[], number]> = [
+    ['one write alone', writes(1), 1],
+    ['an even share of the queue among the four threads', writes(12), 3],
+    ['a share rounded up', writes(13), 4],
+    ['eight writes at most', writes(40), 8],
+    ['a removal alone', [remove('f0'), ...writes(11)], 1],
+    ['writes up to a removal', [...writes(2), remove('f9'), ...writes(9)], 2],
+    ['writes up to a second write to the same file', [write('a'), write('b'), write('a'), ...writes(9)], 2],
+    ['1 MB together at most', writes(32, 300), 3],
+    ['a first write over 1 MB, alone', [write('big', 2048), ...writes(31)], 1],
+  ];
+  for (const [title, queue, expected] of cases) {
+    it(`${title}: ${expected} of ${queue.length}`, () => assert.equal(jobLength(queue, 4), expected));
+  }
 });
