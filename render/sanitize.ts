@@ -160,6 +160,24 @@ export function stringSink(out: string[]): Sink {
   };
 }
 
+/**
+ * One element written directly, for pictures with thousands of similar
+ * elements (edges, node groups) that would otherwise cost a DOM node each:
+ * the same rules as a walked element (allowlisted name, each attribute
+ * checked and escaped). `content` is written as is, so it must itself be
+ * output of this module: escapeText, serialize, template output (see
+ * safe-markup.ts) or another elementMarkup.
+ */
+export function elementMarkup(name: string, attrs: Readonly<Record<string, string>>, content = ''): string {
+  if (!ELEMENTS.has(name)) return '';
+  const out = ['<', name];
+  for (const key of Object.keys(attrs)) {
+    if (attributeNameAllowed(key)) writeAttribute(out, name, key, attrs[key]);
+  }
+  out.push(content === '' ? '/>' : `>${content}</${name}>`);
+  return out.join('');
+}
+
 export interface SerializeOptions {
   /**
    * Elements whose content is an already-sanitized string produced by this

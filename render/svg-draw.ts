@@ -1,16 +1,18 @@
-// Draws one layer's topology into svg.js groups: group nodes (faint, behind),
-// edges in the layer's colour and width (curved per pathLayout, parallel
-// circuits apart via their offset midpoints, self-circuits as loops), nodes
-// from their sanitized template markup, and name labels beside nodes whose
-// template has no text of its own. Returns the drawn extent so the picture
-// can be sized to include every label.
+// Draws one layer's topology into svg.js groups: group nodes (faint,
+// behind), edges in the layer's colour and width (curved per pathLayout,
+// parallel circuits apart via their offset midpoints, self-circuits as
+// loops), nodes from their sanitized template markup, and name labels beside
+// nodes whose template has no text of its own. Edges and nodes, thousands of
+// them, are written as sanitized markup (elementMarkup) that the serializer
+// places as their group's content. Grows the drawn extent so the picture can
+// be sized to include every label.
 import type { G } from '@svgdotjs/svg.js';
 import type { Topology, TopologyNode } from './types.ts';
 import type { Frame } from './projection.ts';
 import { edgeD, type Pt } from './paths.ts';
 import { setAttrs, fmt } from './svg-canvas.ts';
 import { safeMarkup } from './safe-markup.ts';
-import { SVG_NS, escapeText } from './sanitize.ts';
+import { elementMarkup, escapeText } from './sanitize.ts';
 import { estimateTextWidth } from './template.ts';
 import { text } from './topology.ts';
 
@@ -56,33 +58,14 @@ const size = (n: TopologyNode, k: string, d: number) => {
 const valid = (p: Pt) => Number.isFinite(p[0]) && Number.isFinite(p[1]);
 
 /**
- * Appends children in runs of 250 per <g>: svgdom's appendChild scans the
- * child list (indexOf), so one group with thousands of children is quadratic.
+ * A node: a group at its position holding its title and template markup.
+ * Edges and nodes are written as sanitized markup (elementMarkup) and handed
+ * to the serializer as their layer group's content: with thousands of them,
+ * an svgdom element each cost most of a picture's time and garbage.
  */
-function appender(parent: Element): (child: Element) => void {
-  let current: Element | null = null;
-  let n = 0;
-  return (child) => {
-    if (!current || n === 250) {
-      current = parent.ownerDocument.createElementNS(SVG_NS, 'g');
-      parent.appendChild(current);
-      n = 0;
-    }
-    current.appendChild(child);
-    n++;
-  };
-}
-
-const document0 = (t: DrawTarget) => (t.nodes.node as unknown as Element).ownerDocument;
-
-function drawNode(append: (el: Element) => void, n: TopologyNode, at: Pt, target: DrawTarget): void {
-  const g = document0(target).createElementNS(SVG_NS, 'g');
-  g.setAttribute('transform', `translate(${fmt(at[0])},${fmt(at[1])})`);
-  append(g);
-  // Title and template markup are written by the serializer as the group's content, already
-  // escaped/sanitized: thousands of nodes then cost one svgdom element each.
-  target.inner.set(g, `<title>${escapeText(n.name)}</title>${safeMarkup(n.meta.svg)}`);
-}
+const nodeMarkup = (n: TopologyNode, at: Pt) =>
+  elementMarkup('g', { transform: `translate(${fmt(at[0])},${fmt(at[1])})` },
+    elementMarkup('title', {}, escapeText(n.name)) + safeMarkup(n.meta.svg));
 
 export function drawLayer(t: Topology, style: LayerStyle, frame: Frame, target: DrawTarget, extent: Extent): void {
   const nodeAt = new Map<TopologyNode, Pt>();
@@ -93,41 +76,34 @@ export function drawLayer(t: Topology, style: LayerStyle, frame: Frame, target: 
   // Group nodes first and faint, as Terranova draws them, so members stay readable.
   // Node colour is set once per layer and inherited: fill and `color` (templates may use currentColor).
   const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
-  const faint = setAttrs(target.groups.group(), { opacity: 0.45, ...nodeStyle }).node as unknown as Element;
-  const addGroup = appender(faint);
-  const appendGroup = (n: TopologyNode, p: Pt) => drawNode(addGroup, n, p, target);
-  for (const [n, p] of nodeAt) {
-    if (!n.children) continue;
-    appendGroup(n, p);
-  }
-  const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 }) as G;
-  const edgeNode = edgeLayer.node as unknown as Element;
-  const doc = edgeNode.ownerDocument;
-  const addEdge = appender(edgeNode);
+  const groupMarkup: string[] = [];
+  for (const [n, p] of nodeAt) if (n.children) groupMarkup.push(nodeMarkup(n, p));
+  target.inner.set(setAttrs(target.groups.group(), { opacity: 0.45, ...nodeStyle }).node, groupMarkup.join(''));
+  const edgeMarkup: string[] = [];
   const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
   const tension = typeof t.pathLayout?.tension === 'number' ? t.pathLayout.tension : undefined;
   for (const e of t.edges) {
     const pts = e.coordinates.map((c) => frame.project(c)).filter(valid);
     if (pts.length < 2) continue;
     for (const p of pts) grow(extent, p[0], p[1], p[0], p[1]);
-    // Thousands of edges: plain DOM calls on svgdom nodes here, svg.js for the structure around them.
-    const path = doc.createElementNS(SVG_NS, 'path');
-    path.setAttribute('d', edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0));
     const cap = text(e.meta.capacity);
-    target.inner.set(path, `<title>${escapeText(cap ? `${e.name} (${cap})` : e.name)}</title>`);
-    addEdge(path);
+    edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) },
+      elementMarkup('title', {}, escapeText(cap ? `${e.name} (${cap})` : e.name))));
   }
+  const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 });
+  target.inner.set(edgeLayer.node, edgeMarkup.join(''));
   const leaves = [...nodeAt].filter(([n]) => !n.children);
   const label = leaves.length <= MAX_LABELS;
-  const addNode = appender(setAttrs(target.nodes.group(), nodeStyle).node as unknown as Element);
+  const leafMarkup: string[] = [];
   for (const [n, p] of leaves) {
     const w = size(n, 'computed_width', 10), h = size(n, 'computed_height', 10);
     grow(extent, p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2);
-    drawNode(addNode, n, p, target);
+    leafMarkup.push(nodeMarkup(n, p));
     if (!label || String(n.meta.svg ?? '').includes('<text')) continue;
     const x = p[0] + w / 2 + 4;
     const tw = estimateTextWidth(n.name, LABEL_PX);
     setAttrs(target.labels.plain(n.name), { x, y: p[1], dy: '0.35em' });
     grow(extent, x, p[1] - LABEL_PX, x + tw, p[1] + LABEL_PX);
   }
+  target.inner.set(setAttrs(target.nodes.group(), nodeStyle).node, leafMarkup.join(''));
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkAttribute, escapeAttr, escapeText, serialize } from '../../render/sanitize.ts';
+import { checkAttribute, elementMarkup, escapeAttr, escapeText, serialize } from '../../render/sanitize.ts';
 import { parseFragment, sanitizeFragment } from '../../render/parse.ts';
 import { newCanvas } from '../../render/svg-canvas.ts';
 import { bfsLevels } from '../../render/logical-layout.ts';
@@ -43,6 +43,30 @@ describe('escaping', () => {
     assert.equal(escapeText('a<b>&c\u0000\u0007d😀'), 'a&lt;b&gt;&amp;cd😀');
     assert.equal(escapeAttr(`"'<\n`), '&quot;&#39;&lt;&#10;');
     assert.equal(escapeText('lone \uD800 surrogate'), 'lone  surrogate');
+  });
+});
+
+describe('elementMarkup', () => {
+  const cases: [string, string, Record<string, string>, string, string][] = [
+    ['writes an allowlisted element with its content', 'path', { d: 'M0 0L1 1' }, '<title>t</title>', '<path d="M0 0L1 1"><title>t</title></path>'],
+    ['closes an element without content', 'g', { transform: 'translate(1,2)' }, '', '<g transform="translate(1,2)"/>'],
+    ['escapes attribute values', 'g', { 'aria-label': `"<a>" & 'b'` }, '', '<g aria-label="&quot;&lt;a&gt;&quot; &amp; &#39;b&#39;"/>'],
+    ['drops attributes not on the allowlist', 'path', { d: 'M0 0', onclick: 'alert(1)', srcdoc: 'x' }, '', '<path d="M0 0"/>'],
+    ['drops values the walker drops', 'rect', { fill: 'url(http://evil/x)', stroke: 'javascript:alert(1)', width: '3' }, '', '<rect width="3"/>'],
+    ['keeps href only as a local fragment on use', 'use', { href: 'https://evil/x' }, '', '<use/>'],
+    ['writes nothing for an element not on the allowlist', 'script', {}, 'alert(1)', ''],
+    ['writes nothing for foreignObject', 'foreignObject', { width: '1' }, '<div/>', ''],
+  ];
+  for (const [what, name, attrs, content, expected] of cases) {
+    it(what, () => assert.equal(elementMarkup(name, attrs, content), expected));
+  }
+
+  it('agrees with serializing the same element built on svgdom', () => {
+    const c = newCanvas();
+    const attrs = { d: 'M1 2C3 4 5 6 7 8', transform: 'translate(1.5,2)', style: 'fill:red', 'data-x': '<&>' };
+    const path = c.path().attr(attrs);
+    const viaDom = serialize(path.node as never);
+    assert.equal(elementMarkup('path', attrs), viaDom);
   });
 });
 
