@@ -20,9 +20,11 @@
 // picture. The BFS levels also seed ELK's layers (interactive layering reads
 // them from the nodes' x): about 10% faster than its network-simplex
 // layering on the benchmark graph, with the same crossings and bends.
-// A fixed seed and input order make the result deterministic.
-import ElkModule from 'elkjs/lib/elk.bundled.js';
-import type { ELK, ELKConstructorArguments, ElkNode, ElkExtendedEdge } from 'elkjs/lib/elk-api.js';
+// A fixed seed and input order make the result deterministic. ELK itself
+// runs on a thread of its own (layout-thread.mjs), so a layout never holds
+// the service's event loop.
+import type { ElkNode } from 'elkjs/lib/elk-api.js';
+import { layOut } from './layout-client.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
 
 const LAT_SPAN = 30;
@@ -47,10 +49,6 @@ export const ELK_OPTIONS: Record<string, string> = {
   'elk.spacing.nodeNode': '20',
   'elk.layered.spacing.nodeNodeBetweenLayers': '40',
 };
-
-// elkjs is CommonJS; under NodeNext its default export arrives wrapped or not depending on the loader.
-const ElkCtor = ((ElkModule as unknown as { default?: unknown }).default ?? ElkModule) as new (args?: ELKConstructorArguments) => ELK;
-let engine: ELK | undefined;
 
 /**
  * Sets every node's coordinate and returns, per edge, the bend points of its
@@ -79,16 +77,15 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
       return flipped[i] ? { id: `e${i}`, sources: [b], targets: [a] } : { id: `e${i}`, sources: [a], targets: [b] };
     }),
   };
-  engine ??= new ElkCtor();
-  const out = await engine.layout(graph);
-  const W = Math.max(out.width ?? 1, 1), H = Math.max(out.height ?? 1, 1);
+  const out = await layOut(graph);
+  const W = Math.max(out.width, 1), H = Math.max(out.height, 1);
   const scale = Math.min(LNG_SPAN / W, LAT_SPAN / H);
   const toLatLng = (x: number, y: number): LatLng => [(H / 2 - y) * scale, (x - W / 2) * scale];
-  out.children!.forEach((c: ElkNode, i: number) => {
-    nodes[i].coordinate = toLatLng((c.x ?? 0) + (c.width ?? 0) / 2, (c.y ?? 0) + (c.height ?? 0) / 2);
+  out.nodes.forEach(([x, y, w, h], i) => {
+    nodes[i].coordinate = toLatLng(x + w / 2, y + h / 2);
   });
-  (out.edges as ElkExtendedEdge[]).forEach((e, i) => {
-    const pts = (e.sections ?? []).flatMap((s) => s.bendPoints ?? []).map((p) => toLatLng(p.x, p.y));
+  out.bends.forEach((route, i) => {
+    const pts = route.map(([x, y]) => toLatLng(x, y));
     // Bends run from ELK's source to its target; put them back in the circuit's own direction.
     bends.set(edges[i], flipped[i] ? pts.reverse() : pts);
   });

@@ -1,0 +1,57 @@
+// @ts-check
+// ELK's layered layout on a thread of its own. ELK runs synchronously (its
+// bundled build dispatches in the calling thread), and a logical layout of a
+// few hundred nodes takes a few hundred milliseconds, the first one in a
+// process about a second: on the service's own thread that would stall every
+// other request, health checks included, for as long. The main side
+// (logicalLayoutThread) sends an ELK graph and gets back only the numbers the
+// picture needs. Plain JavaScript checked by tsc through JSDoc: a worker does
+// not inherit the TypeScript loader on Node 20.
+import ElkModule from 'elkjs/lib/elk.bundled.js';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/** @typedef {import('elkjs/lib/elk-api.js').ElkNode} ElkNode */
+/** @typedef {import('elkjs/lib/elk-api.js').ElkExtendedEdge} ElkExtendedEdge */
+
+/**
+ * What a layout answers, in ELK's pixel space: the drawing's size, each
+ * node's box (in the order of the graph's children) and each edge's bend
+ * points (in the order of its edges, from ELK's source to its target).
+ * @typedef {{
+ *   width: number,
+ *   height: number,
+ *   nodes: Array<[x: number, y: number, width: number, height: number]>,
+ *   bends: Array<Array<[x: number, y: number]>>,
+ * }} LayoutResult
+ */
+
+/** @typedef {{ id: number, graph: ElkNode }} LayoutRequest */
+/** @typedef {{ id: number, result?: LayoutResult, error?: string }} LayoutReply */
+
+/**
+ * The numbers of a laid-out graph that the picture uses.
+ * @param {ElkNode} out
+ * @returns {LayoutResult}
+ */
+export function layoutResult(out) {
+  return {
+    width: out.width ?? 0,
+    height: out.height ?? 0,
+    nodes: (out.children ?? []).map((c) => [c.x ?? 0, c.y ?? 0, c.width ?? 0, c.height ?? 0]),
+    bends: (/** @type {ElkExtendedEdge[]} */ (out.edges ?? [])).map((e) =>
+      (e.sections ?? []).flatMap((s) => s.bendPoints ?? []).map((p) => /** @type {[number, number]} */ ([p.x, p.y]))),
+  };
+}
+
+if (parentPort && workerData === 'mts-layout') {
+  const port = parentPort;
+  // elkjs is CommonJS: its constructor arrives as the default export or wrapped in one.
+  const Elk = /** @type {any} */ (ElkModule).default ?? ElkModule;
+  const elk = new Elk();
+  port.on('message', (/** @type {LayoutRequest} */ { id, graph }) => {
+    elk.layout(graph).then(
+      (/** @type {ElkNode} */ out) => port.postMessage(/** @type {LayoutReply} */ ({ id, result: layoutResult(out) })),
+      (/** @type {unknown} */ error) => port.postMessage(/** @type {LayoutReply} */ ({ id, error: error instanceof Error ? error.message : String(error) })),
+    );
+  });
+}

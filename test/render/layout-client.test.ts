@@ -1,0 +1,57 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import ElkModule from 'elkjs/lib/elk.bundled.js';
+import type { ElkNode } from 'elkjs/lib/elk-api.js';
+import { layOut } from '../../render/layout-client.ts';
+import { ELK_OPTIONS } from '../../render/logical-layout.ts';
+import { layoutResult } from '../../render/layout-thread.mjs';
+
+/** A ladder of `rungs` rungs with a diagonal in every square: 2*rungs nodes, about 4*rungs edges. */
+function ladder(rungs: number): ElkNode {
+  const children = Array.from({ length: rungs * 2 }, (_, i) => ({ id: `n${i}`, width: 30, height: 15 }));
+  const edges: ElkNode['edges'] = [];
+  const edge = (a: number, b: number) => edges!.push({ id: `e${edges!.length}`, sources: [`n${a}`], targets: [`n${b}`] });
+  for (let i = 0; i < rungs; i++) {
+    edge(2 * i, 2 * i + 1);
+    if (i + 1 < rungs) {
+      edge(2 * i, 2 * i + 2);
+      edge(2 * i + 1, 2 * i + 3);
+      edge(2 * i, 2 * i + 3);
+    }
+  }
+  return { id: 'root', layoutOptions: ELK_OPTIONS, children, edges };
+}
+
+describe('the layout thread', () => {
+  it('answers what ELK computes for the same graph on this thread', async () => {
+    const graph = ladder(12);
+    const Elk = ((ElkModule as unknown as { default?: unknown }).default ?? ElkModule) as new () => { layout(g: ElkNode): Promise<ElkNode> };
+    const here = layoutResult(await new Elk().layout(structuredClone(graph)));
+    const there = await layOut(graph);
+    assert.deepEqual(there, here);
+    assert.equal(there.nodes.length, 24);
+    assert.equal(there.bends.length, graph.edges!.length);
+  });
+
+  it('keeps the event loop turning while a large layout runs', async () => {
+    let turns = 0;
+    let running = true;
+    const spin = () => {
+      turns++;
+      if (running) setImmediate(spin);
+    };
+    setImmediate(spin);
+    // Hundreds of milliseconds of ELK: on this thread, the loop would not turn until it ended.
+    const result = await layOut(ladder(250));
+    running = false;
+    assert.equal(result.nodes.length, 500);
+    assert.ok(turns >= 1000, `the event loop turned ${turns} times during the layout`);
+  });
+
+  it('fails a layout ELK refuses, and the next layout still works', async () => {
+    const bad: ElkNode = { id: 'root', children: [{ id: 'a', width: 1, height: 1 }], edges: [{ id: 'e', sources: ['a'], targets: ['missing'] }] };
+    await assert.rejects(layOut(bad), /^Error: logical layout failed: .+/);
+    const ok = await layOut(ladder(3));
+    assert.equal(ok.nodes.length, 6);
+  });
+});
