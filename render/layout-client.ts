@@ -42,8 +42,8 @@ export function layOut(graph: ElkNode): Promise<LayoutResult> {
   const thread = (current ??= start());
   const id = nextId++;
   return new Promise((resolve, reject) => {
+    thread.worker.postMessage({ id, graph }); // first: if the graph cannot be sent, nothing is left waiting
     thread.pending.set(id, { resolve, reject });
     thread.worker.ref(); // a layout in flight keeps the process alive, as any pending work does
-    thread.worker.postMessage({ id, graph });
   });
 }

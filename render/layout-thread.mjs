@@ -3,8 +3,8 @@
 // bundled build dispatches in the calling thread), and a logical layout of a
 // few hundred nodes takes a few hundred milliseconds, the first one in a
 // process about a second: on the service's own thread that would stall every
-// other request, health checks included, for as long. The main side
-// (logicalLayoutThread) sends an ELK graph and gets back only the numbers the
+// other request, health checks included, for as long. The service's side
+// (layout-client.ts) sends an ELK graph and gets back only the numbers the
 // picture needs. Plain JavaScript checked by tsc through JSDoc: a worker does
 // not inherit the TypeScript loader on Node 20.
 import ElkModule from 'elkjs/lib/elk.bundled.js';

@@ -59,9 +59,8 @@ const valid = (p: Pt) => Number.isFinite(p[0]) && Number.isFinite(p[1]);
 
 /**
  * A node: a group at its position holding its title and template markup.
- * Edges and nodes are written as sanitized markup (elementMarkup) and handed
- * to the serializer as their layer group's content: with thousands of them,
- * an svgdom element each cost most of a picture's time and garbage.
+ * (An svgdom element per node or edge was most of a picture's time and
+ * garbage with thousands of them; markup strings cost a fraction.)
  */
 const nodeMarkup = (n: TopologyNode, at: Pt) =>
   elementMarkup('g', { transform: `translate(${fmt(at[0])},${fmt(at[1])})` },

@@ -53,7 +53,8 @@ describe('elementMarkup', () => {
     ['escapes attribute values', 'g', { 'aria-label': `"<a>" & 'b'` }, '', '<g aria-label="&quot;&lt;a&gt;&quot; &amp; &#39;b&#39;"/>'],
     ['drops attributes not on the allowlist', 'path', { d: 'M0 0', onclick: 'alert(1)', srcdoc: 'x' }, '', '<path d="M0 0"/>'],
     ['drops values the walker drops', 'rect', { fill: 'url(http://evil/x)', stroke: 'javascript:alert(1)', width: '3' }, '', '<rect width="3"/>'],
-    ['keeps href only as a local fragment on use', 'use', { href: 'https://evil/x' }, '', '<use/>'],
+    ['keeps a local href on use', 'use', { href: '#marker' }, '', '<use href="#marker"/>'],
+    ['drops any other href', 'use', { href: 'https://evil/x' }, '', '<use/>'],
     ['writes nothing for an element not on the allowlist', 'script', {}, 'alert(1)', ''],
     ['writes nothing for foreignObject', 'foreignObject', { width: '1' }, '<div/>', ''],
   ];
