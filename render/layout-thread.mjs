@@ -43,11 +43,19 @@ export function layoutResult(out) {
   };
 }
 
-if (parentPort && workerData === 'mts-layout') {
-  const port = parentPort;
+/**
+ * An ELK engine of the bundled build, which computes in the calling thread.
+ * @returns {{ layout(graph: ElkNode): Promise<ElkNode> }}
+ */
+export function createElk() {
   // elkjs is CommonJS: its constructor arrives as the default export or wrapped in one.
   const Elk = /** @type {any} */ (ElkModule).default ?? ElkModule;
-  const elk = new Elk();
+  return new Elk();
+}
+
+if (parentPort && workerData === 'mts-layout') {
+  const port = parentPort;
+  const elk = createElk();
   port.on('message', (/** @type {LayoutRequest} */ { id, graph }) => {
     elk.layout(graph).then(
       (/** @type {ElkNode} */ out) => port.postMessage(/** @type {LayoutReply} */ ({ id, result: layoutResult(out) })),

@@ -171,9 +171,7 @@ export function stringSink(out: string[]): Sink {
 export function elementMarkup(name: string, attrs: Readonly<Record<string, string>>, content = ''): string {
   if (!ELEMENTS.has(name)) return '';
   const out = ['<', name];
-  for (const key of Object.keys(attrs)) {
-    if (attributeNameAllowed(key)) writeAttribute(out, name, key, attrs[key]);
-  }
+  for (const key of Object.keys(attrs)) writeAttribute(out, name, key, attrs[key]); // checks name and value
   out.push(content === '' ? '/>' : `>${content}</${name}>`);
   return out.join('');
 }
@@ -181,7 +179,8 @@ export function elementMarkup(name: string, attrs: Readonly<Record<string, strin
 export interface SerializeOptions {
   /**
    * Elements whose content is an already-sanitized string produced by this
-   * module (escapeText, or serialize/template output via safe-markup.ts),
+   * module (escapeText, elementMarkup, or serialize/template output via
+   * safe-markup.ts),
    * written in place of their children. The element itself and its
    * attributes are still checked here. Keyed by node identity, so page data
    * cannot claim it.

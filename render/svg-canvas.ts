@@ -15,7 +15,7 @@ export function newCanvas(): Svg {
   return SVG() as Svg;
 }
 
-/** Sets plain string/number attributes directly on the DOM node (the hot path for thousands of elements). */
+/** Sets plain string/number attributes directly on the DOM node (svg.js's attr() parses and converts values). */
 export function setAttrs(el: SvgElement, attrs: Record<string, string | number | undefined | null>): SvgElement {
   const node = el.node as unknown as { setAttribute(n: string, v: string): void };
   for (const k of Object.keys(attrs)) {

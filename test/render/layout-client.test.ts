@@ -1,10 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import ElkModule from 'elkjs/lib/elk.bundled.js';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import { layOut } from '../../render/layout-client.ts';
 import { ELK_OPTIONS } from '../../render/logical-layout.ts';
-import { layoutResult } from '../../render/layout-thread.mjs';
+import { createElk, layoutResult } from '../../render/layout-thread.mjs';
 
 /** A ladder of `rungs` rungs with a diagonal in every square: 2*rungs nodes, about 4*rungs edges. */
 function ladder(rungs: number): ElkNode {
@@ -25,8 +24,7 @@ function ladder(rungs: number): ElkNode {
 describe('the layout thread', () => {
   it('answers what ELK computes for the same graph on this thread', async () => {
     const graph = ladder(12);
-    const Elk = ((ElkModule as unknown as { default?: unknown }).default ?? ElkModule) as new () => { layout(g: ElkNode): Promise<ElkNode> };
-    const here = layoutResult(await new Elk().layout(structuredClone(graph)));
+    const here = layoutResult(await createElk().layout(structuredClone(graph)));
     const there = await layOut(graph);
     assert.deepEqual(there, here);
     assert.equal(there.nodes.length, 24);
