@@ -1,8 +1,9 @@
 // Datasets: versioned datasource queries with the results of their runs.
 // Create checks the endpoint string and stores the query without running it.
-// Update runs the query live when it has at least one filter and stores the
-// records with the new version; with no filters the version has no results.
-// A datasource that cannot be read (503) or a bad filter (422) stores nothing.
+// Update always runs the query live; with at least one filter it stores the
+// records with the new version, with none the version has no results (DESIGN:
+// "with none the version stores no results"). A datasource that cannot be
+// read (503) or a bad filter (422) stores nothing, filters or not.
 //
 // Results live in their own documents, collection `results`, key
 // `<datasetId>.v<version>`: { datasetId, version, records, problems }. The
@@ -72,7 +73,8 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       // Fail fast (404, 412, 422) before a possibly slow datasource read.
       collection.checkMatch(id, collection.get(id), ifMatch);
       datasources.checkEndpoint(revision.query.endpoint);
-      const ran: QueryResult | null = revision.query.filters.length > 0 ? await datasources.run(revision.query) : null;
+      const result = await datasources.run(revision.query);
+      const ran: QueryResult | null = revision.query.filters.length > 0 ? result : null;
       return collection.append(id, by, async (_latest, next) => {
         if (!ran) return content(revision, null);
         // Results first: a crash between the two writes leaves an unreferenced

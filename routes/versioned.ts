@@ -21,7 +21,8 @@ export function pathId(c: Context, param: string, label: string): string {
 export function sendView(c: Context, view: Serialized, status: 200 | 201 = 200, headers: Record<string, string> = {}) {
   if (status === 200 && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
     const ifNoneMatch = requestHeader(c, 'if-none-match');
-    if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === view.etag)) {
+    // RFC 9110 13.1.2: `*` matches any current representation; tags compare weakly.
+    if (ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === view.etag))) {
       return c.body(null, 304, { ETag: view.etag });
     }
   }

@@ -75,9 +75,11 @@ describe('datasets over a spreadsheet', () => {
     const d = await create();
     await rm(path.join(sheets, 'circuits.csv'));
     try {
-      const res = await update(d.datasetId, [{ field: 'source', value: ['CHIC'] }]);
-      assert.equal(res.status, 503);
-      assert.match((await body(res)).detail, /circuits/);
+      for (const filters of [[{ field: 'source', value: ['CHIC'] }], []]) {
+        const res = await update(d.datasetId, filters);
+        assert.equal(res.status, 503, `filters ${JSON.stringify(filters)}`);
+        assert.match((await body(res)).detail, /circuits/);
+      }
       assert.equal((await body(await t.request(`/api/v1/dataset/id/${d.datasetId}/`, { token: t.read }))).version, 1);
       assert.equal(t.store.get('results', `${d.datasetId}.v2`), undefined);
     } finally {

@@ -105,25 +105,28 @@ describe('PUT /api/v1/dataset/id/{datasetId}/', () => {
     assert.deepEqual(t.store.get<any>('results', `${d.datasetId}.v2`)?.records, v2.results);
   });
 
-  it('without filters: a new version with no results, and no run', async () => {
+  it('without filters: the query still runs live, and the new version stores no results', async () => {
     const d = await body(await create(revision('NoFilters')));
     ds.calls.length = 0;
+    ds.state.next = { records: [record('n1')], problems: [] };
     const v2 = await body(await update(d.datasetId, revision('NoFilters')));
-    assert.deepEqual(ds.calls, [`check ${ENDPOINT}`]);
+    assert.deepEqual(ds.calls, [`check ${ENDPOINT}`, `run ${ENDPOINT}`]);
     assert.equal(v2.version, 2);
     assert.equal(v2.results, null);
     assert.equal(t.store.get('results', `${d.datasetId}.v2`), undefined);
   });
 
-  it('a datasource that cannot be read is 503 and stores nothing', async () => {
-    const d = await body(await create(revision('Down')));
-    ds.state.next = new ServiceError('datasource_unavailable', 'cannot read circuits.csv');
-    const res = await update(d.datasetId, revision('Down', [filter]));
-    assert.equal(res.status, 503);
-    assert.match((await body(res)).detail, /cannot read/);
-    assert.equal((await get(d.datasetId)).version, 1);
-    assert.equal(t.store.get('results', `${d.datasetId}.v2`), undefined);
-  });
+  for (const [label, filters] of [['with a filter', [filter]], ['without filters', []]] as const) {
+    it(`a datasource that cannot be read is 503 and stores nothing (${label})`, async () => {
+      const d = await body(await create(revision('Down')));
+      ds.state.next = new ServiceError('datasource_unavailable', 'cannot read circuits.csv');
+      const res = await update(d.datasetId, revision('Down', [...filters]));
+      assert.equal(res.status, 503);
+      assert.match((await body(res)).detail, /cannot read/);
+      assert.equal((await get(d.datasetId)).version, 1);
+      assert.equal(t.store.get('results', `${d.datasetId}.v2`), undefined);
+    });
+  }
 
   it('a filter the datasource rejects is 422 and stores nothing', async () => {
     const d = await body(await create(revision('BadFilter')));

@@ -63,12 +63,21 @@ describe('GET /api/v1/map/id/{mapId}/', () => {
     assert.equal((await body(await t.request(`/api/v1/map/id/${map.mapId}/?version=latest`, { token: t.read }))).version, 2);
   });
 
-  it('answers 304 to If-None-Match with the current ETag', async () => {
-    const map = await createMap(t);
-    const res = await t.request(`/api/v1/map/id/${map.mapId}/`, { token: t.read, headers: { 'If-None-Match': `"${map.mapId}-v1"` } });
-    assert.equal(res.status, 304);
-    assert.equal(await res.text(), '');
-  });
+  // RFC 9110 13.1.2: a listed tag matches weakly; `*` matches any current representation.
+  for (const [label, header, status] of [
+    ['the current ETag', (id: string) => `"${id}-v1"`, 304],
+    ['a weak current ETag in a list', (id: string) => `"other", W/"${id}-v1"`, 304],
+    ['*', () => '*', 304],
+    ['another ETag', (id: string) => `"${id}-v2"`, 200],
+  ] as const) {
+    it(`answers ${status} to If-None-Match with ${label}`, async () => {
+      const map = await createMap(t);
+      const res = await t.request(`/api/v1/map/id/${map.mapId}/`, { token: t.read, headers: { 'If-None-Match': header(map.mapId) } });
+      assert.equal(res.status, status);
+      if (status === 304) assert.equal(await res.text(), '');
+      else assert.equal((await body(res)).mapId, map.mapId);
+    });
+  }
 
   for (const [query, status] of [['version=3', 404], ['version=0', 400], ['version=all', 400], ['version=x', 400], ['version=1&version=1', 400], ['fields=name', 400]] as const) {
     it(`?${query} is ${status}`, async () => {
