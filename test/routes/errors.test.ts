@@ -48,6 +48,36 @@ describe('request bodies', () => {
     });
   }
 
+  const nested = (levels: number): unknown => JSON.parse('['.repeat(levels) + ']'.repeat(levels));
+  const stored = () => t.store.entries('maps').length + t.store.entries('templates').length + t.store.entries('datasets').length;
+
+  for (const [method, path] of writes) {
+    it(`${method} ${path}: a body nested more than 64 levels deep is 400 naming the key, and stores nothing`, async () => {
+      const before = stored();
+      // root, `extra`, then the arrays of `inner`: 63 of them are one level too many; 30,000 (the most this app's 64 KB limit lets through) would overflow a recursive walk.
+      for (const levels of [63, 30_000]) {
+        const res = await raw(path, method, `{"name": "deep", "extra": {"inner": ${'['.repeat(levels)}${']'.repeat(levels)}}}`);
+        assert.equal(res.status, 400, `${levels} levels`);
+        assert.match((await body(res)).detail, /more than 64 levels deep \(under "extra"\)/);
+      }
+      assert.equal(stored(), before);
+    });
+  }
+
+  it('a map nested exactly 64 levels deep is stored and read back; PUT one level deeper is 400', async () => {
+    const sample = sampleMap('deep');
+    const deep = (levels: number) => ({ ...sample, configuration: { ...sample.configuration, x: nested(levels) } });
+    const created = await raw('/api/v1/map/', 'POST', JSON.stringify(deep(62))); // root, configuration, 62 arrays
+    assert.equal(created.status, 201);
+    const { mapId } = await body(created);
+    const read = await body(await t.request(`/api/v1/map/id/${mapId}/`, { token: t.read }));
+    assert.deepEqual(read.configuration.x, nested(62));
+    const res = await raw(`/api/v1/map/id/${mapId}/`, 'PUT', JSON.stringify(deep(63)));
+    assert.equal(res.status, 400);
+    assert.match((await body(res)).detail, /under "configuration"/);
+    assert.equal((await body(await t.request(`/api/v1/map/id/${mapId}/`, { token: t.read }))).version, 1);
+  });
+
   describe('over a real socket (127.0.0.1)', () => {
     /**
      * Sends `chunks` as one request: with Content-Length when `declared` is set,
