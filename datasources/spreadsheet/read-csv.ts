@@ -42,16 +42,25 @@ function toUtf8(buffer: Buffer): Buffer {
   return Buffer.from(new TextDecoder('windows-1252').decode(buffer));
 }
 
-/** The one of , ; and tab that the header line holds most. */
+/**
+ * The one of , ; and tab that the header line holds most. The header is the
+ * first row with a cell (raw.ts headerIndex), so blank lines before it (only
+ * spaces, or nothing) are passed over.
+ */
 function sniffDelimiter(bytes: Buffer): string {
-  let end = bytes.indexOf(10);
-  if (end < 0) end = bytes.length;
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0; // UTF-8 BOM
+  let end = start;
+  for (; start < bytes.length; start = end + 1) {
+    end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    if (bytes.subarray(start, end).some((b) => b !== 0x20 && b !== 0x0d)) break;
+  }
   let best = ',';
   let bestCount = 0;
   for (const candidate of [',', ';', '\t']) {
     let count = 0;
     const code = candidate.charCodeAt(0);
-    for (let i = 0; i < end; i++) if (bytes[i] === code) count++;
+    for (let i = start; i < end; i++) if (bytes[i] === code) count++;
     if (count > bestCount) [best, bestCount] = [candidate, count];
   }
   return best;

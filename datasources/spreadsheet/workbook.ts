@@ -12,7 +12,9 @@ export interface ParsedBook {
 }
 
 export function buildBook(raw: RawSheet[], label: string): ParsedBook {
-  const nodesTab = raw.find((s) => isNodesTab(s.name));
+  // A Nodes tab serves the other tabs of its workbook; a file of one tab (every
+  // CSV, whose tab is named after the file) has none, so `nodes.csv` is circuits.
+  const nodesTab = raw.length > 1 ? raw.find((s) => isNodesTab(s.name)) : undefined;
   const nodes = nodesTab ? readNodes(nodesTab) : null;
   const sheets = new Map<string, EdgeSheet>();
   for (const tab of raw) {

@@ -189,6 +189,40 @@ describe('headers', () => {
   });
 });
 
+describe('csv delimiters', () => {
+  // The delimiter is the one of , ; and tab that the header line uses most; blank lines before it do not count.
+  for (const [label, text] of [
+    ['comma', 'source,destination,capacity\na,b,"1,5"\n'],
+    ['semicolon (with a decimal comma)', 'source;destination;capacity\na;b;1,5\n'],
+    ['tab', 'source\tdestination\tcapacity\na\tb\t1,5\n'],
+    ['semicolon after blank lines', '\n  \r\nsource;destination;capacity\na;b;1,5\n'],
+    ['tab after a BOM and a blank line', '\ufeff\r\nsource\tdestination\tcapacity\r\na\tb\t1,5\r\n'],
+  ] as const) {
+    it(`${label}`, async () => {
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(`${dir}/d.csv`, text);
+      const { records, problems } = await registryFor(dir).run(query(endpoint('d', 'd')));
+      assert.deepEqual(records.map((r) => [r.source, r.destination, r.capacity]), [['a', 'b', '1,5']]);
+      assert.deepEqual(problems, []);
+    });
+  }
+});
+
+describe('a file of one tab', () => {
+  // A Nodes tab is a lookup for the other tabs of its workbook; alone, it is an edge sheet like any other.
+  it('nodes.csv holds circuits like any csv', async () => {
+    await writeCsv(dir, 'nodes.csv', [['source', 'destination', 'capacity'], ['a', 'b', 1]]);
+    const listed = (await registryFor(dir).list())[endpoint('nodes', 'nodes')];
+    assert.equal(listed?.available, true);
+    assert.deepEqual((await registryFor(dir).run(query(endpoint('nodes', 'nodes')))).records.map((r) => r.source), ['a']);
+  });
+
+  it('a workbook whose only tab is named Nodes holds circuits', async () => {
+    await writeXlsx(dir, 'only.xlsx', [{ name: 'Nodes', rows: [['source', 'destination'], ['a', 'b']] }]);
+    assert.deepEqual((await registryFor(dir).run(query(endpoint('only', 'Nodes')))).records.map((r) => r.destination), ['b']);
+  });
+});
+
 describe('row numbers', () => {
   it('count empty lines and multi-line cells the way a spreadsheet program shows rows', async () => {
     const { writeFile } = await import('node:fs/promises');
