@@ -5,7 +5,7 @@
 // route stays a few lines. A layer names its data by (first match wins):
 //   1. datasetId (+ datasetVersion, layout, datatype, templateId)
 //   2. mapjsonUrl pointing at a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/…)
-//      - only parsed, never fetched: an external URL is refused
+//      - only parsed, never fetched: a URL of another shape is refused
 //   3. inline mapjson (string or object), normalized and sanitized
 // Overrides are keyed by datasetId, so they apply to layers of kinds 1 and 2.
 import { ServiceError, validationFailed, isServiceError } from '../errors.ts';
@@ -46,8 +46,15 @@ export interface LayerLoaders {
 const OUTPUT_URL = /\/output\/dataset\/([A-Za-z0-9]{7})\/(geographic|logical)\/(snapshot|dynamic|live)(?:\/(?:json|svg))?\/?$/;
 const ID = /^[A-Za-z0-9]{7}$/;
 
-/** Parses a dataset output URL (absolute or relative); null when it is not one. */
-export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { kind: 'dataset' }>, 'kind'> | null {
+/**
+ * Parses a dataset output URL, absolute or relative; null when it is not one,
+ * `problem` when its `version` or `template` is one the output route itself
+ * would refuse. Only the path and query count: the host is not compared with
+ * this service's, so maps moved from another instance together with their
+ * datasets (same IDs), or saved through a proxy under another name, still
+ * resolve.
+ */
+export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { kind: 'dataset' }>, 'kind'> | { problem: string } | null {
   let u: URL;
   try {
     u = new URL(url, 'http://service.invalid/');
@@ -56,15 +63,20 @@ export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { 
   }
   const m = OUTPUT_URL.exec(u.pathname);
   if (!m) return null;
-  const v = u.searchParams.get('version');
-  const version = v && /^[1-9][0-9]{0,9}$/.test(v) ? Number(v) : 'latest';
-  const t = u.searchParams.get('template');
+  const [v, ...moreV] = u.searchParams.getAll('version');
+  const [t, ...moreT] = u.searchParams.getAll('template');
+  if (moreV.length > 0 || (v !== undefined && v !== 'latest' && !/^[1-9][0-9]{0,9}$/.test(v))) {
+    return { problem: `version ${JSON.stringify(u.searchParams.getAll('version').join('&').slice(0, 40))} is not latest or a version number` };
+  }
+  if (moreT.length > 0 || (t !== undefined && !ID.test(t))) {
+    return { problem: `template ${JSON.stringify(u.searchParams.getAll('template').join('&').slice(0, 40))} is not a template ID (7 letters or digits)` };
+  }
   return {
     datasetId: m[1],
     layout: m[2] as Layout,
     datatype: m[3] === 'snapshot' ? 'snapshot' : 'dynamic',
-    version,
-    templateId: t && ID.test(t) ? t : null,
+    version: v === undefined || v === 'latest' ? 'latest' : Number(v),
+    templateId: t ?? null,
   };
 }
 
@@ -87,9 +99,10 @@ export function layerSource(layer: MapLayer, index: number): LayerSource {
   }
   if (layer.mapjsonUrl) {
     const parsed = parseDatasetOutputUrl(layer.mapjsonUrl);
+    if (parsed && 'problem' in parsed) throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl: ${parsed.problem}`);
     if (parsed) return { kind: 'dataset', ...parsed, templateId: layer.templateId ?? parsed.templateId };
     if (layer.mapjson == null) {
-      throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl is not a dataset output URL of this service (other URLs are not fetched)`);
+      throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl is not a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/; other URLs are not fetched)`);
     }
   }
   if (layer.mapjson != null) {

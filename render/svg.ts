@@ -132,7 +132,7 @@ export function renderTopologySvg(topology: Topology, options: TopologySvgOption
 function layerLogical(layer: MapLayer, t: Topology): boolean {
   if (layer.layout) return layer.layout === 'logical';
   const fromUrl = layer.mapjsonUrl ? parseDatasetOutputUrl(layer.mapjsonUrl) : null;
-  return fromUrl ? fromUrl.layout === 'logical' : isLogical(t);
+  return fromUrl && 'layout' in fromUrl ? fromUrl.layout === 'logical' : isLogical(t);
 }
 
 /**

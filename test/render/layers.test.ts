@@ -31,6 +31,13 @@ describe('parseDatasetOutputUrl', () => {
     ['https://example.com/topology.json', null],
     ['/api/v1/output/dataset/../../etc/geographic/snapshot/', null],
     ['/api/v1/output/dataset/AbC1234/sideways/snapshot/', null],
+    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=latest', { datasetId: 'AbC1234', layout: 'geographic', datatype: 'snapshot', version: 'latest', templateId: null }],
+    // what the output route refuses is a problem, never quietly the latest version or no template
+    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=abc', { problem: 'version "abc" is not latest or a version number' }],
+    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=0', { problem: 'version "0" is not latest or a version number' }],
+    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=1&version=2', { problem: 'version "1&2" is not latest or a version number' }],
+    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?template=../x', { problem: 'template "../x" is not a template ID (7 letters or digits)' }],
+    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?template=', { problem: 'template "" is not a template ID (7 letters or digits)' }],
   ];
   for (const [url, expected] of cases) it(url, () => assert.deepEqual(parseDatasetOutputUrl(url), expected));
 });
@@ -44,6 +51,7 @@ describe('layerSource', () => {
   const bad: [MapLayer, RegExp][] = [
     [{ name: 'Backbone' }, /layer 2 \("Backbone"\) names no data/],
     [{ mapjsonUrl: 'https://example.com/x.json' }, /layer 2: mapjsonUrl is not a dataset output URL/],
+    [{ mapjsonUrl: '/api/v1/output/dataset/AbC1234/logical/live/?version=-1' }, /layer 2: mapjsonUrl: version "-1" is not latest or a version number/],
     [{ mapjson: '{not json' }, /layer 2: mapjson is not topology JSON/],
   ];
   for (const [layer, msg] of bad) {
