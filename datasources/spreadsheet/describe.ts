@@ -2,8 +2,9 @@
 // sheet, keyed by its endpoint string, with the extras a dataset author needs
 // (filterable columns, row counts, modification time, problem rows). A file
 // that cannot be used at all gets one entry with `available: false` and the
-// reason; for a workbook (whose tabs are then unknown) it is keyed
-// `spreadsheet?sheet_id=<id>` without a sheet_name.
+// reason; for a workbook, whose tabs are then unknown, its context has an
+// empty sheet_name (SPEC: context holds sheet_id and sheet_name, strings), so
+// its key `spreadsheet?sheet_id=<id>&sheet_name=` names no sheet to query.
 import { formatEndpoint } from '../endpoint.ts';
 import type { DatasourceEntry } from '../types.ts';
 import type { Loaded } from './catalog.ts';
@@ -15,9 +16,7 @@ export function describeFile(loaded: Loaded): [string, DatasourceEntry][] {
   const { file } = loaded;
   const base = { kind: KIND, file: file.fileName, lastModified: file.modified.toISOString() };
   if (loaded.error !== undefined) {
-    const context: Record<string, string> = file.kind === 'csv'
-      ? { sheet_id: file.sheetId, sheet_name: file.sheetId }
-      : { sheet_id: file.sheetId };
+    const context = { sheet_id: file.sheetId, sheet_name: file.kind === 'csv' ? file.sheetId : '' };
     return [[formatEndpoint(KIND, context), {
       name: file.kind === 'csv' ? file.sheetId : `${file.sheetId} (unavailable)`,
       description: `Unavailable: ${loaded.error}`,

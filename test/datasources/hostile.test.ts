@@ -30,6 +30,8 @@ async function assertUnavailable(limits: Parameters<typeof registryFor>[1], key:
   assert.ok(entry, `no entry ${key} in ${Object.keys(list).join(', ')}`);
   assert.equal(entry.available, false);
   assert.match(entry.error as string, reason);
+  // SPEC: context holds sheet_id and sheet_name (strings); a workbook's unknown tab is ''.
+  assert.deepEqual(Object.entries(entry.context).map(([k, v]) => [k, typeof v]), [['sheet_id', 'string'], ['sheet_name', 'string']]);
   const err = await rejectsWith(registry.run(query(ep)), 'datasource_unavailable');
   assert.equal(err.status, 503);
   assert.match(err.message, reason);
@@ -53,12 +55,12 @@ describe('malformed files', () => {
   it('a truncated xlsx is unavailable', async () => {
     const whole = await xlsxBuffer([{ name: 'Circuits', rows: SHEET }]);
     await writeFile(path.join(dir, 'cut.xlsx'), whole.subarray(0, Math.floor(whole.length / 2)));
-    await assertUnavailable({}, 'spreadsheet?sheet_id=cut', endpoint('cut', 'Circuits'), /cut\.xlsx is not a readable xlsx workbook/);
+    await assertUnavailable({}, endpoint('cut', ''), endpoint('cut', 'Circuits'), /cut\.xlsx is not a readable xlsx workbook/);
   });
 
   it('a zip that is not a workbook is unavailable', async () => {
     await writeFile(path.join(dir, 'other.xlsx'), buildZip([deflatedPart('hello.txt', 'hi')]));
-    await assertUnavailable({}, 'spreadsheet?sheet_id=other', endpoint('other', 'x'), /not an xlsx workbook/);
+    await assertUnavailable({}, endpoint('other', ''), endpoint('other', 'x'), /not an xlsx workbook/);
   });
 
   it('binary garbage named .csv is refused, not parsed into rows', async () => {
@@ -79,21 +81,21 @@ describe('zip bombs', () => {
     assert.ok(file.length > 900_000 && file.length < 1_200_000, `bomb is ${file.length} bytes`);
     await writeFile(path.join(dir, 'bomb.xlsx'), file);
     const rss = process.memoryUsage().rss;
-    await assertUnavailable({}, 'spreadsheet?sheet_id=bomb', endpoint('bomb', 'Circuits'),
+    await assertUnavailable({}, endpoint('bomb', ''), endpoint('bomb', 'Circuits'),
       /inflates to more than 209715200 bytes \(limit datasources\.spreadsheet\.maxUncompressedBytes\)/);
     assert.ok(process.memoryUsage().rss - rss < 100e6, 'memory stayed flat');
   });
 
   it('the same bomb under a generous size limit is refused for its ratio (maxInflateRatio)', async () => {
     await writeFile(path.join(dir, 'bomb.xlsx'), buildZip(await bombParts((real) => real)));
-    await assertUnavailable({ maxUncompressedBytes: 4e9 }, 'spreadsheet?sheet_id=bomb', endpoint('bomb', 'Circuits'),
+    await assertUnavailable({ maxUncompressedBytes: 4e9 }, endpoint('bomb', ''), endpoint('bomb', 'Circuits'),
       /part xl\/worksheets\/sheet1\.xml inflates \d+:1, more than 100:1 \(limit datasources\.spreadsheet\.maxInflateRatio\)/);
   });
 
   it('a bomb that lies about its size stops at the announced size', async () => {
     await writeFile(path.join(dir, 'liar.xlsx'), buildZip(await bombParts(() => 64 * 1024)));
     const rss = process.memoryUsage().rss;
-    await assertUnavailable({}, 'spreadsheet?sheet_id=liar', endpoint('liar', 'Circuits'), /liar\.xlsx is not a readable xlsx workbook: too many bytes/);
+    await assertUnavailable({}, endpoint('liar', ''), endpoint('liar', 'Circuits'), /liar\.xlsx is not a readable xlsx workbook: too many bytes/);
     assert.ok(process.memoryUsage().rss - rss < 100e6, 'memory stayed flat');
   });
 });
@@ -113,7 +115,7 @@ describe('limits', () => {
     it(`a file over the ${label} limit is unavailable, naming the limit`, async () => {
       if (kind === 'xlsx') await writeXlsx(dir, 'big.xlsx', [{ name: 'Circuits', rows }]);
       else await writeCsv(dir, 'big.csv', rows);
-      const key = kind === 'xlsx' ? 'spreadsheet?sheet_id=big' : endpoint('big', 'big');
+      const key = kind === 'xlsx' ? endpoint('big', '') : endpoint('big', 'big');
       await assertUnavailable(limits, key, kind === 'xlsx' ? endpoint('big', 'Circuits') : key, reason);
       // The same file within the limits is fine.
       const ok = await registryFor(dir).run(query(kind === 'xlsx' ? endpoint('big', 'Circuits') : key));

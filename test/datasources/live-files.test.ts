@@ -66,7 +66,7 @@ describe('files that change while the service runs', () => {
     assert.equal((await registry.run(query(ep))).records.length, 2);
     await writeFile(path.join(dir, 'w.xlsx'), 'not a zip at all');
     await rejectsWith(registry.run(query(ep)), 'datasource_unavailable');
-    assert.equal((await registry.list())['spreadsheet?sheet_id=w']?.available, false);
+    assert.equal((await registry.list())[endpoint('w', '')]?.available, false);
     await writeXlsx(dir, 'w.xlsx', [{ name: 'Circuits', rows: circuits(3) }]);
     assert.equal((await registry.run(query(ep))).records.length, 3);
   });
