@@ -10,15 +10,12 @@ export class PasswordLogin {
 
   /** The user, or undefined for a wrong username or password; throws 429 when throttled. */
   async attempt(username: string, password: string, address: string): Promise<StoredUser | undefined> {
-    await this.throttle.check(username, address);
+    await this.throttle.begin(username, address); // counted as a failure unless it succeeds
     const user = this.users.find(username);
     // An unknown user still costs one scrypt run, against a hash nobody's password matches.
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
-    if (!user || !ok) {
-      await this.throttle.failed(username, address);
-      return undefined;
-    }
-    await this.throttle.succeeded(username);
+    if (!user || !ok) return undefined;
+    await this.throttle.succeeded(username, address);
     return user;
   }
 }

@@ -2,9 +2,12 @@
 // login form): per username and per client address, at most maxFailures
 // failures in a window; the attempt after that is 429 with Retry-After, even
 // with the right password, until the window ends. rate-limiter-flexible's
-// memory limiter keeps the counters (fixed windows, keys expire by themselves);
-// a success clears the username's counter, never the address's.
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+// memory limiter keeps the counters (fixed windows, keys expire by themselves).
+// An attempt counts as a failure from the moment it starts, before its slow
+// password check: otherwise any number of guesses sent at once would all pass
+// the check before the first failure was counted. A success gives its count
+// back: it clears the username's counter and returns the address's one point.
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { ServiceError } from '../errors.ts';
 
 export interface ThrottleOptions {
@@ -25,22 +28,20 @@ export class LoginThrottle {
     this.byAddress = new RateLimiterMemory({ ...opts, keyPrefix: 'login-addr' });
   }
 
-  /** Throws 429 when the username or the address has used up its failures. */
-  async check(username: string, address: string): Promise<void> {
-    const [user, addr] = await Promise.all([this.byUser.get(userKey(username)), this.byAddress.get(address)]);
-    const blocked = [user, addr].filter((r): r is RateLimiterRes => !!r && r.consumedPoints >= this.o.maxFailures);
+  /** Counts an attempt as a failure (until `succeeded`); throws 429, counting nothing, when either counter is used up. */
+  async begin(username: string, address: string): Promise<void> {
+    const key = userKey(username);
+    const counted = await Promise.all([this.byUser.penalty(key, 1), this.byAddress.penalty(address, 1)]);
+    const blocked = counted.filter((r) => r.consumedPoints > this.o.maxFailures);
     if (!blocked.length) return;
+    await Promise.all([this.byUser.reward(key, 1), this.byAddress.reward(address, 1)]);
     const retryAfter = Math.max(1, Math.ceil(Math.max(...blocked.map((r) => r.msBeforeNext)) / 1000));
     throw new ServiceError('rate_limited', `too many failed login attempts; try again in ${retryAfter} s`, {
       headers: { 'Retry-After': String(retryAfter) },
     });
   }
 
-  async failed(username: string, address: string): Promise<void> {
-    await Promise.all([this.byUser.penalty(userKey(username), 1), this.byAddress.penalty(address, 1)]);
-  }
-
-  async succeeded(username: string): Promise<void> {
-    await this.byUser.delete(userKey(username));
+  async succeeded(username: string, address: string): Promise<void> {
+    await Promise.all([this.byUser.delete(userKey(username)), this.byAddress.reward(address, 1)]);
   }
 }

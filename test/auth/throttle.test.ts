@@ -55,6 +55,22 @@ describe('throttling: per username', () => {
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '192.0.2.10')).status, 200);
     }));
 
+  it('guesses sent all at once: only maxFailures are checked, the rest (the right password too) are 429', () =>
+    withApp(small, async (t) => {
+      const guesses = Array.from({ length: 20 }, (_, i) => (i === 19 ? ADMIN_PASSWORD : `wrong password ${i}`));
+      const statuses = (await Promise.all(guesses.map((p, i) => attempt(t, 'admin', p, `198.51.100.${i + 1}`)))).map((r) => r.status);
+      const count = (status: number) => statuses.filter((s) => s === status).length;
+      assert.deepEqual([count(401) + count(200), count(429)], [3, 17], statuses.join(' '));
+    }));
+
+  it('a success gives back only its own count of the address; earlier failures there stand', () =>
+    withApp(small, async (t) => {
+      assert.deepEqual(await fail(2, (i) => attempt(t, `guess${i}`, 'wrong password!', '203.0.113.9')), [401, 401]);
+      assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '203.0.113.9')).status, 200);
+      assert.equal((await attempt(t, 'guess9', 'wrong password!', '203.0.113.9')).status, 401);
+      assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '203.0.113.9')).status, 429);
+    }));
+
   it('lets the user in again once the window has passed', () =>
     withApp({ auth: { loginThrottle: { maxFailures: 2, windowSeconds: 1 } } }, async (t) => {
       await fail(2, (i) => attempt(t, 'admin', 'wrong password!', `192.0.2.${20 + i}`));
