@@ -11,8 +11,10 @@
 // event handlers (on*) and any attribute not listed; href/xlink:href except a
 // local "#fragment" on <use>, <textPath> and paint servers; javascript:,
 // vbscript: and data: anywhere in a value (also after entity decoding and
-// with whitespace removed); url() other than url(#fragment); CSS escapes,
-// expression(), @import in style attributes; comments, processing
+// with whitespace removed); url() other than url(#fragment); in style and
+// presentation attributes (read as CSS), escapes, expression(), @import and
+// any function but colours, transforms, filters and arithmetic (image-set()
+// and the like fetch by string); comments, processing
 // instructions and DOCTYPEs (entities are refused by the parser, see parse.ts).
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -54,6 +56,20 @@ const URL_FUNC = /url\s*\(/gi;
 const LOCAL_URL_FUNC = /url\(\s*(['"]?)#[A-Za-z_][\w.:-]{0,200}\1\s*\)/gi;
 const BAD_SCHEME = /(javascript|vbscript|livescript|data):/;
 const BAD_CSS = /(expression\(|@import|behavio(u)?r\s*:|-moz-binding|\\|<\/)/;
+/**
+ * CSS functions a presentation attribute or style may call: colours,
+ * transforms, filter functions and arithmetic; url() is checked on its own
+ * (local fragments only). Any other, such as image-set(), image(),
+ * cross-fade() or src(), could name a resource by a string.
+ */
+const CSS_FUNCTIONS = new Set([
+  'url', 'rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix',
+  'translate', 'translatex', 'translatey', 'translate3d', 'scale', 'scalex', 'scaley', 'scale3d',
+  'rotate', 'rotatex', 'rotatey', 'rotate3d', 'skew', 'skewx', 'skewy', 'matrix', 'matrix3d', 'perspective',
+  'blur', 'brightness', 'contrast', 'drop-shadow', 'grayscale', 'hue-rotate', 'invert', 'opacity', 'saturate', 'sepia',
+  'calc', 'min', 'max', 'clamp', 'var',
+]);
+const CSS_FUNCTION_CALL = /([-a-z0-9]+)\(/g;
 // XML 1.0 forbids most C0 controls, lone surrogates and U+FFFE/FFFF; a
 // spreadsheet cell containing one must not make the picture unparseable.
 // eslint-disable-next-line no-control-regex
@@ -109,7 +125,8 @@ export function checkAttribute(element: string, name: string, value: string): st
   // Fast path (path data, numbers, plain colours): without these characters a value can carry
   // no URL scheme, no url(), no CSS escape, no expression() and no @import.
   if (!UNSAFE_CHARS.test(value)) return value;
-  // Second fast path (transforms, rgb()): parentheses but no scheme colon, entity, escape or url/expression.
+  // Second fast path (transforms, rgb()): parentheses but no scheme colon, entity, escape, quote or
+  // url/expression; without a quote or url() no CSS function can name a resource.
   if (PLAIN_WITH_PARENS.test(value) && !/url|expression/i.test(value)) return value;
   const norm = normalizeForCheck(value);
   if (BAD_SCHEME.test(norm)) return null;
@@ -118,7 +135,13 @@ export function checkAttribute(element: string, name: string, value: string): st
     const local = value.match(LOCAL_URL_FUNC)?.length ?? 0;
     if (all !== local || normalizeForCheck(value.replace(LOCAL_URL_FUNC, '')).includes('url(')) return null;
   }
-  if (name === 'style' && BAD_CSS.test(norm)) return null;
+  // Browsers read style and presentation attributes as CSS, where an escape
+  // (u\72l) can spell any function and image-set('…') fetches without url().
+  // data-* and aria-* values are never CSS.
+  if (!DATA_OR_ARIA.test(name)) {
+    if (BAD_CSS.test(norm)) return null;
+    for (const [, fn] of norm.matchAll(CSS_FUNCTION_CALL)) if (!CSS_FUNCTIONS.has(fn)) return null;
+  }
   return value;
 }
 
