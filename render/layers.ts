@@ -18,6 +18,7 @@ import { DEFAULT_TEMPLATES } from './template.ts';
 import { buildTopologyCached } from './topology-cache.ts';
 import { applyOverrides } from './overrides.ts';
 import { normalizeTopology } from './normalize.ts';
+import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
 
 export type Datatype = 'snapshot' | 'dynamic';
 
@@ -107,7 +108,7 @@ export function layerSource(layer: MapLayer, index: number): LayerSource {
   }
   if (layer.mapjson != null) {
     const topology = normalizeTopology(layer.mapjson, typeof layer.name === 'string' ? layer.name : '');
-    if (!topology) throw validationFailed(`${layerLabel(layer, index)}: mapjson is not topology JSON`);
+    if (!topology) throw validationFailed(`${layerLabel(layer, index)}: mapjson is not topology JSON (an object with nodes and edges, nested at most ${MAX_JSON_DEPTH} levels deep)`);
     return { kind: 'inline', topology };
   }
   throw validationFailed(`${layerLabel(layer, index)} names no data: set datasetId, mapjsonUrl or mapjson`);

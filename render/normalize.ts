@@ -4,6 +4,7 @@
 // returned to clients or drawn. Malformed entries are dropped, not fatal.
 import type { LatLng, Topology, TopologyEdge, TopologyNode } from './types.ts';
 import { safeMarkup } from './safe-markup.ts';
+import { tooDeepUnder } from '../schema/json-depth.ts';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -43,7 +44,7 @@ export function normalizeEdge(v: unknown, fallbackName?: string): TopologyEdge |
   return { ...v, name, coordinates, meta };
 }
 
-/** Accepts a topology object or its JSON string; returns null when it is neither. */
+/** Accepts a topology object or its JSON string (nested at most MAX_JSON_DEPTH deep); returns null when it is neither. */
 export function normalizeTopology(input: unknown, fallbackName = ''): Topology | null {
   let v = input;
   if (typeof v === 'string') {
@@ -52,6 +53,7 @@ export function normalizeTopology(input: unknown, fallbackName = ''): Topology |
     } catch {
       return null;
     }
+    if (tooDeepUnder(v) !== undefined) return null; // extra keys are kept, and later stringified recursively
   }
   if (!isObj(v)) return null;
   const nodes = Array.isArray(v.nodes) ? v.nodes.map((n) => normalizeNode(n)).filter((n): n is TopologyNode => n !== null) : [];

@@ -75,7 +75,8 @@ const CSS_FUNCTION_CALL = /([-a-z0-9]+)\(/g;
 // eslint-disable-next-line no-control-regex
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-const MAX_DEPTH = 64;
+/** Element nesting the serializer writes at most (deeper content is left out); templates deeper are refused. */
+export const MAX_DEPTH = 64;
 const PLAIN_WITH_PARENS = /^[\w\s.,()#%+\-/]*$/;
 const UNSAFE_CHARS = /[:(&\\@<\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/;
 

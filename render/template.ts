@@ -5,7 +5,7 @@
 // checked by the sanitizer's attribute rules at fill time, so node data can
 // neither add markup nor smuggle a URL into an attribute.
 import { parseFragment, FragmentError } from './parse.ts';
-import { walk, escapeText, writeAttribute, type Sink, type DomLike } from './sanitize.ts';
+import { walk, escapeText, writeAttribute, MAX_DEPTH, type Sink, type DomLike } from './sanitize.ts';
 import { markSafe } from './safe-markup.ts';
 
 /** The node templates used when none is given; the core service stores them as documents on first start. */
@@ -130,8 +130,10 @@ function sizeAttr(svg: string, attr: string): number | null {
 const ACTIVE_ELEMENTS = new Set(['script', 'set', 'animate', 'animatemotion', 'animatetransform', 'handler', 'listener']);
 const SCHEME = /(javascript|vbscript|data):/;
 
-function findActive(node: DomLike): string | null {
+function findActive(node: DomLike, depth = 1): string | null {
   if (node.nodeType !== 1) return null;
+  // The serializer leaves out anything deeper; and a recursion this deep is bounded.
+  if (depth > MAX_DEPTH) return `must not nest elements more than ${MAX_DEPTH} levels deep`;
   const name = node.localName ?? node.nodeName;
   if (ACTIVE_ELEMENTS.has(name.toLowerCase())) return `must not contain <${name}> elements`;
   const attrs = node.attributes ?? [];
@@ -143,7 +145,7 @@ function findActive(node: DomLike): string | null {
     if (SCHEME.test(String(a.value).replace(/[\s\u0000-\u001f]+/g, '').toLowerCase())) return `must not contain javascript:, vbscript: or data: URLs (in ${a.name})`;
   }
   for (let i = 0; i < node.childNodes.length; i++) {
-    const found = findActive(node.childNodes[i]);
+    const found = findActive(node.childNodes[i], depth + 1);
     if (found) return found;
   }
   return null;

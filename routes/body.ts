@@ -1,10 +1,11 @@
 // Reading and validating request input at the edge. Malformed JSON, or JSON
-// nested deeper than MAX_BODY_DEPTH, is 400; a well-formed body that fails its
+// nested deeper than MAX_JSON_DEPTH, is 400; a well-formed body that fails its
 // schema is 422 with one entry per bad field.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { badRequest, ServiceError, validationFailed, type FieldProblem } from '../errors.ts';
+import { MAX_JSON_DEPTH, tooDeepUnder } from '../schema/json-depth.ts';
 
 /**
  * JSON.parse reviver: keys that name prototypes (`__proto__`, `constructor`,
@@ -20,33 +21,6 @@ const dropPrototypeKeys = (key: string, value: unknown) =>
  * without the reviver (which calls back for every key) is several times faster.
  */
 const PROTOTYPE_WORDS = /proto|constructor|\\u/;
-
-/**
- * Levels of arrays and objects a JSON body may nest, the root being the first.
- * The store and the renderer walk documents recursively, and a body a few KB
- * long can nest thousands deep; no map, dataset, template or login needs more
- * than a handful of levels.
- */
-export const MAX_BODY_DEPTH = 64;
-
-/**
- * Where `value` nests deeper than MAX_BODY_DEPTH: the top-level key it is
- * under ('' for the root's own items), or undefined when it does not.
- * Iterative, so a hostile depth cannot exhaust the stack here either.
- */
-function tooDeepUnder(value: unknown): string | undefined {
-  const pending: Array<[object, number, string]> = typeof value === 'object' && value !== null ? [[value, 1, '']] : [];
-  for (let item = pending.pop(); item; item = pending.pop()) {
-    const [node, depth, top] = item;
-    for (const [key, child] of Object.entries(node)) {
-      if (typeof child !== 'object' || child === null) continue;
-      const under = depth === 1 && !Array.isArray(node) ? key : top;
-      if (depth === MAX_BODY_DEPTH) return under;
-      pending.push([child, depth + 1, under]);
-    }
-  }
-  return undefined;
-}
 
 export const issuesToProblems = (issues: v.BaseIssue<unknown>[]): FieldProblem[] =>
   issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }));
@@ -76,7 +50,7 @@ export async function readBody<S extends v.GenericSchema>(c: Context, schema: S,
     }
     const under = tooDeepUnder(raw);
     if (under !== undefined) {
-      throw badRequest(`request body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep` +
+      throw badRequest(`request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep` +
         (under ? ` (under ${JSON.stringify(under.slice(0, 100))})` : ''));
     }
   } else {

@@ -53,6 +53,9 @@ describe('layerSource', () => {
     [{ mapjsonUrl: 'https://example.com/x.json' }, /layer 2: mapjsonUrl is not a dataset output URL/],
     [{ mapjsonUrl: '/api/v1/output/dataset/AbC1234/logical/live/?version=-1' }, /layer 2: mapjsonUrl: version "-1" is not latest or a version number/],
     [{ mapjson: '{not json' }, /layer 2: mapjson is not topology JSON/],
+    // kept extra keys are stringified later: a string nesting deeper than 64 levels is refused as it is parsed
+    [{ mapjson: `{"nodes": [], "edges": [], "x": ${'['.repeat(64)}${']'.repeat(64)}}` }, /layer 2: mapjson is not topology JSON \(.*at most 64 levels deep\)/],
+    [{ mapjson: `{"nodes": [], "edges": [], "x": ${'['.repeat(20000)}${']'.repeat(20000)}}` }, /layer 2: mapjson is not topology JSON/],
   ];
   for (const [layer, msg] of bad) {
     it(`refuses ${JSON.stringify(layer)} with 422`, () => assert.throws(() => layerSource(layer, 1), (e: ServiceError) => e.status === 422 && msg.test(e.message)));

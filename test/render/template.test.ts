@@ -26,6 +26,8 @@ describe('checkTemplate', () => {
     ['<g><set attributeName="onmouseover" to="alert(1)"/></g>', /<set>/],
     ['<use href="&#106;avascript:alert(1)"/>', /javascript:/],
     ['<g><text>Metadata: fine</text></g>', null],
+    ['<g>'.repeat(64) + '</g>'.repeat(64), null],
+    ['<g>'.repeat(65) + '</g>'.repeat(65), /must not nest elements more than 64 levels deep/],
   ];
   for (const [markup, expected] of cases) {
     it(`${expected ? 'refuses' : 'accepts'} ${JSON.stringify(markup).slice(0, 70)}`, () => {

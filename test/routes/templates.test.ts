@@ -42,6 +42,7 @@ describe('POST /api/v1/template/', () => {
     ['a script', '<g><script>alert(1)</script></g>', /script/],
     ['an event handler', '<g onclick="alert(1)"><circle r="3"/></g>', /event-handler/],
     ['a javascript: URL', '<a href="javascript:alert(1)"><circle r="3"/></a>', /javascript/],
+    ['elements nested 9,000 deep (within the length limit)', `${'<g>'.repeat(9000)}<circle r="1"/>${'</g>'.repeat(9000)}`, /more than 64 levels deep/],
   ];
   for (const [what, template, message] of refused) {
     it(`is 422 for markup with ${what}`, async () => {
