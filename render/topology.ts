@@ -194,7 +194,8 @@ function buildGroups(leaves: NodeAcc[], criteria: string[]): TopologyNode[] {
   const taken = new Set(leaves.map((l) => l.node.name));
   const byKey = new Map<string, TopologyNode>();
   const levels: TopologyNode[][] = criteria.map(() => []);
-  const members = new Map<TopologyNode, Record<string, unknown>[]>();
+  // Per group: its level, its children's names (for O(1) membership) and its leaves' meta.
+  const members = new Map<TopologyNode, { lvl: number; children: Set<string>; metas: Record<string, unknown>[] }>();
   for (const leaf of leaves) {
     let child = leaf.node.name;
     for (let lvl = criteria.length - 1; lvl >= 0; lvl--) {
@@ -208,15 +209,18 @@ function buildGroups(leaves: NodeAcc[], criteria: string[]): TopologyNode[] {
         g = { name, coordinate: [0, 0], meta: {}, children: [] };
         byKey.set(key, g);
         levels[lvl].push(g);
-        members.set(g, []);
+        members.set(g, { lvl, children: new Set(), metas: [] });
       }
-      if (!g.children!.includes(child)) g.children!.push(child);
-      members.get(g)!.push(leaf.node.meta);
+      const m = members.get(g)!;
+      if (!m.children.has(child)) {
+        m.children.add(child);
+        g.children!.push(child);
+      }
+      m.metas.push(leaf.node.meta);
       child = g.name;
     }
   }
-  for (const [g, metas] of members) {
-    const lvl = [...byKey.entries()].find(([, v]) => v === g)![0].split('\u0000')[0];
+  for (const [g, { lvl, metas }] of members) {
     // Keep the fields every member agrees on (Terranova does the same).
     const common: Record<string, unknown> = {};
     const first = metas[0];
@@ -225,7 +229,7 @@ function buildGroups(leaves: NodeAcc[], criteria: string[]): TopologyNode[] {
       const v = JSON.stringify(first[k]);
       if (metas.every((m) => JSON.stringify(m[k]) === v)) common[k] = first[k];
     }
-    g.meta = { ...common, endpoint_name: g.name, group: criteria[Number(lvl)] };
+    g.meta = { ...common, endpoint_name: g.name, group: criteria[lvl] };
   }
   return levels.flat();
 }

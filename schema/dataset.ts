@@ -23,17 +23,22 @@ export const FilterSchema = v.strictObject({
   ),
 });
 
+/** Levels of node groups a query may ask for (a site, a metro, a region... is already deep). */
+export const MAX_GROUP_LEVELS = 8;
+
 export const QuerySchema = v.strictObject({
   /** `spreadsheet?sheet_id=…&sheet_name=…` as listed by GET /api/v1/datasources/. */
   endpoint: v.pipe(v.string('expected a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000)),
   filters: v.optional(v.array(FilterSchema), []),
   /** Endpoint field whose equal values make one node (default: name). */
   node_deduplication_field: v.optional(v.nullable(FieldName), null),
-  /** Endpoint field names, outermost first; null means no grouping. */
+  /** Endpoint field names, outermost first; null means no grouping. Each level nests groups in groups. */
   node_group_criteria: v.optional(
     v.nullable(v.pipe(
       v.union([FieldName, v.array(FieldName)], 'expected null or a list of field names'),
       v.transform((x) => (Array.isArray(x) ? x : [x])),
+      v.maxLength(MAX_GROUP_LEVELS, `expected at most ${MAX_GROUP_LEVELS} grouping fields`),
+      v.check((x) => new Set(x).size === x.length, 'expected each grouping field once'),
     )),
     null,
   ),

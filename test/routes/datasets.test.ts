@@ -85,6 +85,22 @@ describe('POST /api/v1/dataset/', () => {
     assert.deepEqual(paths, ['query.extra', 'query.node_group_layout']);
     assert.equal((await t.request('/api/v1/dataset/', { method: 'POST', token: t.read, json: revision('x') })).status, 403);
   });
+
+  // Each grouping field is one more level of groups in groups: a handful at most, each once.
+  for (const [criteria, status, message] of [
+    [['region', 'metro', 'site'], 201, null],
+    ['site', 201, null],
+    [Array.from({ length: 9 }, (_, i) => `f${i}`), 422, /at most 8 grouping fields/],
+    [['site', 'region', 'site'], 422, /each grouping field once/],
+  ] as const) {
+    it(`node_group_criteria ${JSON.stringify(criteria)} is ${status}`, async () => {
+      const res = await create({ name: 'g', query: { ...revision('g').query, node_group_criteria: criteria } });
+      assert.equal(res.status, status);
+      const answer = await body(res);
+      if (message) assert.match(answer.errors.find((e: any) => e.path === 'query.node_group_criteria').message, message);
+      else assert.deepEqual(answer.query.node_group_criteria, typeof criteria === 'string' ? [criteria] : criteria);
+    });
+  }
 });
 
 describe('PUT /api/v1/dataset/id/{datasetId}/', () => {
