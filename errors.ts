@@ -33,6 +33,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ServiceErrorOptions {
   errors?: FieldProblem[];
   headers?: Record<string, string>;
+  /** The OAuth 2.0 error code (RFC 6749 5.2), for the token endpoint: sent as `error`, the detail as `error_description`. */
+  oauth?: string;
   cause?: unknown;
 }
 
@@ -41,6 +43,7 @@ export class ServiceError extends Error {
   readonly status: number;
   readonly errors?: FieldProblem[];
   readonly headers?: Record<string, string>;
+  readonly oauth?: string;
 
   constructor(code: ErrorCode, detail: string, options: ServiceErrorOptions = {}) {
     super(detail, { cause: options.cause });
@@ -49,6 +52,7 @@ export class ServiceError extends Error {
     this.status = ERROR_STATUS[code];
     this.errors = options.errors;
     this.headers = options.headers;
+    this.oauth = options.oauth;
   }
 }
 

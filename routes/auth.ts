@@ -1,20 +1,31 @@
 // POST /api/v1/auth/token: the resource-owner password grant (RFC 6749 §4.3)
-// of the basic backend, as a form or as JSON. A wrong username and a wrong
-// password get the same answer in the same time; failures are throttled per
-// username and per client address (429 with Retry-After). With the OIDC
-// backend tokens come from the issuer, and this endpoint does not exist.
+// of the basic backend, as a form or as JSON. Errors are those of RFC 6749
+// §5.2, which OAuth clients read: 400 with `error` (invalid_request,
+// invalid_grant, unsupported_grant_type, invalid_scope) and
+// `error_description`, beside the service's own `detail` and `code`. A wrong
+// username and a wrong password get the same answer in the same time;
+// failures are throttled per username and per client address (429 with
+// Retry-After). With the OIDC backend tokens come from the issuer, and this
+// endpoint does not exist.
 import { Hono } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
-import { ServiceError } from '../errors.ts';
+import { isServiceError, ServiceError } from '../errors.ts';
 import { TokenRequestSchema } from '../schema/auth.ts';
 import { readBody } from './body.ts';
 
-const oauthError = (status: 400 | 401, error: string, description: string) =>
-  new ServiceError(status === 401 ? 'unauthorized' : 'bad_request', description, {
-    headers: status === 401 ? { 'WWW-Authenticate': 'Bearer realm="map-topology-service"' } : {},
-    errors: [{ path: error, message: description }],
-  });
+const oauthError = (error: string, description: string, errors?: ServiceError['errors']) =>
+  new ServiceError('bad_request', description, { oauth: error, errors });
+
+/** The request's fields; a body that cannot be read or lacks a field is RFC 6749's invalid_request (a body over the limit stays 413). */
+async function tokenRequest(c: Parameters<typeof readBody>[0]) {
+  try {
+    return await readBody(c, TokenRequestSchema, { form: true });
+  } catch (e) {
+    if (isServiceError(e) && e.status !== 413) throw oauthError('invalid_request', e.message, e.errors);
+    throw e;
+  }
+}
 
 export function authRoutes(auth: Auth) {
   const app = new Hono<AppEnv>({ strict: false });
@@ -22,13 +33,13 @@ export function authRoutes(auth: Auth) {
   if (!tokens) return app;
 
   app.post('/api/v1/auth/token', async (c) => {
-    const body = await readBody(c, TokenRequestSchema, { form: true });
-    if (body.grant_type !== 'password') throw oauthError(400, 'unsupported_grant_type', 'grant_type must be password');
+    const body = await tokenRequest(c);
+    if (body.grant_type !== 'password') throw oauthError('unsupported_grant_type', 'grant_type must be password');
     const user = await auth.login.attempt(body.username, body.password, auth.clientAddress(c));
-    if (!user) throw oauthError(401, 'invalid_grant', 'wrong username or password');
+    if (!user) throw oauthError('invalid_grant', 'wrong username or password');
     const requested = body.scope ? [...new Set(body.scope.split(/\s+/).filter(Boolean))] : user.scope;
     const notHeld = requested.filter((s) => !user.scope.includes(s));
-    if (notHeld.length) throw oauthError(400, 'invalid_scope', `scope not granted to this user: ${notHeld.join(' ')}`);
+    if (notHeld.length) throw oauthError('invalid_scope', `scope not granted to this user: ${notHeld.join(' ')}`);
     c.header('Cache-Control', 'no-store');
     c.header('Pragma', 'no-cache');
     return c.json(await tokens.issue(user, requested));

@@ -12,6 +12,7 @@ export function errorHandler(log: Logger) {
     if (err instanceof ServiceError) {
       const body: Record<string, unknown> = { detail: err.message, code: err.code };
       if (err.errors) body.errors = err.errors;
+      if (err.oauth) Object.assign(body, { error: err.oauth, error_description: err.message });
       return c.json(body, err.status as 400, err.headers);
     }
     if (err instanceof HTTPException && err.status < 500) {

@@ -30,7 +30,7 @@ const small = { auth: { loginThrottle: { maxFailures: 3 } } };
 describe('throttling: per username', () => {
   it('with the defaults, the 11th failed attempt within a minute is 429 with Retry-After, even with the right password', () =>
     withApp({}, async (t) => {
-      assert.deepEqual(await fail(10, () => attempt(t, 'admin', 'wrong password!', '192.0.2.1')), Array(10).fill(401));
+      assert.deepEqual(await fail(10, () => attempt(t, 'admin', 'wrong password!', '192.0.2.1')), Array(10).fill(400));
       const res = await attempt(t, 'admin', ADMIN_PASSWORD, '192.0.2.1');
       assert.equal(res.status, 429);
       const retry = Number(res.headers.get('retry-after'));
@@ -42,16 +42,16 @@ describe('throttling: per username', () => {
 
   it('counts one username across addresses; other users stay unaffected', () =>
     withApp(small, async (t) => {
-      assert.deepEqual(await fail(3, (i) => attempt(t, 'admin', 'wrong password!', `198.51.100.${i + 1}`)), [401, 401, 401]);
+      assert.deepEqual(await fail(3, (i) => attempt(t, 'admin', 'wrong password!', `198.51.100.${i + 1}`)), [400, 400, 400]);
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '198.51.100.99')).status, 429);
-      assert.equal((await attempt(t, 'someone-else', 'wrong password!', '198.51.100.99')).status, 401);
+      assert.equal((await attempt(t, 'someone-else', 'wrong password!', '198.51.100.99')).status, 400);
     }));
 
   it('a successful login clears the username\'s count', () =>
     withApp(small, async (t) => {
-      assert.deepEqual(await fail(2, () => attempt(t, 'admin', 'wrong password!', '192.0.2.7')), [401, 401]);
+      assert.deepEqual(await fail(2, () => attempt(t, 'admin', 'wrong password!', '192.0.2.7')), [400, 400]);
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '192.0.2.8')).status, 200);
-      assert.deepEqual(await fail(2, () => attempt(t, 'admin', 'wrong password!', '192.0.2.9')), [401, 401]);
+      assert.deepEqual(await fail(2, () => attempt(t, 'admin', 'wrong password!', '192.0.2.9')), [400, 400]);
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '192.0.2.10')).status, 200);
     }));
 
@@ -60,14 +60,14 @@ describe('throttling: per username', () => {
       const guesses = Array.from({ length: 20 }, (_, i) => (i === 19 ? ADMIN_PASSWORD : `wrong password ${i}`));
       const statuses = (await Promise.all(guesses.map((p, i) => attempt(t, 'admin', p, `198.51.100.${i + 1}`)))).map((r) => r.status);
       const count = (status: number) => statuses.filter((s) => s === status).length;
-      assert.deepEqual([count(401) + count(200), count(429)], [3, 17], statuses.join(' '));
+      assert.deepEqual([count(400) + count(200), count(429)], [3, 17], statuses.join(' '));
     }));
 
   it('a success gives back only its own count of the address; earlier failures there stand', () =>
     withApp(small, async (t) => {
-      assert.deepEqual(await fail(2, (i) => attempt(t, `guess${i}`, 'wrong password!', '203.0.113.9')), [401, 401]);
+      assert.deepEqual(await fail(2, (i) => attempt(t, `guess${i}`, 'wrong password!', '203.0.113.9')), [400, 400]);
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '203.0.113.9')).status, 200);
-      assert.equal((await attempt(t, 'guess9', 'wrong password!', '203.0.113.9')).status, 401);
+      assert.equal((await attempt(t, 'guess9', 'wrong password!', '203.0.113.9')).status, 400);
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '203.0.113.9')).status, 429);
     }));
 
@@ -85,7 +85,7 @@ describe('throttling: per username', () => {
 describe('throttling: per client address', () => {
   it('many usernames from one address: the next attempt is 429', () =>
     withApp(small, async (t) => {
-      assert.deepEqual(await fail(3, (i) => attempt(t, `guess${i}`, 'wrong password!', '203.0.113.5')), [401, 401, 401]);
+      assert.deepEqual(await fail(3, (i) => attempt(t, `guess${i}`, 'wrong password!', '203.0.113.5')), [400, 400, 400]);
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '203.0.113.5')).status, 429);
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, '203.0.113.6')).status, 200);
     }));

@@ -54,9 +54,10 @@ describe('POST /api/v1/auth/token', () => {
     const res = await t.request('/api/v1/auth/token', { method: 'POST',
       json: { grant_type: 'password', username: 'reader', password: 'reader password', scope: 'svc:maps:read svc:admin' } });
     assert.equal(res.status, 400);
-    const body = await res.json() as { detail: string; errors: Array<{ path: string }> };
-    assert.equal(body.errors[0].path, 'invalid_scope');
-    assert.match(body.detail, /svc:admin/);
+    const body = await res.json() as { detail: string; error: string; error_description: string };
+    assert.equal(body.error, 'invalid_scope');
+    assert.match(body.error_description, /svc:admin/);
+    assert.equal(body.detail, body.error_description);
   });
 
   it('400 unsupported_grant_type for an unknown grant', async () => {
@@ -64,16 +65,24 @@ describe('POST /api/v1/auth/token', () => {
       const res = await t.request('/api/v1/auth/token', { method: 'POST',
         json: { grant_type: grant, username: 'admin', password: ADMIN_PASSWORD } });
       assert.equal(res.status, 400, grant);
-      assert.equal(((await res.json()) as { errors: Array<{ path: string }> }).errors[0].path, 'unsupported_grant_type');
+      assert.equal(((await res.json()) as { error: string }).error, 'unsupported_grant_type');
     }
   });
 
-  it('422 for missing fields, 415 for another content type', async () => {
-    const missing = await t.request('/api/v1/auth/token', { method: 'POST', json: { grant_type: 'password', username: 'admin' } });
-    assert.equal(missing.status, 422);
-    const text = await t.request('/api/v1/auth/token', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' });
-    assert.equal(text.status, 415);
-  });
+  // RFC 6749 5.2: a request the endpoint cannot read is 400 invalid_request, whatever is wrong with it.
+  for (const [what, init] of [
+    ['a missing field', { json: { grant_type: 'password', username: 'admin' } }],
+    ['another content type', { headers: { 'Content-Type': 'text/plain' }, body: 'x' }],
+    ['malformed JSON', { headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":' }],
+  ] as const) {
+    it(`400 invalid_request for ${what}`, async () => {
+      const res = await t.request('/api/v1/auth/token', { method: 'POST', ...init });
+      assert.equal(res.status, 400);
+      const body = await res.json() as { error: string; error_description: string };
+      assert.equal(body.error, 'invalid_request');
+      assert.equal(typeof body.error_description, 'string');
+    });
+  }
 });
 
 describe('POST /api/v1/auth/token: wrong username and wrong password', () => {
@@ -89,12 +98,12 @@ describe('POST /api/v1/auth/token: wrong username and wrong password', () => {
     return { res, ms, body: await res.text() };
   };
 
-  it('answer identically: 401, same headers, same body', async () => {
+  it('answer identically: 400 invalid_grant (RFC 6749 5.2), same headers, same body', async () => {
     const user = await tryLogin('admin', 'not the password');
     const nobody = await tryLogin('nobody-here', 'not the password');
     for (const r of [user, nobody]) {
-      assert.equal(r.res.status, 401);
-      assert.equal(r.res.headers.get('www-authenticate'), 'Bearer realm="map-topology-service"');
+      assert.equal(r.res.status, 400);
+      assert.equal(JSON.parse(r.body).error, 'invalid_grant');
     }
     assert.equal(user.body, nobody.body);
     assert.deepEqual([...user.res.headers].sort(), [...nobody.res.headers].sort());
