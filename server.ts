@@ -79,14 +79,25 @@ export async function serve(env: NodeJS.ProcessEnv = process.env) {
   const log = createLogger();
   const settings = loadSettings(env);
   const store = await openFileStore(settings.data.dir, { log: (m) => log.info(m) });
-  const app = await createApp({ settings, store, log, adminPassword: env.MTS_ADMIN_PASSWORD });
-  const server = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host }, (info) => {
-    log.info(`Map Topology Service listening on ${settings.server.baseUrl} (bound to ${info.address}:${info.port})`);
-    const login = settings.auth.backend === 'basic'
-      ? `get a token: POST ${settings.server.baseUrl}/api/v1/auth/token (grant_type=password)`
-      : `tokens come from the OpenID provider ${settings.auth.oidc.issuer === 'builtin' ? `${settings.server.baseUrl}/oidc` : settings.auth.oidc.issuer}`;
-    log.info(`data folder: ${settings.data.dir}; ${login}; API docs: ${settings.server.baseUrl}/docs`);
-  });
+  let server: ReturnType<typeof listen>;
+  try {
+    const app = await createApp({ settings, store, log, adminPassword: env.MTS_ADMIN_PASSWORD });
+    server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
+      const s = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host }, () => resolve(s));
+      // A port in use or a host that does not resolve: say which settings to change, not a stack.
+      s.once('error', (e: NodeJS.ErrnoException) => reject(new SettingsError(
+        `cannot listen on ${settings.server.host}:${settings.server.port} (settings server.host / server.port, or HOST / PORT): ${e.code ?? e.message}`)));
+    });
+  } catch (e) {
+    await store.close(); // releases the data folder's lock
+    throw e;
+  }
+  const info = server.address();
+  log.info(`Map Topology Service listening on ${settings.server.baseUrl} (bound to ${typeof info === 'object' && info ? `${info.address}:${info.port}` : info})`);
+  const login = settings.auth.backend === 'basic'
+    ? `get a token: POST ${settings.server.baseUrl}/api/v1/auth/token (grant_type=password)`
+    : `tokens come from the OpenID provider ${settings.auth.oidc.issuer === 'builtin' ? `${settings.server.baseUrl}/oidc` : settings.auth.oidc.issuer}`;
+  log.info(`data folder: ${settings.data.dir}; ${login}; API docs: ${settings.server.baseUrl}/docs`);
   const stop = async () => {
     server.close();
     await store.close();

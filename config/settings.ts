@@ -11,6 +11,9 @@ const port = v.pipe(v.number('expected a number'), v.integer('expected an intege
 const positiveInt = v.pipe(v.number('expected a number'), v.integer('expected an integer'),
   v.minValue(1, 'expected a positive integer'));
 const nonEmpty = v.pipe(v.string('expected a string'), v.minLength(1, 'expected a non-empty string'));
+/** RFC 6749 3.3 scope-token: tokens carry scopes space-separated, so one cannot hold a space or a quote. */
+const scopeToken = v.pipe(v.string('expected a string'),
+  v.regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'expected one scope: printable ASCII without spaces, quotes or backslashes'));
 
 const OidcClientSchema = v.strictObject({
   client_id: nonEmpty,
@@ -18,7 +21,8 @@ const OidcClientSchema = v.strictObject({
   client_secret: v.optional(nonEmpty),
   grant_types: v.optional(v.array(v.picklist(['authorization_code', 'refresh_token', 'client_credentials'],
     'expected authorization_code, refresh_token or client_credentials')), ['authorization_code', 'refresh_token']),
-  redirect_uris: v.optional(v.array(v.pipe(v.string(), v.url('expected an absolute URL'))), []),
+  redirect_uris: v.optional(v.array(v.pipe(v.string(), v.url('expected an absolute URL'),
+    v.check((u) => !u.includes('#'), 'expected a URL without a #fragment (OAuth 2.0 forbids them)'))), []),
   /** Space-separated scopes this client may be granted. */
   scope: v.optional(v.string(), ''),
   /** How a confidential client authenticates at the token endpoint (default client_secret_basic; none without a secret). */
@@ -28,7 +32,7 @@ const OidcClientSchema = v.strictObject({
 });
 
 export const SettingsSchema = v.strictObject({
-  server: v.optional(v.strictObject({
+  server: v.nullish(v.strictObject({
     port: v.optional(port, 8080),
     host: v.optional(nonEmpty, '0.0.0.0'),
     /** Public URL of the service, used in Location headers and OIDC metadata. */
@@ -38,35 +42,37 @@ export const SettingsSchema = v.strictObject({
     /** Behind one reverse proxy: take the client address from X-Forwarded-For and the scheme/host from X-Forwarded-*. */
     trustProxy: v.optional(v.boolean('expected true or false'), false),
   }), {}),
-  data: v.optional(v.strictObject({
+  data: v.nullish(v.strictObject({
     dir: v.optional(nonEmpty, './data'),
   }), {}),
-  auth: v.optional(v.strictObject({
+  auth: v.nullish(v.strictObject({
     backend: v.optional(v.picklist(['basic', 'oidc'], 'expected basic or oidc'), 'basic'),
-    scopes: v.optional(v.strictObject({
-      read: v.optional(nonEmpty, 'svc:maps:read'),
-      write: v.optional(nonEmpty, 'svc:maps:write'),
-      publish: v.optional(nonEmpty, 'svc:maps:publish'),
-      admin: v.optional(nonEmpty, 'svc:admin'),
-    }), {}),
+    // "Scopes are independent: none implies another", so the four differ.
+    scopes: v.nullish(v.pipe(v.strictObject({
+      read: v.optional(scopeToken, 'svc:maps:read'),
+      write: v.optional(scopeToken, 'svc:maps:write'),
+      publish: v.optional(scopeToken, 'svc:maps:publish'),
+      admin: v.optional(scopeToken, 'svc:admin'),
+    }), v.check((x) => new Set(Object.values(x)).size === 4, 'expected four different scopes for read, write, publish and admin')), {}),
     tokenTtlSeconds: v.optional(positiveInt, 3600),
     /** Failed logins allowed per username and per client address within the window; the next is 429. */
-    loginThrottle: v.optional(v.strictObject({
+    loginThrottle: v.nullish(v.strictObject({
       maxFailures: v.optional(positiveInt, 10),
       windowSeconds: v.optional(positiveInt, 60),
     }), {}),
-    oidc: v.optional(v.strictObject({
+    oidc: v.nullish(v.strictObject({
       /** "builtin" mounts the service's own provider at /oidc; otherwise the issuer URL. */
       issuer: v.optional(v.union([v.literal('builtin'), v.pipe(v.string(), v.url())],
         'expected "builtin" or the URL of an external issuer'), 'builtin'),
       audience: v.optional(nonEmpty),
-      clients: v.optional(v.array(OidcClientSchema), []),
+      clients: v.optional(v.pipe(v.array(OidcClientSchema),
+        v.check((cs) => new Set(cs.map((c) => c.client_id)).size === cs.length, 'expected each client_id once')), []),
       /** External issuer: least seconds between two JWKS fetches triggered by an unknown key ID. */
       jwksCooldownSeconds: v.optional(v.pipe(v.number('expected a number'), v.minValue(0, 'expected 0 or more')), 30),
     }), {}),
   }), {}),
-  datasources: v.optional(v.strictObject({
-    spreadsheet: v.optional(v.strictObject({
+  datasources: v.nullish(v.strictObject({
+    spreadsheet: v.nullish(v.strictObject({
       dir: v.optional(nonEmpty),
       maxFileBytes: v.optional(positiveInt, 20 * 1024 * 1024),
       maxUncompressedBytes: v.optional(positiveInt, 200 * 1024 * 1024),
@@ -99,7 +105,9 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
     const lines = result.issues.map((issue) => {
       const key = v.getDotPath(issue) ?? '(top level)';
       const got = issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)})`;
-      const message = issue.type === 'strict_object' ? 'is not a known setting' : issue.message;
+      // A strict object reports both an unknown key (expected "never") and a section that is not a mapping.
+      const message = issue.type !== 'strict_object' ? issue.message
+        : issue.expected === 'never' ? 'is not a known setting' : 'expected a mapping of settings';
       return `  ${key}: ${message}${got}`;
     });
     throw new SettingsError(`invalid settings:\n${lines.join('\n')}`);

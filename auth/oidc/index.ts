@@ -5,7 +5,8 @@
 // is fetched on first use (the service starts even while the issuer is down).
 import type { Hono } from 'hono';
 import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { Settings } from '../../config/settings.ts';
+import type Provider from 'oidc-provider';
+import { SettingsError, type Settings } from '../../config/settings.ts';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/types.ts';
 import type { PasswordLogin } from '../login.ts';
@@ -40,6 +41,33 @@ export async function createOidc(o: OidcOptions): Promise<Oidc> {
   return o.settings.auth.oidc.issuer === 'builtin' ? builtin(o) : external(o);
 }
 
+/**
+ * The provider, with every configured client checked now: oidc-provider
+ * checks some client metadata as it starts and the rest when a client is
+ * first used, so a bad client would otherwise fail at someone's sign-in.
+ * Its complaint becomes a settings error naming the client.
+ */
+async function startProvider(create: () => Provider, settings: Settings): Promise<Provider> {
+  const why = (e: unknown) => {
+    const err = e as { error?: string; error_description?: string; message?: string };
+    return err.error_description ?? err.message ?? String(e);
+  };
+  let provider: Provider;
+  try {
+    provider = create();
+  } catch (e) {
+    throw e instanceof SettingsError ? e : new SettingsError(`auth.oidc.clients: ${why(e)}`);
+  }
+  for (const c of settings.auth.oidc.clients) {
+    try {
+      await provider.Client.find(c.client_id);
+    } catch (e) {
+      throw new SettingsError(`auth.oidc.clients (${c.client_id}): ${why(e)}`);
+    }
+  }
+  return provider;
+}
+
 async function builtin(o: OidcOptions): Promise<Oidc> {
   const { settings } = o;
   const issuer = `${settings.server.baseUrl}/oidc`;
@@ -48,7 +76,7 @@ async function builtin(o: OidcOptions): Promise<Oidc> {
   // Loaded only when used: oidc-provider warns about the runtime on import, which basic-backend users need not see.
   const { createProvider } = await import('./provider.ts');
   const { oidcRoutes } = await import('./routes.ts');
-  const provider = createProvider({ settings, store: o.store, users: o.users, keys, issuer, audience });
+  const provider = await startProvider(() => createProvider({ settings, store: o.store, users: o.users, keys, issuer, audience }), settings);
   provider.on('server_error', (_ctx: unknown, err: Error) => o.log.error('oidc provider error', { message: err.message }));
   for (const c of settings.auth.oidc.clients) {
     if (!clientApiScopes(settings, c.client_id).length) o.log.info(`oidc client ${c.client_id} has no API scope configured; its tokens will grant nothing`);

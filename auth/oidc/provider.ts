@@ -6,7 +6,7 @@
 // drops what the user does not hold. Accounts are the service's local users,
 // addressed by their random account id.
 import Provider, { errors, type ClientMetadata, type Configuration } from 'oidc-provider';
-import type { Settings } from '../../config/settings.ts';
+import { SettingsError, type Settings } from '../../config/settings.ts';
 import type { ScopeKind } from '../types.ts';
 import { clientApiScopes } from './scopes.ts';
 import type { UserDirectory } from '../users.ts';
@@ -33,14 +33,14 @@ function clientMetadata(settings: Settings): ClientMetadata[] {
   return settings.auth.oidc.clients.map((c) => {
     const unknown = c.scope.split(/\s+/).filter((s) => s && !configured.includes(s) && !OIDC_SCOPES.includes(s));
     if (unknown.length) {
-      throw new Error(`auth.oidc.clients (${c.client_id}): scope ${unknown.join(' ')} is not configured under auth.scopes`);
+      throw new SettingsError(`auth.oidc.clients (${c.client_id}): scope ${unknown.join(' ')} is not configured under auth.scopes`);
     }
     const codeFlow = c.grant_types.includes('authorization_code');
     if (codeFlow && !c.redirect_uris.length) {
-      throw new Error(`auth.oidc.clients (${c.client_id}): authorization_code needs at least one redirect_uris entry`);
+      throw new SettingsError(`auth.oidc.clients (${c.client_id}): authorization_code needs at least one redirect_uris entry`);
     }
     if (!c.client_secret && c.grant_types.includes('client_credentials')) {
-      throw new Error(`auth.oidc.clients (${c.client_id}): client_credentials needs a client_secret`);
+      throw new SettingsError(`auth.oidc.clients (${c.client_id}): client_credentials needs a client_secret`);
     }
     return {
       client_id: c.client_id,

@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { UserDirectory } from '../../auth/users.ts';
+import { parseSettings, SettingsError } from '../../config/settings.ts';
+import { createMemoryLogger } from '../../log.ts';
+import { createApp } from '../../server.ts';
+import { openFileStore } from '../../store/file.ts';
 import { ADMIN_PASSWORD } from '../helpers/app.ts';
 import { Browser, CB, codeFlow, login, discover, oidcSettings, startServer, type Running } from './oidc-helpers.ts';
 
@@ -44,6 +51,22 @@ describe('built-in provider: discovery and JWKS', () => {
       ['PUT', '/api/v1/user/admin/set_password/'], ['DELETE', '/api/v1/user/admin/'], ['POST', '/api/v1/auth/token']]) {
       const res = await fetch(`${srv.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${admin.access_token}`, 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
       assert.equal(res.status, 404, `${method} ${path}`);
+    }
+  });
+});
+
+describe('built-in provider: clients are checked at start', () => {
+  // oidc-provider checks some client metadata only when the client is first used; the service asks at start.
+  it('a client the provider refuses stops the start with a settings error naming it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mts-test-'));
+    const store = await openFileStore(dir);
+    try {
+      const settings = parseSettings(oidcSettings({ clients: [{ client_id: 'app', redirect_uris: ['myapp:/callback'] }] }), {}, dir);
+      await assert.rejects(createApp({ settings: { ...settings, data: { dir } }, store, log: createMemoryLogger() }),
+        (e: Error) => e instanceof SettingsError && /^auth\.oidc\.clients \(app\): redirect_uris must only contain web uris/.test(e.message));
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -38,7 +40,14 @@ describe('settings: a bad value names the key and what is expected', () => {
     ['port out of range', { server: { port: 70000 } }, /server\.port: expected a port from 0 to 65535/],
     ['unknown backend', { auth: { backend: 'ldap' } }, /auth\.backend: expected basic or oidc \(got "ldap"\)/],
     ['unknown key', { server: { prot: 1 } }, /server\.prot: is not a known setting/],
-    ['empty scope', { auth: { scopes: { read: '' } } }, /auth\.scopes\.read: expected a non-empty string/],
+    ['empty scope', { auth: { scopes: { read: '' } } }, /auth\.scopes\.read: expected one scope: printable ASCII without spaces/],
+    ['a scope with a space (tokens separate scopes by spaces)', { auth: { scopes: { admin: 'maps admin' } } }, /auth\.scopes\.admin: expected one scope/],
+    ['one scope for two permissions (none implies another)', { auth: { scopes: { read: 'x', write: 'x' } } }, /auth\.scopes: expected four different scopes/],
+    ['a section that is not a mapping', { server: 'fast' }, /server: expected a mapping of settings \(got "fast"\)/],
+    ['two OIDC clients with one client_id', { auth: { oidc: { clients: [{ client_id: 'a', redirect_uris: ['https://a.example/cb'] }, { client_id: 'a', redirect_uris: ['https://b.example/cb'] }] } } },
+      /auth\.oidc\.clients: expected each client_id once/],
+    ['a redirect URI with a fragment', { auth: { oidc: { clients: [{ client_id: 'a', redirect_uris: ['https://a.example/cb#x'] }] } } },
+      /auth\.oidc\.clients\.0\.redirect_uris\.0: expected a URL without a #fragment/],
     ['bad base URL', { server: { baseUrl: 'localhost' } }, /server\.baseUrl: expected an absolute URL/],
     ['non-numeric PORT', {}, /server\.port: expected a number \(got "eighty"\)/],
   ];
@@ -49,6 +58,13 @@ describe('settings: a bad value names the key and what is expected', () => {
     });
   }
 
+  it('a section left empty in YAML (every key commented out) is the defaults', () => {
+    const s = parseSettings({ server: null, auth: { scopes: null, loginThrottle: null } }, {}, '/srv');
+    assert.equal(s.server.port, 8080);
+    assert.equal(s.auth.scopes.read, 'svc:maps:read');
+    assert.equal(s.auth.loginThrottle.maxFailures, 10);
+  });
+
   it('reads YAML from MTS_CONFIG and refuses a missing file', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'mts-settings-'));
     try {
@@ -58,6 +74,27 @@ describe('settings: a bad value names the key and what is expected', () => {
       assert.equal(s.auth.tokenTtlSeconds, 60);
       assert.throws(() => loadSettings({ MTS_CONFIG: 'missing.yml' }, dir), /does not exist/);
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the service refuses to start on a port in use, naming the settings, and frees the data folder', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mts-settings-'));
+    const busy = net.createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    try {
+      const port = (busy.address() as net.AddressInfo).port;
+      const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(root, 'server.ts')],
+        { cwd: dir, env: { ...process.env, MTS_DATA_DIR: path.join(dir, 'data'), PORT: String(port), HOST: '127.0.0.1', MTS_ADMIN_PASSWORD: 'settings test pass' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      assert.equal(code, 1);
+      assert.match(stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(settings server\\.host / server\\.port, or HOST / PORT\\): EADDRINUSE`));
+      assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+      await assert.rejects(stat(path.join(dir, 'data', '.lock')), { code: 'ENOENT' });
+    } finally {
+      busy.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
