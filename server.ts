@@ -62,7 +62,7 @@ export async function createApp(deps: AppDeps) {
 
   app.route('/', healthRoutes());
   app.route('/', authRoutes(auth));
-  app.route('/', userRoutes(auth));
+  app.route('/', userRoutes(auth, baseUrl));
   app.route('/', mapRoutes({ auth, maps: resources.maps, baseUrl }));
   app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
   app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));

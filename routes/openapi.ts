@@ -93,7 +93,8 @@ export function buildOpenApi(settings: Settings): Record<string, unknown> {
 
   for (const op of operations()) {
     if (op.basicOnly && !basic) continue;
-    (paths[`${basePath}${op.path}`] ??= {})[op.method] = operation(op);
+    // Paths are relative to the server URL, which carries the base path (OpenAPI joins the two).
+    (paths[op.path] ??= {})[op.method] = operation(op);
   }
 
   const scopeDescriptions = Object.fromEntries(Object.entries(scopes).map(([kind, s]) => [s, `${kind} endpoints`]));

@@ -23,7 +23,7 @@ function intParam(raw: string | undefined, name: string, fallback: number, min: 
   return n;
 }
 
-export function userRoutes(auth: Auth) {
+export function userRoutes(auth: Auth, baseUrl: string) {
   const app = new Hono<AppEnv>({ strict: false });
   const read = auth.requireScope('read');
   const admin = auth.requireScope('admin');
@@ -32,7 +32,8 @@ export function userRoutes(auth: Auth) {
 
   if (!auth.accounts) return app;
   const accounts = auth.accounts;
-  const location = (username: string) => `/api/v1/user/${encodeURIComponent(username)}/`;
+  // Absolute, from server.baseUrl, like the Location of every other created resource.
+  const location = (username: string) => `${baseUrl}/api/v1/user/${encodeURIComponent(username)}/`;
 
   app.get('/api/v1/user', admin, (c) => {
     const limit = intParam(c.req.query('limit'), 'limit', DEFAULT_USER_LIMIT, 1, MAX_USER_LIMIT);
