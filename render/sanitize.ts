@@ -12,9 +12,10 @@
 // local "#fragment" on <use>, <textPath> and paint servers; javascript:,
 // vbscript: and data: anywhere in a value (also after entity decoding and
 // with whitespace removed); url() other than url(#fragment); in style and
-// presentation attributes (read as CSS), escapes, expression(), @import and
-// any function but colours, transforms, filters and arithmetic (image-set()
-// and the like fetch by string); comments, processing
+// presentation attributes (read as CSS; not id, class and other names),
+// escapes, expression(), @import and any function but colours, transforms,
+// filters, shapes, easings and arithmetic (image-set() and the like fetch by
+// string); comments, processing
 // instructions and DOCTYPEs (entities are refused by the parser, see parse.ts).
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -63,13 +64,17 @@ const BAD_CSS = /(expression\(|@import|behavio(u)?r\s*:|-moz-binding|\\|<\/)/;
  * cross-fade() or src(), could name a resource by a string.
  */
 const CSS_FUNCTIONS = new Set([
-  'url', 'rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix',
-  'translate', 'translatex', 'translatey', 'translate3d', 'scale', 'scalex', 'scaley', 'scale3d',
-  'rotate', 'rotatex', 'rotatey', 'rotate3d', 'skew', 'skewx', 'skewy', 'matrix', 'matrix3d', 'perspective',
+  'url', 'rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix', 'light-dark',
+  'translate', 'translatex', 'translatey', 'translatez', 'translate3d', 'scale', 'scalex', 'scaley', 'scalez', 'scale3d',
+  'rotate', 'rotatex', 'rotatey', 'rotatez', 'rotate3d', 'skew', 'skewx', 'skewy', 'matrix', 'matrix3d', 'perspective',
   'blur', 'brightness', 'contrast', 'drop-shadow', 'grayscale', 'hue-rotate', 'invert', 'opacity', 'saturate', 'sepia',
-  'calc', 'min', 'max', 'clamp', 'var',
+  'circle', 'ellipse', 'inset', 'polygon', 'rect', 'xywh', 'path',
+  'cubic-bezier', 'steps', 'linear', 'calc', 'min', 'max', 'clamp', 'var',
 ]);
-const CSS_FUNCTION_CALL = /([-a-z0-9]+)\(/g;
+/** Runs of name characters, each with the `(` after it if any: one linear pass (a pattern anchored on `(` would backtrack over every run). */
+const CSS_NAME_RUN = /[-a-z0-9]+\(?/g;
+/** Attributes that are names or plain text, never read as CSS. */
+const NOT_CSS = new Set(['id', 'class', 'role', 'lang', 'xml:space', 'in', 'in2', 'result']);
 // XML 1.0 forbids most C0 controls, lone surrogates and U+FFFE/FFFF; a
 // spreadsheet cell containing one must not make the picture unparseable.
 // eslint-disable-next-line no-control-regex
@@ -138,10 +143,11 @@ export function checkAttribute(element: string, name: string, value: string): st
   }
   // Browsers read style and presentation attributes as CSS, where an escape
   // (u\72l) can spell any function and image-set('…') fetches without url().
-  // data-* and aria-* values are never CSS.
-  if (!DATA_OR_ARIA.test(name)) {
+  if (!NOT_CSS.has(name) && !DATA_OR_ARIA.test(name)) {
     if (BAD_CSS.test(norm)) return null;
-    for (const [, fn] of norm.matchAll(CSS_FUNCTION_CALL)) if (!CSS_FUNCTIONS.has(fn)) return null;
+    for (const [run] of norm.matchAll(CSS_NAME_RUN)) {
+      if (run.endsWith('(') && !CSS_FUNCTIONS.has(run.slice(0, -1))) return null;
+    }
   }
   return value;
 }

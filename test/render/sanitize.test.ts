@@ -30,6 +30,13 @@ describe('checkAttribute', () => {
     ['text', 'font-family', "'Open Sans', sans-serif", "'Open Sans', sans-serif"],
     ['rect', 'style', 'transform:translate3d(1px,2px,0);fill:hsl(120, 50%, 50%)', 'transform:translate3d(1px,2px,0);fill:hsl(120, 50%, 50%)'],
     ['rect', 'data-note', 'a\\b (see image-set(x))', 'a\\b (see image-set(x))'],
+    // names and plain text are not CSS: kept as written (escaped on output)
+    ['g', 'class', 'AT&T (primary)', 'AT&T (primary)'],
+    ['g', 'id', 'core:router(1)', 'core:router(1)'],
+    ['g', 'class', 'Link behavior: protected', 'Link behavior: protected'],
+    // CSS that fetches nothing
+    ['g', 'style', 'transform:translateZ(0) rotateZ(45deg);clip-path:circle(40%);transition-timing-function:cubic-bezier(.2,0,.2,1)',
+      'transform:translateZ(0) rotateZ(45deg);clip-path:circle(40%);transition-timing-function:cubic-bezier(.2,0,.2,1)'],
     ['rect', 'class', 'java\tscript:alert(1)', null],
     ['rect', 'class', '&#106;avascript&#58;x', null],
     ['rect', 'class', 'data:text/html,x', null],
