@@ -36,7 +36,8 @@ export const SettingsSchema = v.strictObject({
     port: v.optional(port, 8080),
     host: v.optional(nonEmpty, '0.0.0.0'),
     /** Public URL of the service, used in Location headers and OIDC metadata. */
-    baseUrl: v.optional(v.pipe(v.string(), v.url('expected an absolute URL such as http://localhost:8080'))),
+    baseUrl: v.optional(v.pipe(v.string(), v.url('expected an absolute URL such as http://localhost:8080'),
+      v.check((u) => !/[?#]/.test(u), 'expected a URL without ?query or #fragment'))),
     /** Largest accepted request body. */
     bodyLimitBytes: v.optional(positiveInt, 1024 * 1024),
     /** Behind one reverse proxy: take the client address from X-Forwarded-For and the scheme/host from X-Forwarded-*. */
@@ -104,7 +105,10 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
   if (!result.success) {
     const lines = result.issues.map((issue) => {
       const key = v.getDotPath(issue) ?? '(top level)';
-      const got = issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)})`;
+      // Only a plain value is echoed, and never one under a secret's key: a whole list of
+      // OIDC clients, say, would print every client_secret to the log.
+      const shown = issue.input !== undefined && (typeof issue.input !== 'object' || issue.input === null) && !/secret|password/i.test(key);
+      const got = shown ? ` (got ${JSON.stringify(issue.input)})` : '';
       // A strict object reports both an unknown key (expected "never") and a section that is not a mapping.
       const message = issue.type !== 'strict_object' ? issue.message
         : issue.expected === 'never' ? 'is not a known setting' : 'expected a mapping of settings';

@@ -13,7 +13,7 @@ import {
 } from '../schema/list.ts';
 import { DATATYPES, LAYOUTS, MapRevisionSchema } from '../schema/map.ts';
 import {
-  DatasetSchema, DatasourceEntrySchema, MapSchema, TemplateSchema, TokenResponseSchema, UserSchema,
+  DatasetSchema, DatasourceEntrySchema, MapSchema, TemplateSchema, TokenErrorSchema, TokenResponseSchema, UserSchema,
 } from '../schema/records.ts';
 import { TemplateRevisionSchema } from '../schema/template.ts';
 import { SetPasswordSchema, UserCreateSchema, UsernameSchema, UserUpdateSchema } from '../schema/users.ts';
@@ -55,6 +55,8 @@ export interface Operation {
   /** Named request body schema (the one the route validates with). */
   body?: { name: string; schema: v.GenericSchema; form?: boolean };
   answers: Record<number, Answer>;
+  /** Statuses a body can add (default 413, 415 and 422); the token endpoint answers unreadable bodies with its own 400. */
+  bodyErrors?: number[];
   /** Only with auth.backend basic. */
   basicOnly?: boolean;
 }
@@ -89,7 +91,7 @@ const TemplateItem = v.partial(TemplateSchema);
 export const NAMED_SCHEMAS = new Map<v.GenericSchema, string>([
   [MapSchema, 'Map'], [DatasetSchema, 'Dataset'], [TemplateSchema, 'Template'],
   [MapItem, 'MapListItem'], [DatasetItem, 'DatasetListItem'], [TemplateItem, 'TemplateListItem'],
-  [UserSchema, 'User'], [TokenResponseSchema, 'TokenResponse'],
+  [UserSchema, 'User'], [TokenResponseSchema, 'TokenResponse'], [TokenErrorSchema, 'TokenError'],
 ]);
 
 const ok = (description: string, schema?: v.GenericSchema, extra: Partial<Answer> = {}): Answer => ({ description, schema, ...extra });
@@ -141,7 +143,7 @@ export function operations(): Operation[] {
     { method: 'get', path: '/api/v1/datasources/', tag: 'datasources', summary: 'Datasource endpoints a dataset query can use', scope: null, answers: { 200: { description: 'object keyed by endpoint string, e.g. spreadsheet?sheet_id=...&sheet_name=...', schema: v.record(v.string(), DatasourceEntrySchema) } } },
 
     // Users and tokens
-    { method: 'post', path: '/api/v1/auth/token', tag: 'auth', summary: 'Get an access token (password grant, RFC 6749 section 4.3)', scope: null, basicOnly: true, body: { name: 'TokenRequest', schema: TokenRequestSchema, form: true }, answers: { 200: ok('the token', TokenResponseSchema), 400: { description: 'an OAuth 2.0 error (RFC 6749 section 5.2): error is invalid_request, invalid_grant, unsupported_grant_type or invalid_scope, with error_description' }, 429: { description: 'too many failed logins for this username or address; Retry-After says when to try again' } } },
+    { method: 'post', path: '/api/v1/auth/token', tag: 'auth', summary: 'Get an access token (password grant, RFC 6749 section 4.3)', scope: null, basicOnly: true, body: { name: 'TokenRequest', schema: TokenRequestSchema, form: true }, bodyErrors: [413], answers: { 200: ok('the token', TokenResponseSchema), 400: ok('an OAuth 2.0 error (RFC 6749 section 5.2), also for a body that cannot be read', TokenErrorSchema), 429: { description: 'too many failed logins for this username or address; Retry-After says when to try again' } } },
     { method: 'get', path: '/api/v1/current_user/', tag: 'users', summary: 'The calling user', scope: 'read', answers: { 200: ok('username, name, email and scope', UserSchema) } },
     { method: 'get', path: '/api/v1/user/', tag: 'users', summary: 'List users', scope: 'admin', basicOnly: true, query: [{ name: 'limit', schema: LimitParamSchema, description: 'at most this many users (default 10)' }, { name: 'offset', schema: OffsetParamSchema }], answers: { 200: { description: 'users', schema: UserSchema, list: true, headers: ['X-Total-Count'] } } },
     { method: 'post', path: '/api/v1/user', tag: 'users', summary: 'Create a user', scope: 'admin', basicOnly: true, body: { name: 'UserCreate', schema: UserCreateSchema }, answers: { 201: ok('the created user', UserSchema, { headers: ['Location'] }), 409: { description: 'the username exists' } } },

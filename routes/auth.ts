@@ -12,18 +12,30 @@ import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
 import { TokenRequestSchema } from '../schema/auth.ts';
-import { readBody } from './body.ts';
+import * as v from 'valibot';
+import { readBody, validate } from './body.ts';
 
 const oauthError = (error: string, description: string, errors?: ServiceError['errors']) =>
   new ServiceError('bad_request', description, { oauth: error, errors });
 
-/** The request's fields; a body that cannot be read or lacks a field is RFC 6749's invalid_request (a body over the limit stays 413). */
+const AnyFields = v.record(v.string(), v.unknown());
+
+/** A body that cannot be read, or lacks a field, is RFC 6749's invalid_request (a body over the limit stays 413). */
+function asInvalidRequest(e: unknown): never {
+  if (isServiceError(e) && e.status !== 413) throw oauthError('invalid_request', e.message, e.errors);
+  throw e;
+}
+
+/** The request's fields: the grant type is judged first, so another grant is unsupported_grant_type whatever it carries. */
 async function tokenRequest(c: Parameters<typeof readBody>[0]) {
+  const raw = await readBody(c, AnyFields, { form: true }).catch(asInvalidRequest);
+  if (raw.grant_type !== undefined && raw.grant_type !== 'password') {
+    throw oauthError('unsupported_grant_type', 'grant_type must be password');
+  }
   try {
-    return await readBody(c, TokenRequestSchema, { form: true });
+    return validate(TokenRequestSchema, raw);
   } catch (e) {
-    if (isServiceError(e) && e.status !== 413) throw oauthError('invalid_request', e.message, e.errors);
-    throw e;
+    return asInvalidRequest(e);
   }
 }
 
@@ -34,7 +46,6 @@ export function authRoutes(auth: Auth) {
 
   app.post('/api/v1/auth/token', async (c) => {
     const body = await tokenRequest(c);
-    if (body.grant_type !== 'password') throw oauthError('unsupported_grant_type', 'grant_type must be password');
     const user = await auth.login.attempt(body.username, body.password, auth.clientAddress(c));
     if (!user) throw oauthError('invalid_grant', 'wrong username or password');
     const requested = body.scope ? [...new Set(body.scope.split(/\s+/).filter(Boolean))] : user.scope;

@@ -12,7 +12,8 @@ export function errorHandler(log: Logger) {
     if (err instanceof ServiceError) {
       const body: Record<string, unknown> = { detail: err.message, code: err.code };
       if (err.errors) body.errors = err.errors;
-      if (err.oauth) Object.assign(body, { error: err.oauth, error_description: err.message });
+      // RFC 6749 5.2: error_description is printable ASCII without " or \.
+      if (err.oauth) Object.assign(body, { error: err.oauth, error_description: err.message.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?') });
       return c.json(body, err.status as 400, err.headers);
     }
     if (err instanceof HTTPException && err.status < 500) {

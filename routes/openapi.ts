@@ -69,7 +69,7 @@ export function buildOpenApi(settings: Settings): Record<string, unknown> {
       ...(op.query?.length || op.body ? [400] : []),
       ...(op.scope ? [401, 403] : []),
       ...(op.pathParams ? [404] : []),
-      ...(op.body ? [413, 415, 422] : []),
+      ...(op.body ? op.bodyErrors ?? [413, 415, 422] : []),
       ...(op.method === 'put' && op.pathParams && op.tag !== 'users' ? [412] : []),
     ];
     for (const status of errors) {

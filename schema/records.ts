@@ -92,3 +92,11 @@ export const TokenResponseSchema = v.object({
   expires_in: v.number(),
   scope: v.pipe(v.string(), v.description('space-separated scopes the token carries')),
 });
+
+/** The token endpoint's error answer (RFC 6749 section 5.2), beside the service's own detail and code. */
+export const TokenErrorSchema = v.object({
+  error: v.picklist(['invalid_request', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope']),
+  error_description: v.string(),
+  detail: v.string(),
+  code: v.string(),
+});

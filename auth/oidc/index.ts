@@ -56,7 +56,10 @@ async function startProvider(create: () => Provider, settings: Settings): Promis
   try {
     provider = create();
   } catch (e) {
-    throw e instanceof SettingsError ? e : new SettingsError(`auth.oidc.clients: ${why(e)}`);
+    if (e instanceof SettingsError) throw e;
+    // Client metadata is the only configuration of ours the provider refuses as it starts; anything else is reported as it is.
+    if ((e as { error?: string }).error === 'invalid_client_metadata') throw new SettingsError(`auth.oidc.clients: ${why(e)}`);
+    throw e;
   }
   for (const c of settings.auth.oidc.clients) {
     try {

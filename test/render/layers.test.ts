@@ -37,7 +37,9 @@ describe('parseDatasetOutputUrl', () => {
     ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=0', { problem: 'version "0" is not latest or a version number' }],
     ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=1&version=2', { problem: 'version "1&2" is not latest or a version number' }],
     ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?template=../x', { problem: 'template "../x" is not a template ID (7 letters or digits)' }],
-    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?template=', { problem: 'template "" is not a template ID (7 letters or digits)' }],
+    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=1234567890', { problem: 'version "1234567890" is not latest or a version number' }],
+    // editors that build the URL write empty parameters for none
+    ['/api/v1/output/dataset/AbC1234/geographic/snapshot/?version=&template=', { datasetId: 'AbC1234', layout: 'geographic', datatype: 'snapshot', version: 'latest', templateId: null }],
   ];
   for (const [url, expected] of cases) it(url, () => assert.deepEqual(parseDatasetOutputUrl(url), expected));
 });

@@ -90,6 +90,10 @@ describe('GET /openapi.json', () => {
 
   it('the token endpoint also takes a form body', () => {
     assert.ok(doc.paths['/api/v1/auth/token'].post.requestBody.content['application/x-www-form-urlencoded']);
+    // RFC 6749 5.2: every failure the token endpoint can answer, with the error shape it sends
+    const token = doc.paths['/api/v1/auth/token'].post.responses;
+    assert.deepEqual(Object.keys(token).sort(), ['200', '400', '413', '429']);
+    assert.deepEqual(token['400'].content['application/json'].schema, { $ref: '#/components/schemas/TokenError' });
   });
 
   for (const [path, fields, filters] of [
