@@ -13,10 +13,10 @@ import { Low } from 'lowdb';
 import { ServiceError } from '../errors.ts';
 import { DocumentBuilder } from './document-builder.ts';
 import { DocIndex } from './doc-index.ts';
-import { DurableFile, defaultFs, isTempName, syncDir, type FsFacade } from './durable-file.ts';
+import { DurableFile, defaultFs, isTempName, syncDir, TEMP_SUFFIX, type FsFacade } from './durable-file.ts';
 import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertKey } from './keys.ts';
-import { acquireDirLock } from './lock.ts';
+import { acquireDirLock, LOCK_NAME } from './lock.ts';
 import { COLLECTIONS, KEY_PATTERN, type Collection, type Json, type Store } from './types.ts';
 import type { SyncFs } from './write-thread.mjs';
 import { inlineWriter, threadWriter, type Writer } from './writer.ts';
@@ -32,6 +32,8 @@ export interface FileStoreOptions {
 
 const PRIVATE: Collection = 'private';
 const PRIVATE_GITIGNORE = '*\n';
+/** Written at the folder's root when it has no .gitignore: a committed lock would let a checkout delete it under a running service. */
+const ROOT_GITIGNORE = `# Written by the Map Topology Service: never commit its lock or unfinished writes.\n${LOCK_NAME}\n.*${TEMP_SUFFIX}\n`;
 /** Files read at once while loading: enough to keep the thread pool busy. */
 const LOAD_CONCURRENCY = 32;
 
@@ -123,7 +125,7 @@ function storageFailure(error: unknown, what: string, log: (m: string) => void):
   return new ServiceError('storage_unavailable', detail, { cause: error });
 }
 
-/** Collection folders exist; private/ is owner-only and tells git to ignore everything in it. */
+/** Collection folders exist; private/ is owner-only and tells git to ignore everything in it; the root ignores the lock and temp files unless it has a .gitignore of its own. */
 async function prepareFolders(fs: FsFacade, writer: Writer, root: string): Promise<void> {
   let created = false;
   for (const c of COLLECTIONS) {
@@ -136,6 +138,10 @@ async function prepareFolders(fs: FsFacade, writer: Writer, root: string): Promi
   const gitignore = path.join(privateDir, '.gitignore');
   const current = await fs.readFile(gitignore, 'utf8').catch(() => undefined);
   if (current !== PRIVATE_GITIGNORE) await writer.write(gitignore, [Buffer.from(PRIVATE_GITIGNORE)], 0o600);
+  const rootIgnore = path.join(root, '.gitignore');
+  if ((await fs.readFile(rootIgnore, 'utf8').catch(() => undefined)) === undefined) {
+    await writer.write(rootIgnore, [Buffer.from(ROOT_GITIGNORE)], 0o644);
+  }
 }
 
 /** Removes temp files left by writes that a crash interrupted (we hold the lock, so none is in use). */

@@ -243,6 +243,22 @@ describe('private folder', () => {
   });
 });
 
+describe('root .gitignore', () => {
+  it('a folder without one gets one that ignores the lock and temp files', async () => {
+    const store = await open();
+    const lines = (await readFile(path.join(dir, '.gitignore'), 'utf8')).split('\n');
+    assert.ok(lines.includes('.lock') && lines.includes('.*.tmp'), lines.join(' | '));
+    await store.close();
+  });
+
+  it('a folder with its own is left as it is', async () => {
+    await writeFile(path.join(dir, '.gitignore'), 'mine\n');
+    const store = await open();
+    assert.equal(await readFile(path.join(dir, '.gitignore'), 'utf8'), 'mine\n');
+    await store.close();
+  });
+});
+
 describe('owner lock', () => {
   const lockFile = () => path.join(dir, '.lock');
   /** A child process that stays alive until killed. */
