@@ -107,7 +107,8 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
       const key = v.getDotPath(issue) ?? '(top level)';
       // Only a plain value is echoed, and never one under a secret's key: a whole list of
       // OIDC clients, say, would print every client_secret to the log.
-      const shown = issue.input !== undefined && (typeof issue.input !== 'object' || issue.input === null) && !/secret|password/i.test(key);
+      const plain = issue.input !== undefined && (typeof issue.input !== 'object' || issue.input === null);
+      const shown = plain && !/secret|password/i.test(key);
       const got = shown ? ` (got ${JSON.stringify(issue.input)})` : '';
       // A strict object reports both an unknown key (expected "never") and a section that is not a mapping.
       const message = issue.type !== 'strict_object' ? issue.message

@@ -50,10 +50,11 @@ const ID = /^[A-Za-z0-9]{7}$/;
 /**
  * Parses a dataset output URL, absolute or relative; null when it is not one,
  * `problem` when its `version` or `template` is one the output route itself
- * would refuse (an empty one counts as absent). Only the path and query count: the host is not compared with
- * this service's, so maps moved from another instance together with their
- * datasets (same IDs), or saved through a proxy under another name, still
- * resolve.
+ * would refuse (an empty one counts as absent: editors that build the URL
+ * write `?template=` for none). Only the path and query count: the host is
+ * not compared with this service's, so maps moved from another instance
+ * together with their datasets (same IDs), or saved through a proxy under
+ * another name, still resolve.
  */
 export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { kind: 'dataset' }>, 'kind'> | { problem: string } | null {
   let u: URL;
@@ -64,14 +65,15 @@ export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { 
   }
   const m = OUTPUT_URL.exec(u.pathname);
   if (!m) return null;
-  // An empty value counts as absent: editors that build the URL write `?template=` for none.
-  const [v, ...moreV] = u.searchParams.getAll('version').filter(Boolean);
-  const [t, ...moreT] = u.searchParams.getAll('template').filter(Boolean);
-  if (moreV.length > 0 || (v !== undefined && v !== 'latest' && !/^[1-9][0-9]{0,8}$/.test(v))) {
-    return { problem: `version ${JSON.stringify(u.searchParams.getAll('version').filter(Boolean).join('&').slice(0, 40))} is not latest or a version number` };
+  const versions = u.searchParams.getAll('version').filter(Boolean);
+  const templates = u.searchParams.getAll('template').filter(Boolean);
+  const [v, t] = [versions[0], templates[0]];
+  const shown = (values: string[]) => JSON.stringify(values.join('&').slice(0, 40));
+  if (versions.length > 1 || (v !== undefined && v !== 'latest' && !/^[1-9][0-9]{0,8}$/.test(v))) {
+    return { problem: `version ${shown(versions)} is not latest or a version number` };
   }
-  if (moreT.length > 0 || (t !== undefined && !ID.test(t))) {
-    return { problem: `template ${JSON.stringify(u.searchParams.getAll('template').filter(Boolean).join('&').slice(0, 40))} is not a template ID (7 letters or digits)` };
+  if (templates.length > 1 || (t !== undefined && !ID.test(t))) {
+    return { problem: `template ${shown(templates)} is not a template ID (7 letters or digits)` };
   }
   return {
     datasetId: m[1],

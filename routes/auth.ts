@@ -8,11 +8,11 @@
 // Retry-After). With the OIDC backend tokens come from the issuer, and this
 // endpoint does not exist.
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
 import { TokenRequestSchema } from '../schema/auth.ts';
-import * as v from 'valibot';
 import { readBody, validate } from './body.ts';
 
 const oauthError = (error: string, description: string, errors?: ServiceError['errors']) =>
