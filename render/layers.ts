@@ -19,6 +19,8 @@ import { buildTopologyCached } from './topology-cache.ts';
 import { applyOverrides } from './overrides.ts';
 import { normalizeTopology } from './normalize.ts';
 import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
+import { ID_PATTERN } from '../schema/common.ts';
+import { VERSION_NUMBER } from '../schema/list.ts';
 
 export type Datatype = 'snapshot' | 'dynamic';
 
@@ -45,7 +47,6 @@ export interface LayerLoaders {
 }
 
 const OUTPUT_URL = /\/output\/dataset\/([A-Za-z0-9]{7})\/(geographic|logical)\/(snapshot|dynamic|live)(?:\/(?:json|svg))?\/?$/;
-const ID = /^[A-Za-z0-9]{7}$/;
 
 /**
  * Parses a dataset output URL, absolute or relative; null when it is not one,
@@ -69,10 +70,10 @@ export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { 
   const templates = u.searchParams.getAll('template').filter(Boolean);
   const [v, t] = [versions[0], templates[0]];
   const shown = (values: string[]) => JSON.stringify(values.join('&').slice(0, 40));
-  if (versions.length > 1 || (v !== undefined && v !== 'latest' && !/^[1-9][0-9]{0,8}$/.test(v))) {
+  if (versions.length > 1 || (v !== undefined && v !== 'latest' && !VERSION_NUMBER.test(v))) {
     return { problem: `version ${shown(versions)} is not latest or a version number` };
   }
-  if (templates.length > 1 || (t !== undefined && !ID.test(t))) {
+  if (templates.length > 1 || (t !== undefined && !ID_PATTERN.test(t))) {
     return { problem: `template ${shown(templates)} is not a template ID (7 letters or digits)` };
   }
   return {

@@ -3,7 +3,8 @@
 // cannot drift apart. Values arrive as strings (URL query).
 import * as v from 'valibot';
 
-const VERSION_NUMBER = /^[1-9][0-9]{0,8}$/;
+/** A version number as a query parameter writes it. */
+export const VERSION_NUMBER = /^[1-9][0-9]{0,8}$/;
 
 /** `latest` (default), `all`, or a version number >= 1. */
 export const VersionParamSchema = v.pipe(
