@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   insufficient_scope: 403,
   not_found: 404,
   conflict: 409,
+  changed_on_disk: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -1,12 +1,14 @@
 // The lowdb adapter for one document file. Reading parses the file; writing
 // hands the canonical bytes to a Writer (writer.ts), which makes them durable
-// (write-thread.mjs) before the promise resolves. The few asynchronous
+// (write-thread.mjs) before the promise resolves. Both note the file's
+// identity, so that the next write can tell whether the file it replaces is
+// still the one the service knows. The few asynchronous
 // file-system calls the store makes outside writes (loading, the owner lock,
 // folder fsyncs at open) go through an injectable facade so tests can observe
 // them and simulate failures.
 import * as nodeFs from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
-import { TEMP_SUFFIX } from './write-thread.mjs';
+import { identityOf, TEMP_SUFFIX } from './write-thread.mjs';
 import type { Writer } from './writer.ts';
 
 export { TEMP_SUFFIX };
@@ -22,6 +24,7 @@ export interface FileHandleLike {
 export interface FsFacade {
   open(file: string, flags: string, mode?: number): Promise<FileHandleLike>;
   readFile(file: string, encoding: 'utf8'): Promise<string>;
+  stat(file: string, options: { bigint: true }): Promise<{ ino: bigint; size: bigint; mtimeNs: bigint }>;
   readdir(dir: string): Promise<string[]>;
   mkdir(dir: string, options: { recursive: true; mode?: number }): Promise<string | undefined>;
   chmod(file: string, mode: number): Promise<void>;
@@ -53,12 +56,16 @@ export interface DurableFileOptions<T> {
     mode: number;
     /** The document's file bytes in pieces: its canonical JSON as UTF-8 (the store's DocumentBuilder makes them). */
     encode: (data: T) => readonly Uint8Array[];
+    /** The identity the file must still have for the write to replace it ('' none); unchecked when absent. */
+    expect?: string;
   };
 }
 
 /** lowdb Adapter for one JSON document stored in canonical form. */
 export class DurableFile<T> implements Adapter<T> {
   private readonly fs: FsFacade;
+  /** The file's identity (write-thread.mjs identityOf) as last read or written; '' when there was no file. */
+  identity?: string;
 
   constructor(readonly file: string, private readonly options: DurableFileOptions<T> = {}) {
     this.fs = options.fs ?? defaultFs;
@@ -68,9 +75,15 @@ export class DurableFile<T> implements Adapter<T> {
   async read(): Promise<T | null> {
     let text: string;
     try {
+      // Identity first: a change between the two calls then shows as a change at the next write, never the reverse.
+      const identity = identityOf(await this.fs.stat(this.file, { bigint: true }));
       text = await this.fs.readFile(this.file, 'utf8');
+      this.identity = identity;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.identity = '';
+        return null;
+      }
       throw new Error(`cannot read data file ${this.file}: ${(error as Error).message}`, { cause: error });
     }
     try {
@@ -84,6 +97,6 @@ export class DurableFile<T> implements Adapter<T> {
   async write(data: T): Promise<void> {
     const { writes } = this.options;
     if (!writes) throw new Error(`${this.file} was opened for reading only`);
-    await writes.writer.write(this.file, writes.encode(data), writes.mode);
+    this.identity = await writes.writer.write(this.file, writes.encode(data), writes.mode, writes.expect);
   }
 }

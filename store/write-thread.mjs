@@ -1,7 +1,10 @@
 // @ts-check
 // The durable write, as one synchronous sequence: unique temp file in the same
 // folder, the whole buffer written (short writes continued, checked), fsync of
-// the file, close, rename over the target, fsync of the folder. lowdb's own
+// the file, close, rename over the target, fsync of the folder. A write that
+// names the identity it expects of the target (inode, size, modification
+// time) is refused, before its rename, when the file on disk is no longer
+// that one: someone changed it outside the service (ECHANGED). lowdb's own
 // writer (steno) renames a temp file but never fsyncs, so a power cut could
 // leave an empty or old file behind a write that was acknowledged. Writes to
 // different files can run as one group: each keeps that order, and a folder's
@@ -31,8 +34,28 @@ export const TEMP_SUFFIX = '.tmp';
  *   closeSync(fd: number): void;
  *   renameSync(from: string, to: string): void;
  *   unlinkSync(file: string): void;
+ *   statSync(file: string, options: { bigint: true, throwIfNoEntry: false }): import('node:fs').BigIntStats | undefined;
+ *   fstatSync(fd: number, options: { bigint: true }): import('node:fs').BigIntStats;
  * }} SyncFs
  */
+
+/**
+ * What tells one file's content from another's without reading it: inode,
+ * size and modification time in nanoseconds; '' for no file. A rename keeps
+ * all three, so the identity of a temp file is its target's after the rename,
+ * while a checkout, an editor or `touch` changes at least one of them.
+ * @param {{ ino: bigint, size: bigint, mtimeNs: bigint } | undefined} stats
+ */
+export const identityOf = (stats) => (stats ? `${stats.ino}:${stats.size}:${stats.mtimeNs}` : '');
+
+/**
+ * One write: `bytes` become `file` (created with `mode`); with `expect`, only
+ * while the file on disk still has that identity.
+ * @typedef {{ file: string, bytes: Uint8Array, mode: number, expect?: string }} Write
+ */
+
+/** Code of the failure of a write or removal whose file changed on disk. */
+export const CHANGED = 'ECHANGED';
 
 /**
  * Durable writes and removals over `fs`, keeping one open descriptor per
@@ -50,7 +73,8 @@ export function durableWriter(fs) {
   };
   /**
    * A write up to its rename: `bytes` in a new temp file beside `file`, on
-   * disk (fsynced, closed); the temp file's name. Nothing is left on failure.
+   * disk (fsynced, closed); the temp file's name and identity. Nothing is
+   * left on failure.
    * @param {string} file @param {Uint8Array} bytes @param {number} mode
    */
   const stage = (file, bytes, mode) => {
@@ -58,6 +82,7 @@ export function durableWriter(fs) {
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
     try {
       const fd = fs.openSync(temp, 'wx', mode);
+      let identity = '';
       try {
         let offset = 0;
         while (offset < bytes.length) {
@@ -67,47 +92,56 @@ export function durableWriter(fs) {
           offset += written;
         }
         fs.fsyncSync(fd);
+        identity = identityOf(fs.fstatSync(fd, { bigint: true }));
       } catch (error) {
         try { fs.closeSync(fd); } catch { /* the first failure is the one to report */ }
         throw error;
       }
       fs.closeSync(fd);
-      return temp;
+      return { temp, identity };
     } catch (error) {
       try { fs.unlinkSync(temp); } catch { /* it may not exist */ }
       throw error;
     }
   };
   /**
+   * Refuses (ECHANGED) when `expect` is given and `file` on disk is no longer
+   * the file of that identity ('' expects no file).
+   * @param {string} file @param {string | undefined} expect
+   */
+  const check = (file, expect) => {
+    if (expect === undefined || identityOf(fs.statSync(file, { bigint: true, throwIfNoEntry: false })) === expect) return;
+    throw Object.assign(new Error(`${file} was changed on disk by something other than the service`), { code: CHANGED });
+  };
+  /**
    * Writes to distinct files as one group: every temp file on disk, then every
    * rename, then one fsync per folder. Each write still has its data durable
    * before its rename and its rename durable before it is reported; one
-   * write's failure leaves the others alone. One entry per write: undefined
-   * when it is done, else its failure.
-   * @param {ReadonlyArray<{ file: string, bytes: Uint8Array, mode: number }>} writes
-   * @returns {unknown[]}
+   * write's failure leaves the others alone. One outcome per write: the
+   * identity of the file it wrote, or its failure.
+   * @param {ReadonlyArray<Write>} writes
+   * @returns {Array<{ identity: string } | { error: unknown }>}
    */
   const writeAll = (writes) => {
-    /** @type {unknown[]} */
-    const failures = writes.map(() => undefined);
-    const temps = writes.map(({ file, bytes, mode }, i) => {
+    /** @type {Array<{ identity: string } | { error: unknown }>} */
+    const outcomes = writes.map(({ file, bytes, mode }) => {
       try {
         return stage(file, bytes, mode);
       } catch (error) {
-        failures[i] = error;
-        return undefined;
+        return { error };
       }
     });
     /** @type {Map<string, number[]>} which writes each folder's fsync completes */
     const renamed = new Map();
-    writes.forEach(({ file }, i) => {
-      const temp = temps[i];
-      if (temp === undefined) return;
+    writes.forEach(({ file, expect }, i) => {
+      const staged = outcomes[i];
+      if (!('temp' in staged)) return;
       try {
-        fs.renameSync(temp, file);
+        check(file, expect); // as late as can be: the rename is what would overwrite
+        fs.renameSync(/** @type {string} */ (staged.temp), file);
       } catch (error) {
-        failures[i] = error;
-        try { fs.unlinkSync(temp); } catch { /* it may not exist */ }
+        outcomes[i] = { error };
+        try { fs.unlinkSync(/** @type {string} */ (staged.temp)); } catch { /* it may not exist */ }
         return;
       }
       const dir = path.dirname(file);
@@ -119,20 +153,28 @@ export function durableWriter(fs) {
       try {
         syncFolder(dir);
       } catch (error) {
-        for (const i of group) failures[i] = error;
+        for (const i of group) outcomes[i] = { error };
       }
     }
-    return failures;
+    return outcomes.map((o) => ('error' in o ? { error: o.error } : { identity: o.identity }));
   };
   return {
     writeAll,
-    /** Writes `bytes` to `file` atomically and durably (see the header). @param {string} file @param {Uint8Array} bytes @param {number} mode */
-    write(file, bytes, mode) {
-      const [failure] = writeAll([{ file, bytes, mode }]);
-      if (failure !== undefined) throw failure;
+    /**
+     * Writes `bytes` to `file` atomically and durably (see the header); the identity of the file written.
+     * @param {string} file @param {Uint8Array} bytes @param {number} mode @param {string} [expect]
+     */
+    write(file, bytes, mode, expect) {
+      const [outcome] = writeAll([{ file, bytes, mode, expect }]);
+      if ('error' in outcome) throw outcome.error;
+      return outcome.identity;
     },
-    /** Removes `file` and fsyncs its folder; false when there was no such file. @param {string} file */
-    remove(file) {
+    /**
+     * Removes `file` and fsyncs its folder; false when there was no such file.
+     * @param {string} file @param {string} [expect]
+     */
+    remove(file, expect) {
+      check(file, expect);
       try {
         fs.unlinkSync(file);
       } catch (error) {
@@ -165,11 +207,11 @@ const failureOf = (error) => ({
 if (parentPort && workerData === 'mts-writer') {
   const port = parentPort;
   const writer = durableWriter(nodeFs);
-  /** @typedef {{ op: 'write', writes: Array<{ file: string, length: number, mode: number }>, buffer: ArrayBuffer }} WriteJob */
-  port.on('message', (/** @type {WriteJob | { op: 'remove', file: string }} */ job) => {
+  /** @typedef {{ op: 'write', writes: Array<{ file: string, length: number, mode: number, expect?: string }>, buffer: ArrayBuffer }} WriteJob */
+  port.on('message', (/** @type {WriteJob | { op: 'remove', file: string, expect?: string }} */ job) => {
     if (job.op === 'remove') {
       try {
-        port.postMessage({ results: [{ result: writer.remove(job.file) }] });
+        port.postMessage({ results: [{ result: writer.remove(job.file, job.expect) }] });
       } catch (error) {
         port.postMessage({ error: failureOf(error) });
       }
@@ -181,12 +223,12 @@ if (parentPort && workerData === 'mts-writer') {
     try {
       const scratch = new Uint8Array(buffer);
       let at = 0;
-      const failures = writer.writeAll(job.writes.map(({ file, length, mode }) => {
+      const outcomes = writer.writeAll(job.writes.map(({ file, length, mode, expect }) => {
         const bytes = scratch.subarray(at, at + length);
         at += length;
-        return { file, mode, bytes };
+        return { file, mode, bytes, expect };
       }));
-      reply = { results: failures.map((f) => (f === undefined ? {} : { error: failureOf(f) })) };
+      reply = { results: outcomes.map((o) => ('error' in o ? { error: failureOf(o.error) } : { result: o.identity })) };
     } catch (error) {
       reply = { error: failureOf(error) };
     }

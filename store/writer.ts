@@ -14,10 +14,15 @@ import { Worker } from 'node:worker_threads';
 import { durableWriter, type SyncFs } from './write-thread.mjs';
 
 export interface Writer {
-  /** Resolves once `chunks`, in order, are `file` and the folder entry is on disk; a failure carries the errno `code`. */
-  write(file: string, chunks: readonly Uint8Array[], mode: number): Promise<void>;
-  /** Removes `file` durably; false when it did not exist. */
-  remove(file: string): Promise<boolean>;
+  /**
+   * Resolves, with the identity of the file written (write-thread.mjs
+   * identityOf), once `chunks`, in order, are `file` and the folder entry is
+   * on disk; a failure carries the errno `code`. With `expect`, the write is
+   * refused (code ECHANGED) when the file on disk no longer has that identity.
+   */
+  write(file: string, chunks: readonly Uint8Array[], mode: number, expect?: string): Promise<string>;
+  /** Removes `file` durably; false when it did not exist. `expect` as for write. */
+  remove(file: string, expect?: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -25,8 +30,8 @@ export interface Writer {
 export function inlineWriter(fs: SyncFs): Writer {
   const writer = durableWriter(fs);
   return {
-    write: async (file, chunks, mode) => writer.write(file, Buffer.concat(chunks), mode),
-    remove: async (file) => writer.remove(file),
+    write: async (file, chunks, mode, expect) => writer.write(file, Buffer.concat(chunks), mode, expect),
+    remove: async (file, expect) => writer.remove(file, expect),
     close: async () => writer.close(),
   };
 }
@@ -35,13 +40,13 @@ export function inlineWriter(fs: SyncFs): Writer {
 const POOL_SIZE = 4;
 const THREAD_SCRIPT = new URL('./write-thread.mjs', import.meta.url);
 
-type Write = { file: string; chunks: readonly Uint8Array[]; mode: number };
-export type Job = ({ op: 'write' } & Write) | { op: 'remove'; file: string };
+type Write = { file: string; chunks: readonly Uint8Array[]; mode: number; expect?: string };
+export type Job = ({ op: 'write' } & Write) | { op: 'remove'; file: string; expect?: string };
 type Failure = { message: string; code?: string };
-/** A job's outcome: one result per write of the group (or the removal), or one failure for all. */
-type Reply = { results?: Array<{ result?: boolean; error?: Failure }>; error?: Failure; buffer?: ArrayBuffer };
+/** A job's outcome: one result per write of the group (its file's identity) or the removal's, or one failure for all. */
+type Reply = { results?: Array<{ result?: string | boolean; error?: Failure }>; error?: Failure; buffer?: ArrayBuffer };
 /** A job in the queue or on a thread, with its caller's promise. */
-type Waiting = Job & { resolve: (result: boolean) => void; reject: (error: Error) => void };
+type Waiting = Job & { resolve: (result: string | boolean) => void; reject: (error: Error) => void };
 /** Writes one thread takes at most as one group. */
 const MAX_GROUP = 8;
 /** Bytes a group reaches at most, unless its first write alone is larger: the scratch buffer is sized by groups. */
@@ -111,7 +116,7 @@ class WriterThread {
     let message;
     try {
       const [first] = jobs;
-      message = first.op === 'remove' ? { op: first.op, file: first.file } : this.stage(jobs as Write[]);
+      message = first.op === 'remove' ? { op: first.op, file: first.file, expect: first.expect } : this.stage(jobs as Write[]);
     } catch (error) {
       for (const job of jobs) job.reject(error as Error);
       queueMicrotask(() => this.free(this)); // not from inside the dispatch that called us
@@ -133,13 +138,13 @@ class WriterThread {
     if (!this.scratch || total > this.scratch.byteLength) this.scratch = new ArrayBuffer(Math.max(SCRATCH_MIN, total + (total >> 1)));
     const scratch = new Uint8Array(this.scratch);
     let at = 0;
-    const placed = writes.map(({ file, chunks, mode }) => {
+    const placed = writes.map(({ file, chunks, mode, expect }) => {
       const start = at;
       for (const chunk of chunks) {
         scratch.set(chunk, at);
         at += chunk.length;
       }
-      return { file, mode, length: at - start };
+      return { file, mode, expect, length: at - start };
     });
     return { op: 'write' as const, writes: placed, buffer: this.scratch };
   }
@@ -173,15 +178,15 @@ export function threadWriter(): Writer {
     dispatch(); // a replacement may be started for whoever waits
   };
 
-  const run = (job: Job) => new Promise<boolean>((resolve, reject) => {
+  const run = (job: Job) => new Promise<string | boolean>((resolve, reject) => {
     if (closed) throw closedError();
     queue.push({ ...job, resolve, reject });
     dispatch();
   });
 
   return {
-    write: async (file, chunks, mode) => void (await run({ op: 'write', file, chunks, mode })),
-    remove: (file) => run({ op: 'remove', file }),
+    write: async (file, chunks, mode, expect) => (await run({ op: 'write', file, chunks, mode, expect })) as string,
+    remove: async (file, expect) => (await run({ op: 'remove', file, expect })) as boolean,
     close: async () => {
       closed = true;
       for (const { reject } of queue.splice(0)) reject(closedError());

@@ -2,6 +2,8 @@
 // folder opened by a new store and a new app gives byte-identical bodies and
 // ETags for every version, list and public list.
 import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { DatasourceRegistry } from '../../datasources/types.ts';
 import { body, createMap, sampleMap, sampleTemplate, start, type Started } from './fixtures.ts';
@@ -71,6 +73,38 @@ describe('restart', () => {
       // default templates are created once, not again at each start
       assert.equal(second.store.entries('templates').length, templates);
       assert.equal(second.store.entries('templates').length, 3);
+    } finally {
+      await second.close(true);
+    }
+  });
+});
+
+describe('a data file changed under the running service (a checkout while it runs)', () => {
+  it('PUT is 409 changed_on_disk and keeps the change; GET serves what the service had; a restart serves the file', async () => {
+    const first = await start();
+    const dir = first.dir;
+    try {
+      const map = await createMap(first, 'Ours');
+      const file = path.join(first.dir, 'maps', `${map.mapId}.json`);
+      const stored = JSON.parse(await readFile(file, 'utf8'));
+      stored.versions[0].name = 'Theirs';
+      await writeFile(file, JSON.stringify(stored, null, 2));
+      const put = await first.request(`/api/v1/map/id/${map.mapId}/`, { method: 'PUT', token: first.write, json: sampleMap('Ours 2') });
+      assert.equal(put.status, 409);
+      const problem = await body(put);
+      assert.equal(problem.code, 'changed_on_disk');
+      assert.match(problem.detail, new RegExp(`maps/${map.mapId} was changed on disk .*restart the service`));
+      assert.equal(JSON.parse(await readFile(file, 'utf8')).versions[0].name, 'Theirs');
+      assert.equal((await body(await first.request(`/api/v1/map/id/${map.mapId}/`, { token: first.read }))).name, 'Ours');
+    } finally {
+      await first.close(false);
+    }
+    const second = await start({ dir });
+    try {
+      const map = second.store.entries('maps')[0][0];
+      assert.equal((await body(await second.request(`/api/v1/map/id/${map}/`, { token: second.read }))).name, 'Theirs');
+      const put = await second.request(`/api/v1/map/id/${map}/`, { method: 'PUT', token: second.write, json: sampleMap('Theirs 2') });
+      assert.equal(put.status, 200);
     } finally {
       await second.close(true);
     }

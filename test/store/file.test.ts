@@ -1,11 +1,12 @@
 // File-adapter specifics beyond the shared contract: the order of file-system
 // calls that makes a write durable, failures (full disk, short writes), the
-// sweep of leftover temp files, the private folder, the owner lock and
-// unreadable data files at open.
+// sweep of leftover temp files, files changed on disk under the running
+// service, the private folder, the owner lock and unreadable data files at
+// open.
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ServiceError } from '../../errors.ts';
@@ -31,7 +32,7 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('durability order', () => {
-  it('write, fsync file, close, rename, fsync folder, then the promise resolves; memory changes last', async () => {
+  it('write, fsync file, close, check the target is unchanged, rename, fsync folder, then the promise resolves; memory changes last', async () => {
     const events: string[] = [];
     let recording = false;
     let store!: Store;
@@ -53,6 +54,7 @@ describe('durability order', () => {
       'write maps/.m1.json.<rand>.tmp',
       'sync maps/.m1.json.<rand>.tmp',
       'close maps/.m1.json.<rand>.tmp',
+      'stat maps/m1.json', // still the file the service wrote last (see "files changed on disk")
       'rename maps/.m1.json.<rand>.tmp -> maps/m1.json',
       '  memory: {"version":1}',
       'sync maps', // the folder's handle stays open between writes (opened by the first one)
@@ -64,14 +66,14 @@ describe('durability order', () => {
     await store.close();
   });
 
-  it('delete: unlink, fsync folder, then the promise resolves', async () => {
+  it('delete: check the file is unchanged, unlink, fsync folder, then the promise resolves', async () => {
     const events: string[] = [];
     let recording = false;
     const store = await open((op, file, { flags }) => void (recording && events.push(`${op} ${rel(file)}${flags ? ` ${flags}` : ''}`)));
     await store.update('templates', 't', () => ({}));
     recording = true;
     await store.delete('templates', 't').then(() => events.push('resolved'));
-    assert.deepEqual(events, ['unlink templates/t.json', 'sync templates', 'resolved']);
+    assert.deepEqual(events, ['stat templates/t.json', 'unlink templates/t.json', 'sync templates', 'resolved']);
     await assert.rejects(stat(path.join(dir, 'templates', 't.json')), { code: 'ENOENT' });
     await store.close();
   });
@@ -154,6 +156,96 @@ describe('a failed write keeps the previous document', () => {
     failing = true;
     await assert.rejects(store.update('maps', 'm', () => ({ version: 2 })), { code: 'storage_unavailable' });
     assert.equal(store.get('maps', 'm'), before);
+    await store.close();
+  });
+});
+
+describe('files changed on disk', () => {
+  // What a checkout, a merge or an editor does to a file the running service wrote.
+  const file = () => path.join(dir, 'maps', 'm.json');
+  const replace = async (text: string) => { // as git and most editors do: a new file renamed over the old one
+    await writeFile(`${file()}.new`, text);
+    await rename(`${file()}.new`, file());
+  };
+  const theirs = canonicalJson({ versions: [{ version: 1, name: 'theirs' }] });
+  const ours = { versions: [{ version: 1, name: 'ours' }] };
+  const next = () => ({ versions: [{ version: 1, name: 'ours' }, { version: 2, name: 'ours' }] });
+
+  const refused: Array<[string, () => Promise<void>, string | undefined]> = [
+    ['replaced by other content (a checkout)', () => replace(theirs), theirs],
+    ['edited in place', () => writeFile(file(), theirs), theirs],
+    ['deleted', () => rm(file()), undefined],
+  ];
+  for (const [label, change, left] of refused) {
+    it(`a write over a file ${label} is refused with 409 changed_on_disk, and the change is kept`, async () => {
+      const store = await open();
+      const before = await store.update('maps', 'm', () => ours);
+      await change();
+      const error = await store.update('maps', 'm', next).catch((e) => e);
+      assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${error}`);
+      assert.equal(error.code, 'changed_on_disk');
+      assert.equal(error.status, 409);
+      assert.match(error.message, /maps\/m was changed on disk .* restart the service/);
+      assert.equal(await readFile(file(), 'utf8').catch(() => undefined), left);
+      assert.equal(store.get('maps', 'm'), before, 'memory keeps serving what the service had');
+      assert.deepEqual(await tempsIn(path.join(dir, 'maps')), [], 'no temp file left');
+      assert.ok(logs.some((m) => m.includes('maps/m') && m.includes('changed on disk')), 'the refusal is logged');
+      await store.close();
+      const reopened = await open();
+      assert.deepEqual(reopened.get('maps', 'm'), left === undefined ? undefined : JSON.parse(left), 'a restart serves the file as it is');
+      await reopened.close();
+    });
+  }
+
+  const allowed: Array<[string, () => Promise<void>]> = [
+    ['touched (same content, new modification time)', async () => {
+      const later = new Date(Date.now() + 60_000);
+      await utimes(file(), later, later);
+    }],
+    ['checked out again with the same content', () => replace(canonicalJson(ours))],
+    ['rewritten with the same JSON in another layout', () => replace(JSON.stringify({ versions: [{ name: 'ours', version: 1 }] }))],
+  ];
+  for (const [label, change] of allowed) {
+    it(`a write over a file ${label} goes ahead, and so do the writes after it`, async () => {
+      const store = await open();
+      await store.update('maps', 'm', () => ours);
+      await change();
+      const written = await store.update('maps', 'm', next);
+      assert.equal(await readFile(file(), 'utf8'), canonicalJson(written));
+      const third = await store.update('maps', 'm', (cur: any) => ({ versions: [...cur.versions, { version: 3 }] }));
+      assert.equal(await readFile(file(), 'utf8'), canonicalJson(third));
+      await store.close();
+    });
+  }
+
+  it('a file that appeared for a key the service does not know is not overwritten by a create', async () => {
+    const store = await open();
+    await writeFile(file(), theirs);
+    await assert.rejects(store.update('maps', 'm', () => ours), { code: 'changed_on_disk' });
+    assert.equal(await readFile(file(), 'utf8'), theirs);
+    assert.equal(store.get('maps', 'm'), undefined);
+    await store.close();
+  });
+
+  it('a delete refuses a file replaced on disk, and goes ahead when the file is already gone', async () => {
+    const store = await open();
+    await store.update('maps', 'm', () => ours);
+    await replace(theirs);
+    await assert.rejects(store.delete('maps', 'm'), { code: 'changed_on_disk' });
+    assert.equal(await readFile(file(), 'utf8'), theirs);
+    assert.ok(store.get('maps', 'm'));
+    await rm(file());
+    await store.delete('maps', 'm');
+    assert.equal(store.get('maps', 'm'), undefined);
+    await store.close();
+  });
+
+  it('a file changed on disk before the service started is the one it knows', async () => {
+    await mkdir(path.join(dir, 'maps'), { recursive: true });
+    await writeFile(file(), theirs);
+    const store = await open();
+    const written = await store.update('maps', 'm', (cur: any) => ({ versions: [...cur.versions, { version: 2 }] }));
+    assert.equal(await readFile(file(), 'utf8'), canonicalJson(written));
     await store.close();
   });
 });

@@ -7,7 +7,7 @@ import * as fsSync from 'node:fs';
 import type { FileHandleLike, FsFacade } from '../../store/durable-file.ts';
 import type { SyncFs } from '../../store/write-thread.mjs';
 
-export type Op = 'open' | 'write' | 'sync' | 'close' | 'rename' | 'unlink' | 'readFile' | 'readdir' | 'mkdir' | 'chmod';
+export type Op = 'open' | 'write' | 'sync' | 'close' | 'rename' | 'unlink' | 'readFile' | 'readdir' | 'mkdir' | 'chmod' | 'stat';
 
 /** Called before the real operation; throw to make the operation fail. `bytes` is set for writes. */
 export type Spy = (op: Op, file: string, detail: { to?: string; flags?: string; bytes?: Uint8Array }) => void;
@@ -27,6 +27,7 @@ export function spyFs(spy: Spy, options: { maxWriteBytes?: number } = {}): { fs:
       return wrapHandle(file, await nodeFs.open(file, flags, mode));
     },
     readFile: async (file, encoding) => (spy('readFile', file, {}), nodeFs.readFile(file, encoding)),
+    stat: async (file, opts) => (spy('stat', file, {}), nodeFs.stat(file, opts)),
     readdir: async (dir) => (spy('readdir', dir, {}), nodeFs.readdir(dir)),
     mkdir: async (dir, opts) => (spy('mkdir', dir, {}), nodeFs.mkdir(dir, opts)),
     chmod: async (file, mode) => (spy('chmod', file, {}), nodeFs.chmod(file, mode)),
@@ -54,6 +55,9 @@ export function spyFs(spy: Spy, options: { maxWriteBytes?: number } = {}): { fs:
     },
     renameSync: (from, to) => (spy('rename', from, { to }), fsSync.renameSync(from, to)),
     unlinkSync: (file) => (spy('unlink', file, {}), fsSync.unlinkSync(file)),
+    statSync: (file, opts) => (spy('stat', file, {}), fsSync.statSync(file, opts)),
+    // Stating the temp file being written is part of writing it; not reported.
+    fstatSync: (fd, opts) => fsSync.fstatSync(fd, opts),
   };
   return { fs, syncFs };
 }

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { durableWriter } from '../../store/write-thread.mjs';
+import { statSync } from 'node:fs';
+import { durableWriter, identityOf } from '../../store/write-thread.mjs';
 import { errno, spyFs, type Op, type Spy } from './fs-spy.ts';
 
 let dir: string;
@@ -38,6 +39,10 @@ const describeCall = (op: Op, file: string, to?: string) => {
   return temp ? `${op} .${temp[1]}` : `${op} ${path.relative(dir, file)}`;
 };
 
+/** The errno code of a write's failure; undefined when it was written. */
+const codeOf = (outcome: { identity: string } | { error: unknown }) =>
+  'error' in outcome ? (outcome.error as NodeJS.ErrnoException).code : undefined;
+
 async function contents() {
   return Promise.all(group().map(({ file }) => readFile(file, 'utf8')));
 }
@@ -50,9 +55,9 @@ describe('a group of writes', () => {
     await seed();
     const calls: string[] = [];
     const writer = durableWriter(spyFs((op, file, { to }) => void calls.push(describeCall(op, file, to))).syncFs);
-    const failures = writer.writeAll(group());
+    const outcomes = writer.writeAll(group());
     writer.close();
-    assert.deepEqual(failures, [undefined, undefined, undefined]);
+    assert.deepEqual(outcomes.map((o) => Object.keys(o)), [['identity'], ['identity'], ['identity']]);
     assert.deepEqual(calls, [
       'open .a.json', 'write .a.json', 'sync .a.json', 'close .a.json',
       'open .b.json', 'write .b.json', 'sync .b.json', 'close .b.json',
@@ -74,11 +79,9 @@ describe('a group of writes', () => {
         if (op === failAt && path.basename(file).startsWith('.b.json.')) throw errno(code);
       };
       const writer = durableWriter(spyFs(spy).syncFs);
-      const failures = writer.writeAll(group());
+      const outcomes = writer.writeAll(group());
       writer.close();
-      assert.equal(failures[0], undefined);
-      assert.equal((failures[1] as NodeJS.ErrnoException).code, code);
-      assert.equal(failures[2], undefined);
+      assert.deepEqual(outcomes.map(codeOf), [undefined, code, undefined]);
       assert.deepEqual(await contents(), ['{"a":2}', '{"b":1}', '{"c":2}']);
       assert.deepEqual(await temps(), [], 'the failed write leaves no temp file');
       // The folder of the failed write is still fsynced, once, for the write beside it.
@@ -86,14 +89,29 @@ describe('a group of writes', () => {
     });
   }
 
+  it('a write whose file changed since the identity it expects fails alone, checked just before its rename', async () => {
+    await seed();
+    const identities = group().map(({ file }) => identityOf(statSync(file, { bigint: true })));
+    await writeFile(group()[1].file, '{"b":"theirs"}');
+    const calls: string[] = [];
+    const writer = durableWriter(spyFs((op, file, { to }) => void calls.push(describeCall(op, file, to))).syncFs);
+    const outcomes = writer.writeAll(group().map((w, i) => ({ ...w, expect: identities[i] })));
+    writer.close();
+    assert.deepEqual(outcomes.map(codeOf), [undefined, 'ECHANGED', undefined]);
+    assert.deepEqual(await contents(), ['{"a":2}', '{"b":"theirs"}', '{"c":2}']);
+    assert.deepEqual(await temps(), []);
+    assert.deepEqual(calls.slice(12, 17), ['stat maps/a.json', 'rename .a.json -> maps/a.json', 'stat maps/b.json', 'unlink .b.json', 'stat datasets/c.json']);
+    assert.equal((outcomes[0] as { identity: string }).identity, identityOf(statSync(group()[0].file, { bigint: true })));
+  });
+
   it('a failed folder fsync fails every write renamed into that folder, and only those', async () => {
     await seed();
     const writer = durableWriter(spyFs((op, file) => {
       if (op === 'sync' && file === path.join(dir, 'maps')) throw errno('EIO');
     }).syncFs);
-    const failures = writer.writeAll(group());
+    const outcomes = writer.writeAll(group());
     writer.close();
-    assert.deepEqual(failures.map((f) => (f as NodeJS.ErrnoException | undefined)?.code), ['EIO', 'EIO', undefined]);
+    assert.deepEqual(outcomes.map(codeOf), ['EIO', 'EIO', undefined]);
   });
 
   it('a group of one is the single write', async () => {

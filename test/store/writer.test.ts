@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { identityOf } from '../../store/write-thread.mjs';
 import { jobLength, threadWriter, type Job, type Writer } from '../../store/writer.ts';
 
 let dir: string;
@@ -27,6 +28,21 @@ describe('threadWriter', () => {
     assert.equal(await readFile(file, 'utf8'), '{\n  "ünïcode": "ok"\n}\n');
     assert.equal((await stat(file)).mode & 0o777, 0o600);
     assert.deepEqual(await readdir(dir), ['key.json']);
+  });
+
+  it('answers the identity of the file written, and refuses a write or removal whose file is no longer that one', async () => {
+    const file = path.join(dir, 'doc.json');
+    const first = await writer.write(file, [Buffer.from('{"n":1}')], 0o666, '');
+    assert.equal(first, identityOf(await stat(file, { bigint: true })));
+    const second = await writer.write(file, [Buffer.from('{"n":2}')], 0o666, first);
+    assert.notEqual(second, first);
+    await assert.rejects(writer.write(file, [Buffer.from('{"n":3}')], 0o666, first), { code: 'ECHANGED' });
+    await assert.rejects(writer.write(file, [Buffer.from('{"n":3}')], 0o666, ''), { code: 'ECHANGED' });
+    await assert.rejects(writer.remove(file, first), { code: 'ECHANGED' });
+    assert.equal(await readFile(file, 'utf8'), '{"n":2}');
+    assert.deepEqual(await readdir(dir), ['doc.json'], 'no temp file left');
+    assert.equal(await writer.remove(file, second), true);
+    assert.deepEqual(await readdir(dir), []);
   });
 
   it('writes a file given in chunks, larger writes after smaller ones and smaller after larger', async () => {
