@@ -1,5 +1,5 @@
-// Request authorization (RFC 6750): no credentials is 401 with a bare
-// challenge, a bad token is 401 invalid_token, a good token without the
+// Request authorization (RFC 6750): no credentials (or another scheme's) is
+// 401 with a bare challenge, a bad token is 401 invalid_token, a good token without the
 // needed scope is 403 insufficient_scope. Scopes are independent.
 import type { Context, MiddlewareHandler } from 'hono';
 import { ServiceError } from '../errors.ts';
@@ -14,8 +14,12 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
   /** The principal of a request allowed `kind`, or the 401/403 error; sync when the token is known. */
   const authorize = (c: Context, kind: ScopeKind): Principal | Promise<Principal> => {
     const header = requestHeader(c, 'authorization');
-    if (!header) {
-      throw new ServiceError('unauthorized', 'authentication required: send Authorization: Bearer <token>', {
+    // RFC 6750 3.1: a request with no credentials, or with those of another
+    // scheme (Basic, say), gets the bare challenge, with no error code.
+    if (!header || !/^bearer(?: |$)/i.test(header)) {
+      throw new ServiceError('unauthorized', header
+        ? 'this API takes Authorization: Bearer <token>; other authentication schemes are not accepted'
+        : 'authentication required: send Authorization: Bearer <token>', {
         headers: { 'WWW-Authenticate': `Bearer realm="${REALM}"` },
       });
     }

@@ -21,7 +21,7 @@ export function storedProblem(kind: ResourceKind, key: string, doc: unknown): st
     const where = `versions[${i}]`;
     if (!isObject(v)) return `${where} is not an object`;
     if (!Number.isInteger(v.version) || (v.version as number) <= previous) {
-      return `${where} has version ${quote(v.version)}; versions must be whole numbers from 1, each greater than the one before`;
+      return `${where} has version ${quote(v.version)}; versions must be whole numbers from 1 up, each greater than the one before`;
     }
     previous = v.version as number;
     if (v[kind.idField] !== key) return `${where} has ${kind.idField} ${quote(v[kind.idField])}, not the file's name ${key}`;

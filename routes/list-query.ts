@@ -28,7 +28,8 @@ function parseParam<S extends v.GenericSchema<string, unknown>>(schema: S, name:
   throw badRequest(`invalid query parameter ${name}=${show(raw)}: ${message}`, [{ path: name, message }]);
 }
 
-function params(c: Context, accepted: readonly string[]) {
+/** The query's parameters, every one of them in `accepted` (else 400); `once` reads one given at most once. */
+export function params(c: Context, accepted: readonly string[]) {
   const search = new URL(c.req.url).searchParams;
   for (const name of new Set(search.keys())) {
     if (!accepted.includes(name)) {

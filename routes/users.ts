@@ -5,19 +5,20 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
-import { badRequest, validationFailed } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import { SetPasswordSchema, UserCreateSchema, UserUpdateSchema } from '../schema/users.ts';
 import { readBody } from './body.ts';
+import { params } from './list-query.ts';
 
 export const MAX_USER_LIMIT = 1000;
 const DEFAULT_USER_LIMIT = 10;
 
+/** A query parameter that is an integer from `min` to `max` (400 otherwise, like every malformed query parameter). */
 function intParam(raw: string | undefined, name: string, fallback: number, min: number, max: number) {
   if (raw === undefined) return fallback;
-  if (!/^-?\d{1,10}$/.test(raw)) throw badRequest(`query parameter ${name} must be an integer`);
-  const n = Number(raw);
-  if (n < min || n > max) {
-    throw validationFailed(`query parameter ${name} must be from ${min} to ${max}`,
+  const n = /^-?\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= max)) {
+    throw badRequest(`query parameter ${name} must be an integer from ${min} to ${max}`,
       [{ path: name, message: `expected an integer from ${min} to ${max}` }]);
   }
   return n;
@@ -36,8 +37,9 @@ export function userRoutes(auth: Auth, baseUrl: string) {
   const location = (username: string) => `${baseUrl}/api/v1/user/${encodeURIComponent(username)}/`;
 
   app.get('/api/v1/user', admin, (c) => {
-    const limit = intParam(c.req.query('limit'), 'limit', DEFAULT_USER_LIMIT, 1, MAX_USER_LIMIT);
-    const offset = intParam(c.req.query('offset'), 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+    const { once } = params(c, ['limit', 'offset']);
+    const limit = intParam(once('limit'), 'limit', DEFAULT_USER_LIMIT, 1, MAX_USER_LIMIT);
+    const offset = intParam(once('offset'), 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const { total, users } = accounts.list(offset, limit);
     c.header('X-Total-Count', String(total));
     return c.json(users);

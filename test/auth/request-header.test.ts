@@ -33,7 +33,7 @@ after(async () => {
 describe('request headers over a real server', () => {
   it('Authorization: missing is 401, malformed is 401 invalid_token, valid is 200', async () => {
     assert.equal((await fetch(base + mapUrl)).status, 401);
-    const bad = await fetch(base + mapUrl, { headers: { authorization: 'Token abc' } });
+    const bad = await fetch(base + mapUrl, { headers: { authorization: 'Bearer abc def' } });
     assert.equal(bad.status, 401);
     assert.match(bad.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
     assert.equal((await fetch(base + mapUrl, { headers: { authorization: `Bearer ${token}` } })).status, 200);

@@ -22,15 +22,26 @@ describe('bearer tokens: RFC 6750 answers', () => {
   before(async () => { t = await makeTestApp(); });
   after(() => t.close());
 
-  it('401 with a bare Bearer challenge when no credentials are sent', async () => {
-    const res = await t.request('/api/v1/current_user/');
-    assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="map-topology-service"');
-    assert.equal(((await res.json()) as { code: string }).code, 'unauthorized');
-  });
+  // RFC 6750 3.1: no credentials, or an authentication method the API does not take, get no error code.
+  const none: Array<[string, string | undefined]> = [
+    ['no credentials are sent', undefined],
+    ['another scheme is sent (Basic)', 'Basic YWRtaW46cGFzc3dvcmQ='],
+    ['another scheme is sent (Token)', 'Token abc'],
+    ['a scheme that merely starts like Bearer is sent', 'Bearerabc'],
+  ];
+  for (const [what, header] of none) {
+    it(`401 with a bare Bearer challenge when ${what}`, async () => {
+      const res = await t.request('/api/v1/current_user/', { headers: header ? { Authorization: header } : {} });
+      assert.equal(res.status, 401);
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="map-topology-service"');
+      const problem = (await res.json()) as { code: string; detail: string };
+      assert.equal(problem.code, 'unauthorized');
+      assert.match(problem.detail, /Authorization: Bearer <token>/);
+    });
+  }
   const bad: Array<[string, string]> = [
     ['a garbage token', 'Bearer not-a-jwt'],
-    ['another scheme', 'Basic YWRtaW46cGFzc3dvcmQ='],
+    ['a lower-case scheme with a garbage token', 'bearer not-a-jwt'],
     ['an empty bearer', 'Bearer '],
     ['two tokens', 'Bearer a.b.c d.e.f'],
   ];

@@ -41,7 +41,7 @@ describe('data folder: versioned resources are checked at start', () => {
     ['an object without versions', `maps/Abcdefg.json`, () => ({}), /^data folder: maps\/Abcdefg\.json: expected \{"versions": \[\.\.\.\]\}/],
     ['a bare array', `templates/Abcdefg.json`, () => [], /templates\/Abcdefg\.json: expected \{"versions"/],
     ['a version with no number', `maps/${MAP}.json`, (m) => ({ versions: [...m.versions, { ...m.versions[1], version: undefined }] }),
-      /maps\/uLEsNLU\.json: versions\[2\] has version undefined; versions must be whole numbers from 1, each greater than the one before/],
+      /maps\/uLEsNLU\.json: versions\[2\] has version undefined; versions must be whole numbers from 1 up, each greater than the one before/],
     ['a version number as text', `maps/${MAP}.json`, (m) => ({ versions: [m.versions[0], { ...m.versions[1], version: '2' }] }), /versions\[1\] has version "2"/],
     ['two versions numbered alike', `maps/${MAP}.json`, (m) => ({ versions: [...m.versions, m.versions[1]] }), /versions\[2\] has version 2/],
     ['versions out of order', `maps/${MAP}.json`, (m) => ({ versions: [m.versions[1], m.versions[0]] }), /versions\[1\] has version 1/],
