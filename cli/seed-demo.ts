@@ -1,100 +1,146 @@
 // Rebuilds the demo content of a data folder (default ./data) through the
 // service's own API: a node template, three datasets over the demo sheets in
-// data/sheets (executed, so they carry results) and one published map with a
-// layer per dataset. Run with the service stopped:
+// <folder>/sheets (executed, so they carry results) and one published map
+// with a layer per dataset. Run with the service stopped, on a folder without
+// users (the seed signs in as a throwaway admin whose private/ folder it
+// removes at the end):
 //   npx tsx cli/seed-demo.ts [data-folder]
-import { rm } from 'node:fs/promises';
+// Nothing is removed before every check has passed: the folder is free (its
+// lock taken), has no users, and holds the demo sheets. The old maps,
+// datasets, templates and results are then deleted through the store, and
+// new ones get new IDs.
+import { access, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseSettings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
+import { DataDirInUseError } from '../store/lock.ts';
+import type { Collection, Store } from '../store/types.ts';
 
-const dir = path.resolve(process.argv[2] ?? 'data');
-const password = 'demo seeding only';
+const PASSWORD = 'demo seeding only';
+const SHEETS = ['rne-backbone.xlsx', 'rne-exchanges.csv'];
+/** What the seed rebuilds; sheets and anything else in the folder stay. */
+const CONTENT: Collection[] = ['maps', 'datasets', 'templates', 'results'];
 
-// Only the versioned content is rebuilt; the sheets stay.
-for (const folder of ['maps', 'datasets', 'templates', 'results']) {
-  await rm(path.join(dir, folder), { recursive: true, force: true });
+export interface SeedIO {
+  out: (line: string) => void;
+  err: (line: string) => void;
 }
 
-// The seeding account lives in a private folder that is removed at the end.
-const scratch = path.join(dir, 'private');
-const settings = parseSettings({ data: { dir } }, {}, dir);
-const store = await openFileStore(dir);
-if (store.get('private', 'users') !== undefined) {
-  console.error(`${dir} already has users; run the seed on a folder without private/users.json`);
-  await store.close();
-  process.exit(2);
-}
-const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: password });
+/** Seeds `dir`; the exit code (0 done, 1 failed, 2 refused: the folder is in use or has users). */
+export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
+  const settings = parseSettings({ data: { dir } }, {}, dir);
+  const sheets = settings.datasources.spreadsheet.dir;
+  const missing = [];
+  for (const name of SHEETS) if (!(await access(path.join(sheets, name)).then(() => true, () => false))) missing.push(name);
+  if (missing.length > 0) {
+    io.err(`${sheets} lacks the demo sheets ${missing.join(', ')}; copy them from the repository's data/sheets (or run cli/make-demo-sheets.ts)`);
+    return 1;
+  }
+  let store: Store;
+  try {
+    store = await openFileStore(dir, { log: () => undefined });
+  } catch (e) {
+    if (e instanceof DataDirInUseError) {
+      io.err(`The service (process ${e.pid}) is running on ${dir}. Stop it, run the seed, then start it again.`);
+      return 2;
+    }
+    io.err(`cannot open the data folder ${dir}: ${(e as Error).message}`);
+    return 1;
+  }
+  let seeding = false;
+  try {
+    if (store.get('private', 'users') !== undefined) {
+      io.err(`${dir} has users (private/users.json), so it is not a demo folder; nothing was changed. Seed a copy without private/.`);
+      return 2;
+    }
+    seeding = true;
+    for (const collection of CONTENT) {
+      for (const [key] of store.entries(collection)) await store.delete(collection, key);
+    }
+    const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
+    const call = async (method: string, url: string, body?: unknown, token?: string) => {
+      const res = await app.request(url, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, any>;
+      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${json.detail ?? ''}`);
+      return json;
+    };
+    const { access_token: token } = await call('POST', '/api/v1/auth/token', { grant_type: 'password', username: 'admin', password: PASSWORD });
 
-async function call(method: string, url: string, body?: unknown, token?: string) {
-  const res = await app.request(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, any>;
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+    const template = await call('POST', '/api/v1/template/', {
+      name: 'Router badge',
+      template: '<g data-width="18" data-height="18"><rect x="-9" y="-9" width="18" height="18" rx="4" fill="#1d3557" stroke="#ffffff" stroke-width="2"/><text y="22" text-anchor="middle" font-size="9" fill="#1d3557">{{ meta.site }}</text></g>',
+    }, token);
 
-const { access_token: token } = await call('POST', '/api/v1/auth/token', { grant_type: 'password', username: 'admin', password });
+    const BACKBONE = 'spreadsheet?sheet_id=rne-backbone&sheet_name=Circuits';
+    const EXCHANGES = 'spreadsheet?sheet_id=rne-exchanges&sheet_name=rne-exchanges';
+    const datasets = [
+      { name: 'R&E backbone: North America', query: { endpoint: BACKBONE, filters: [{ field: 'region', operator: 'like', value: ['us-'] }],
+        node_deduplication_field: 'name', node_group_criteria: ['site'], node_group_layout: 'circle' } },
+      { name: 'R&E backbone: Europe and transatlantic', query: { endpoint: BACKBONE,
+        filters: [{ field: 'region', operator: 'equal', value: ['europe', 'transatlantic'] }, { field: 'type', operator: 'not_equal', value: ['intra-site'] }],
+        node_deduplication_field: 'site', node_group_criteria: null, node_group_layout: null } },
+      { name: 'Exchange point links', query: { endpoint: EXCHANGES, filters: [{ field: 'capacity', operator: 'not_equal', value: ['0'] }],
+        node_deduplication_field: 'name', node_group_criteria: null, node_group_layout: null } },
+    ];
+    const ids: string[] = [];
+    for (const d of datasets) {
+      const created = await call('POST', '/api/v1/dataset/', d, token);
+      // Create saves the query; update runs it and stores the results (SPEC: Version rules).
+      const updated = await call('PUT', `/api/v1/dataset/id/${created.datasetId}/`, d, token);
+      io.out(`dataset ${created.datasetId} v${updated.version}: ${updated.results?.length ?? 0} records, ${d.name}`);
+      ids.push(created.datasetId);
+    }
 
-const template = await call('POST', '/api/v1/template/', {
-  name: 'Router badge',
-  template: '<g data-width="18" data-height="18"><rect x="-9" y="-9" width="18" height="18" rx="4" fill="#1d3557" stroke="#ffffff" stroke-width="2"/><text y="22" text-anchor="middle" font-size="9" fill="#1d3557">{{ meta.site }}</text></g>',
-}, token);
-
-const BACKBONE = 'spreadsheet?sheet_id=rne-backbone&sheet_name=Circuits';
-const EXCHANGES = 'spreadsheet?sheet_id=rne-exchanges&sheet_name=rne-exchanges';
-const datasets = [
-  { name: 'R&E backbone: North America', query: { endpoint: BACKBONE, filters: [{ field: 'region', operator: 'like', value: ['us-'] }],
-    node_deduplication_field: 'name', node_group_criteria: ['site'], node_group_layout: 'circle' } },
-  { name: 'R&E backbone: Europe and transatlantic', query: { endpoint: BACKBONE,
-    filters: [{ field: 'region', operator: 'equal', value: ['europe', 'transatlantic'] }, { field: 'type', operator: 'not_equal', value: ['intra-site'] }],
-    node_deduplication_field: 'site', node_group_criteria: null, node_group_layout: null } },
-  { name: 'Exchange point links', query: { endpoint: EXCHANGES, filters: [{ field: 'capacity', operator: 'not_equal', value: ['0'] }],
-    node_deduplication_field: 'name', node_group_criteria: null, node_group_layout: null } },
-];
-const ids: string[] = [];
-for (const d of datasets) {
-  const created = await call('POST', '/api/v1/dataset/', d, token);
-  // Create saves the query; update runs it and stores the results (SPEC: Version rules).
-  const updated = await call('PUT', `/api/v1/dataset/id/${created.datasetId}/`, d, token);
-  console.log(`dataset ${created.datasetId} v${updated.version}: ${updated.results?.length ?? 0} records, ${d.name}`);
-  ids.push(created.datasetId);
-}
-
-const map = await call('POST', '/api/v1/map/', {
-  name: 'R&E backbone',
-  configuration: {
-    initialViewStrategy: 'manual',
-    viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },
-    background: '#eef3f8',
-    showLegend: true,
-    showSidebar: true,
-    showViewControls: true,
-    enableScrolling: true,
-    layers: [
-      { name: 'North America', color: '#1f77b4', edgeWidth: 2, datasetId: ids[0], layout: 'geographic', datatype: 'snapshot', templateId: template.templateId },
-      { name: 'Europe and transatlantic', color: '#d62728', edgeWidth: 2, datasetId: ids[1], layout: 'geographic', datatype: 'snapshot' },
-      { name: 'Exchange points', color: '#2ca02c', edgeWidth: 1.5, datasetId: ids[2], layout: 'geographic', datatype: 'snapshot' },
-    ],
-  },
-  overrides: {
-    [ids[2]]: {
-      nodes: {
-        'Reykjavik (planned)': { operation: 'add', state: { name: 'Reykjavik (planned)', coordinate: [64.1466, -21.9426], meta: { status: 'planned' } } },
+    const map = await call('POST', '/api/v1/map/', {
+      name: 'R&E backbone',
+      configuration: {
+        initialViewStrategy: 'manual',
+        viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },
+        background: '#eef3f8',
+        showLegend: true,
+        showSidebar: true,
+        showViewControls: true,
+        enableScrolling: true,
+        layers: [
+          { name: 'North America', color: '#1f77b4', edgeWidth: 2, datasetId: ids[0], layout: 'geographic', datatype: 'snapshot', templateId: template.templateId },
+          { name: 'Europe and transatlantic', color: '#d62728', edgeWidth: 2, datasetId: ids[1], layout: 'geographic', datatype: 'snapshot' },
+          { name: 'Exchange points', color: '#2ca02c', edgeWidth: 1.5, datasetId: ids[2], layout: 'geographic', datatype: 'snapshot' },
+        ],
       },
-      edges: {},
-    },
-  },
-}, token);
-await call('POST', `/api/v1/map/id/${map.mapId}/publish/`, undefined, token);
-console.log(`map ${map.mapId} published: /api/v1/public/output/map/${map.mapId}/svg/`);
+      overrides: {
+        [ids[2]]: {
+          nodes: {
+            'Reykjavik (planned)': { operation: 'add', state: { name: 'Reykjavik (planned)', coordinate: [64.1466, -21.9426], meta: { status: 'planned' } } },
+          },
+          edges: {},
+        },
+      },
+    }, token);
+    await call('POST', `/api/v1/map/id/${map.mapId}/publish/`, undefined, token);
+    io.out(`map ${map.mapId} published: /api/v1/public/output/map/${map.mapId}/svg/`);
+  } catch (e) {
+    io.err(`seeding ${dir} failed: ${(e as Error).message}`);
+    return 1;
+  } finally {
+    await store.close();
+    // The seeding account, with its well-known password, is never left behind, even when seeding
+    // failed: a start on the folder creates the real admin.
+    if (seeding) await rm(path.join(dir, 'private'), { recursive: true, force: true });
+  }
+  return 0;
+}
 
-await store.close();
-// The seeding account is not part of the demo: a fresh start creates the real admin.
-await rm(scratch, { recursive: true, force: true });
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const io = { out: (l: string) => process.stdout.write(`${l}\n`), err: (l: string) => process.stderr.write(`${l}\n`) };
+  seedDemo(path.resolve(process.argv[2] ?? 'data'), io).then((code) => { process.exitCode = code; }, (e) => {
+    io.err(`seed-demo: ${(e as Error).message}`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,110 @@
+// The demo seed (cli/seed-demo.ts): it rebuilds the demo content of a copy of
+// the demo folder, and it refuses, changing nothing, a folder that is in use,
+// has users, or lacks the demo sheets.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { seedDemo } from '../../cli/seed-demo.ts';
+import { openFileStore } from '../../store/file.ts';
+import { makeTestApp } from '../helpers/app.ts';
+import { copyDemoData } from '../helpers/demo-data.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'mts-seed-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function seed() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await seedDemo(dir, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** Every file under the content folders, with its bytes: what a refusal must leave as it was. */
+async function content() {
+  const files: Record<string, string> = {};
+  for (const folder of ['maps', 'datasets', 'templates', 'results']) {
+    for (const name of await readdir(path.join(dir, folder)).catch(() => [])) {
+      files[`${folder}/${name}`] = await readFile(path.join(dir, folder, name), 'utf8');
+    }
+  }
+  return files;
+}
+
+describe('seed-demo', () => {
+  it('replaces the content of a demo folder with a new published map over three executed datasets, and leaves no account', async () => {
+    await copyDemoData(dir);
+    const before = Object.keys(await content());
+    const { code, out, err } = await seed();
+    assert.equal(err, '');
+    assert.equal(code, 0);
+    assert.equal(out.match(/^dataset \w{7} v2: [1-9]\d* records/gm)?.length, 3, out);
+    const mapId = /^map (\w{7}) published/m.exec(out)?.[1];
+    assert.ok(mapId, out);
+    const after = Object.keys(await content());
+    assert.deepEqual(after.filter((f) => before.includes(f)), [], 'every old document is gone');
+    assert.deepEqual(after.filter((f) => f.startsWith('maps/')), [`maps/${mapId}.json`]);
+    assert.equal(after.filter((f) => f.startsWith('datasets/')).length, 3);
+    assert.equal(after.filter((f) => f.startsWith('templates/')).length, 3, 'the two defaults and the demo badge');
+    await assert.rejects(stat(path.join(dir, 'private')), { code: 'ENOENT' });
+
+    const t = await makeTestApp({ dir });
+    try {
+      const svg = await t.request(`/api/v1/public/output/map/${mapId}/svg/`);
+      assert.equal(svg.status, 200);
+      assert.match(await svg.text(), /^<svg /);
+    } finally {
+      await t.close(false);
+    }
+  });
+
+  it('refuses a folder with users and changes nothing', async () => {
+    await copyDemoData(dir);
+    const t = await makeTestApp({ dir }); // a start creates the admin user
+    await t.close(false);
+    const before = await content();
+    const { code, err } = await seed();
+    assert.equal(code, 2);
+    assert.match(err, /has users \(private\/users\.json\), so it is not a demo folder; nothing was changed/);
+    assert.deepEqual(await content(), before);
+    assert.ok(await stat(path.join(dir, 'private', 'users.json')));
+  });
+
+  it('refuses a folder a running service holds and changes nothing', async () => {
+    await copyDemoData(dir);
+    const before = await content();
+    const store = await openFileStore(dir, { log: () => undefined });
+    try {
+      const { code, err } = await seed();
+      assert.equal(code, 2);
+      assert.match(err, /^The service \(process \d+\) is running on .*Stop it, run the seed, then start it again\.$/);
+      assert.deepEqual(await content(), before);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a folder without the demo sheets, naming them, and creates nothing', async () => {
+    const { code, err } = await seed();
+    assert.equal(code, 1);
+    assert.match(err, /lacks the demo sheets rne-backbone\.xlsx, rne-exchanges\.csv/);
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  it('as a command: the exit code and message of a refusal', async () => {
+    await copyDemoData(dir);
+    await (await makeTestApp({ dir })).close(false);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/seed-demo.ts', dir], { cwd: root });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(code, 2);
+    assert.match(err, /has users/);
+  });
+});
