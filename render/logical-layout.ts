@@ -24,6 +24,7 @@
 // runs on a thread of its own (layout-thread.mjs), so a layout never holds
 // the service's event loop.
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
+import { validationFailed } from '../errors.ts';
 import { layOut } from './layout-client.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
 
@@ -33,6 +34,14 @@ const DEFAULT_W = 30;
 const DEFAULT_H = 15;
 /** x given to a node per BFS level: interactive layering orders layers by x. */
 const LEVEL_X = 100;
+/**
+ * The largest graph laid out (422 beyond). Measured on random graphs of twice
+ * as many edges as nodes: 2,500 nodes in about 4 s and 330 MB for the whole
+ * process, 5,000 in 9 s, 20,000 in 15 s and 1.3 GB; and a drawing of
+ * thousands of nodes in 30° x 60° is not readable anyway.
+ */
+export const MAX_LOGICAL_NODES = 2500;
+export const MAX_LOGICAL_EDGES = 5000;
 
 export const ELK_OPTIONS: Record<string, string> = {
   'elk.algorithm': 'layered',
@@ -58,6 +67,10 @@ export const ELK_OPTIONS: Record<string, string> = {
 export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]): Promise<Map<TopologyEdge, LatLng[]>> {
   const bends = new Map<TopologyEdge, LatLng[]>();
   if (nodes.length === 0) return bends;
+  if (nodes.length > MAX_LOGICAL_NODES || edges.length > MAX_LOGICAL_EDGES) {
+    throw validationFailed(`the logical layout draws at most ${MAX_LOGICAL_NODES} nodes and ${MAX_LOGICAL_EDGES} edges; ` +
+      `this topology has ${nodes.length} nodes and ${edges.length} edges: filter the dataset, or use the geographic layout`);
+  }
   const index = new Map(nodes.map((n, i) => [n.name, i] as const));
   const size = (n: TopologyNode, k: 'computed_width' | 'computed_height', d: number) => {
     const v = Number(n.meta[k]);

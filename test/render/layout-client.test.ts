@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
-import { layOut } from '../../render/layout-client.ts';
+import { layOut, layoutThread } from '../../render/layout-client.ts';
 import { ELK_OPTIONS } from '../../render/logical-layout.ts';
 import { createElk, layoutResult } from '../../render/layout-thread.mjs';
 
@@ -51,5 +51,26 @@ describe('the layout thread', () => {
     await assert.rejects(layOut(bad), /^Error: logical layout failed: .+/);
     const ok = await layOut(ladder(3));
     assert.equal(ok.nodes.length, 6);
+  });
+
+  it('a layout that outgrows the thread\'s heap fails with 422, the service goes on, and the next layout gets a new thread', async () => {
+    const thread = layoutThread({ heapMb: 64 });
+    try {
+      // 5,000 nodes and 10,000 random edges with no layering hints: far more than 64 MB of ELK's working memory.
+      let seed = 7;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % 5000;
+      const big: ElkNode = {
+        id: 'root', layoutOptions: ELK_OPTIONS,
+        children: Array.from({ length: 5000 }, (_, i) => ({ id: `n${i}`, width: 30, height: 15 })),
+        edges: Array.from({ length: 10000 }, (_, i) => ({ id: `e${i}`, sources: [`n${next()}`], targets: [`n${next()}`] })),
+      };
+      assert.equal((await thread.layOut(ladder(2))).nodes.length, 4);
+      const error = await thread.layOut(big).catch((e) => e);
+      assert.equal(error.code, 'validation_failed');
+      assert.match(error.message, /needs more than the 64 MB of memory it may use; filter the dataset/);
+      assert.equal((await thread.layOut(ladder(3))).nodes.length, 6);
+    } finally {
+      await thread.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { MAX_LOGICAL_EDGES, MAX_LOGICAL_NODES } from '../../render/logical-layout.ts';
 import { buildTopology } from '../../render/topology.ts';
 import { backbone, ep, rec } from './fixtures.ts';
 
@@ -149,6 +150,30 @@ describe('buildTopology: logical layout', () => {
       assert.deepEqual(e.coordinates[0], t1.nodes.find((n) => n.name === a)!.coordinate);
       assert.deepEqual(e.coordinates.at(-1), t1.nodes.find((n) => n.name === b)!.coordinate);
     }
+  });
+
+  // A chain of `nodes` nodes with `extra` more edges between its first nodes (parallel circuits count as edges).
+  const chainOf = (nodes: number, extra = 0) => [
+    ...Array.from({ length: nodes - 1 }, (_, i) => rec(`c${i}`, `c${i}`, ep(`N${i}`), ep(`N${i + 1}`))),
+    ...Array.from({ length: extra }, (_, i) => rec(`x${i}`, `x${i}`, ep('N0'), ep('N1'))),
+  ];
+  const limits: Array<[string, number, number, RegExp]> = [
+    [`${MAX_LOGICAL_NODES + 1} nodes`, MAX_LOGICAL_NODES + 1, 0, new RegExp(`has ${MAX_LOGICAL_NODES + 1} nodes and ${MAX_LOGICAL_NODES} edges`)],
+    [`${MAX_LOGICAL_EDGES + 1} edges`, 10, MAX_LOGICAL_EDGES + 1 - 9, new RegExp(`has 10 nodes and ${MAX_LOGICAL_EDGES + 1} edges`)],
+  ];
+  for (const [what, nodes, extra, counts] of limits) {
+    it(`refuses ${what} with 422 naming the limits, before laying anything out`, async () => {
+      const error = await buildTopology(chainOf(nodes, extra), { name: 'd', layout: 'logical' }).catch((e) => e);
+      assert.equal(error.code, 'validation_failed');
+      assert.equal(error.status, 422);
+      assert.match(error.message, new RegExp(`at most ${MAX_LOGICAL_NODES} nodes and ${MAX_LOGICAL_EDGES} edges`));
+      assert.match(error.message, counts);
+      assert.match(error.message, /filter the dataset, or use the geographic layout/);
+    });
+  }
+  it(`lays out ${MAX_LOGICAL_NODES} nodes, the most it takes`, async () => {
+    const t = await buildTopology(chainOf(MAX_LOGICAL_NODES), { name: 'd', layout: 'logical' });
+    assert.equal(t.nodes.length, MAX_LOGICAL_NODES);
   });
 
   it('places group nodes at the centroid of their members', async () => {
