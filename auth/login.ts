@@ -11,11 +11,15 @@ export class PasswordLogin {
   /** The user, or undefined for a wrong username or password; throws 429 when throttled. */
   async attempt(username: string, password: string, address: string): Promise<StoredUser | undefined> {
     await this.throttle.begin(username, address); // counted as a failure unless it succeeds
-    const user = this.users.find(username);
-    // An unknown user still costs one scrypt run, against a hash nobody's password matches.
-    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
-    if (!user || !ok) return undefined;
-    await this.throttle.succeeded(username, address);
-    return user;
+    let found: StoredUser | undefined;
+    try {
+      const user = this.users.find(username);
+      // An unknown user still costs one scrypt run, against a hash nobody's password matches.
+      const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
+      if (user && ok) found = user;
+    } finally {
+      await this.throttle.end(username, address, found !== undefined);
+    }
+    return found;
   }
 }

@@ -2,6 +2,7 @@
 // per client address, 429 with Retry-After; X-Forwarded-For only when trusted.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { LoginThrottle } from '../../auth/throttle.ts';
 import type { SettingsInput } from '../../config/settings.ts';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -107,4 +108,30 @@ describe('throttling: per client address', () => {
       await fail(3, (i) => attempt(t, `other${i}`, 'wrong password!', proxy, { 'X-Forwarded-For': `9.9.9.${i}, 203.0.113.77` }));
       assert.equal((await attempt(t, 'admin', ADMIN_PASSWORD, proxy, { 'X-Forwarded-For': '8.8.8.8, 203.0.113.77' })).status, 429);
     }));
+});
+
+describe('throttling: a success among attempts in flight', () => {
+  // Deterministic orderings of begin and end, which concurrent requests give only by chance.
+  const blocked = (p: Promise<void>) => p.then(() => false, (e) => (assert.equal(e.code, 'rate_limited'), true));
+
+  it('keeps the counts of the guesses still in flight, so they are not given back by the success beside them', async () => {
+    const throttle = new LoginThrottle({ maxFailures: 3, windowSeconds: 60 });
+    for (let i = 0; i < 3; i++) await throttle.begin('admin', `192.0.2.${i}`); // two guesses and the right password
+    await throttle.end('admin', '192.0.2.2', true); // the right password ends first
+    assert.equal(await blocked(throttle.begin('admin', '192.0.2.7')), false, 'the two guesses in flight and this one: 3');
+    assert.equal(await blocked(throttle.begin('admin', '192.0.2.8')), true, 'a fourth is over the limit');
+    await throttle.end('admin', '192.0.2.0', false);
+    await throttle.end('admin', '192.0.2.1', false);
+    assert.equal(await blocked(throttle.begin('admin', '192.0.2.9')), true, 'the guesses that failed stay counted');
+  });
+
+  it('clears the username once nothing else is in flight', async () => {
+    const throttle = new LoginThrottle({ maxFailures: 2, windowSeconds: 60 });
+    await throttle.begin('admin', '192.0.2.1');
+    await throttle.end('admin', '192.0.2.1', false);
+    await throttle.begin('admin', '192.0.2.2');
+    await throttle.end('admin', '192.0.2.2', true);
+    for (let i = 0; i < 2; i++) assert.equal(await blocked(throttle.begin('admin', `192.0.2.${10 + i}`)), false);
+    assert.equal(await blocked(throttle.begin('admin', '192.0.2.20')), true);
+  });
 });
