@@ -14,10 +14,13 @@ export interface SigningKey {
   publicJwk: JWK;
 }
 
+/** The key of the document in private/ (private/signing-key.json). */
+export const SIGNING_KEY = 'signing-key';
+
 export async function loadSigningKey(store: Store): Promise<SigningKey> {
-  let doc = store.get<{ jwk: JWK }>('private', 'signing-key');
+  let doc = store.get<{ jwk: JWK }>('private', SIGNING_KEY);
   if (!doc) {
-    doc = await store.update<{ jwk: JWK }>('private', 'signing-key', async (current) => {
+    doc = await store.update<{ jwk: JWK }>('private', SIGNING_KEY, async (current) => {
       if (current) return current;
       const { privateKey } = await generateKeyPair(SIGNING_ALG, { crv: 'Ed25519', extractable: true });
       const jwk = await exportJWK(privateKey);

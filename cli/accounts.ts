@@ -6,12 +6,14 @@
 // would not see changes made behind its back. Passwords are never taken from
 // the command line (shell history, ps): they are prompted for without echo, or
 // read from the first line of standard input when it is not a terminal.
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import * as v from 'valibot';
 import { Accounts } from '../auth/accounts.ts';
 import { OIDC_KEYS, rotateOidcKeys } from '../auth/oidc/keys.ts';
 import { revokeAccount } from '../auth/oidc/adapter.ts';
+import { loadSigningKey, SIGNING_KEY } from '../auth/signing-key.ts';
 import type { ScopeKind } from '../auth/types.ts';
 import { UserDirectory } from '../auth/users.ts';
 import { loadSettings, SettingsError } from '../config/settings.ts';
@@ -27,8 +29,10 @@ export const USAGE = `usage: npm run accounts -- <command>
   set-password <username>                set a new password (asks for it)
   set-scopes <username> <scope>...       replace the account's scopes
   delete <username>                      delete the account
-  rotate-keys                            new signing key for the built-in OpenID provider
-Scopes may be given separated by spaces or commas. Run it while the service is stopped.`;
+  rotate-keys                            new token signing key (of the basic backend, or of the
+                                         built-in OpenID provider, which keeps the previous two)
+Scopes may be given separated by spaces or commas. Run it while the service is stopped, as the
+user the service runs as.`;
 
 export interface CliIO {
   env: NodeJS.ProcessEnv;
@@ -58,7 +62,29 @@ function parseArgs(args: string[]) {
   return { positional, flags };
 }
 
-const scopesOf = (words: string[]) => [...new Set(words.flatMap((w) => w.split(',')).map((s) => s.trim()).filter(Boolean))];
+const scopesOf = (words: string[]) => [...new Set(words.flatMap((w) => w.split(/[\s,]+/)).filter(Boolean))];
+
+/** Per command: positional arguments allowed (least, most) and whether --name/--email are taken. */
+const COMMANDS: Record<string, { args: [number, number]; flags?: boolean; usage: string }> = {
+  list: { args: [0, 0], usage: 'list' },
+  add: { args: [2, Infinity], flags: true, usage: 'add <username> <scope>... [--name N] [--email E]' },
+  'set-password': { args: [1, 1], usage: 'set-password <username>' },
+  'set-scopes': { args: [2, Infinity], usage: 'set-scopes <username> <scope>...' },
+  delete: { args: [1, 1], usage: 'delete <username>' },
+  'rotate-keys': { args: [0, 0], usage: 'rotate-keys' },
+};
+
+/** The command's arguments, checked before anything is opened: a mistake changes nothing. */
+function commandArgs(command: string, rest: string[]) {
+  const spec = COMMANDS[command];
+  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+  const { positional, flags } = parseArgs(rest);
+  const [least, most] = spec.args;
+  if (positional.length < least || positional.length > most || (!spec.flags && Object.keys(flags).length > 0)) {
+    throw new UsageError(`usage: npm run accounts -- ${spec.usage}`);
+  }
+  return { positional, flags };
+}
 
 function checked<S extends v.GenericSchema>(schema: S, value: unknown, what: string): v.InferOutput<S> {
   const r = v.safeParse(schema, value);
@@ -73,10 +99,17 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
     return command ? 0 : 1;
   }
   let settings;
+  let args;
   try {
+    args = commandArgs(command, rest);
     settings = loadSettings(io.env);
   } catch (e) {
-    io.err(e instanceof SettingsError ? e.message : String(e));
+    io.err(e instanceof SettingsError || e instanceof UsageError ? e.message : String(e));
+    return 1;
+  }
+  const refusal = await folderRefusal(settings.data.dir);
+  if (refusal) {
+    io.err(refusal);
     return 1;
   }
   let store;
@@ -98,7 +131,7 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
     if (settings.auth.backend === 'oidc' && settings.auth.oidc.issuer !== 'builtin') {
       io.err(`note: accounts come from the external issuer ${settings.auth.oidc.issuer}; local accounts are not used for logins`);
     }
-    const { positional, flags } = parseArgs(rest);
+    const { positional, flags } = args;
     const username = () => checked(UsernameSchema, positional[0] ?? '', 'username');
     const password = async (prompt: string) => checked(PasswordSchema, await io.readPassword(prompt), 'password');
 
@@ -122,36 +155,45 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
       case 'set-password': {
         const name = username();
         const user = accounts.get(name);
-        await accounts.setPassword(name, await password(`New password for ${name}: `));
-        // Tokens carry the password version; sessions and refresh tokens of the built-in provider go too.
+        const next = await password(`New password for ${name}: `);
+        // Tokens carry the password version; sessions and refresh tokens of the built-in provider go
+        // too, first: if the change then fails, nothing of the old password's access is left.
         await revokeAccount(store, user.id);
+        await accounts.setPassword(name, next);
         io.out(`password of ${name} changed; its tokens and sessions are revoked`);
         return 0;
       }
       case 'set-scopes': {
         const name = username();
         const user = accounts.get(name);
-        const updated = await accounts.update(name, { scope: scopesOf(positional.slice(1)) });
         await revokeAccount(store, user.id);
+        const updated = await accounts.update(name, { scope: scopesOf(positional.slice(1)) });
         io.out(`${name} now has scopes ${updated.scope.join(' ') || '(none)'}`);
         return 0;
       }
       case 'delete': {
         const name = username();
         const user = accounts.get(name);
-        await accounts.remove(name);
         await revokeAccount(store, user.id);
+        await accounts.remove(name);
         io.out(`deleted ${name}`);
         return 0;
       }
       case 'rotate-keys': {
+        if (settings.auth.backend === 'basic') {
+          // Basic tokens live auth.tokenTtlSeconds at most, so no previous key is kept: after a leak, every token ends now.
+          await store.delete('private', SIGNING_KEY);
+          const { kid } = await loadSigningKey(store);
+          io.out(`new signing key ${kid}; tokens issued before no longer verify, so everyone signs in again`);
+          return 0;
+        }
         const kid = await rotateOidcKeys(store);
         const kept = store.get<{ keys: unknown[] }>('private', OIDC_KEYS)?.keys.length ?? 1;
         io.out(`new signing key ${kid}; ${kept - 1} previous key(s) kept for verifying tokens already issued`);
         return 0;
       }
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)}\n${USAGE}`); // commandArgs refused it already
     }
   } catch (e) {
     if (e instanceof UsageError) io.err(e.message);
@@ -163,6 +205,25 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
+/**
+ * Why the data folder must not be opened, or undefined: it does not exist (a
+ * mistyped MTS_DATA_DIR would otherwise get a new, empty folder), or this is
+ * root working on a folder the service's user owns (files root writes in
+ * private/ are 0600 root, and the service could no longer read them).
+ */
+async function folderRefusal(dir: string): Promise<string | undefined> {
+  let owner: number;
+  try {
+    owner = (await stat(dir)).uid;
+  } catch {
+    return `the data folder ${dir} does not exist; check MTS_DATA_DIR or data.dir in the settings (or start the service once to create it)`;
+  }
+  if (process.geteuid?.() === 0 && owner !== 0) {
+    return `${dir} belongs to uid ${owner}, the user the service runs as: run this command as that user (sudo -u '#${owner}' …), not as root`;
+  }
+  return undefined;
+}
+
 /** Hidden prompt on a terminal (asked twice for a new password); else the first line of standard input. */
 function terminalPasswords(): CliIO['readPassword'] {
   if (!process.stdin.isTTY) {
@@ -172,14 +233,21 @@ function terminalPasswords(): CliIO['readPassword'] {
     })();
     return async () => (await lines.next()).value ?? '';
   }
-  const ask = (prompt: string) => new Promise<string>((resolve) => {
+  const ask = (prompt: string) => new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
     (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s) => {
       if (s.startsWith(prompt)) process.stdout.write(prompt);
     };
-    rl.question(prompt, (answer) => {
-      rl.close();
+    let answered = false;
+    // Ctrl-C or Ctrl-D at the prompt cancels the command (exit 1), changing nothing.
+    rl.on('SIGINT', () => rl.close());
+    rl.on('close', () => {
       process.stdout.write('\n');
+      if (!answered) reject(new UsageError('cancelled; nothing was changed'));
+    });
+    rl.question(prompt, (answer) => {
+      answered = true;
+      rl.close();
       resolve(answer);
     });
   });

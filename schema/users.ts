@@ -20,7 +20,9 @@ export const PasswordSchema = v.pipe(
   v.maxLength(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
 );
 
-const DisplayName = v.pipe(v.string('expected a string'), v.trim(), v.maxLength(200, 'must be at most 200 characters'));
+// No control characters: a name is shown in lists (the accounts CLI prints one account per line).
+const DisplayName = v.pipe(v.string('expected a string'), v.trim(), v.maxLength(200, 'must be at most 200 characters'),
+  v.regex(/^\P{Cc}*$/u, 'must not contain control characters (line breaks, tabs, …)'));
 const Email = v.union([
   v.literal(''),
   v.pipe(v.string('expected a string'), v.maxLength(254), v.email('expected an email address')),

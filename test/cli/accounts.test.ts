@@ -3,7 +3,7 @@
 // password and the refusal while the service holds the data folder.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +16,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 async function tempFolder() {
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-cli-'));
+  await mkdir(path.join(dir, 'data')); // the CLI opens a folder that exists, and creates none
   const config = path.join(dir, 'settings.yml');
   await writeFile(config, `data:\n  dir: ${JSON.stringify(path.join(dir, 'data'))}\n`);
   return { dir, data: path.join(dir, 'data'), env: { MTS_CONFIG: config } as NodeJS.ProcessEnv };
@@ -54,6 +55,13 @@ describe('accounts CLI: add, list, set-scopes, set-password, delete', () => {
     ['an unknown user', ['set-password', 'nobody'], ['whatever password'], /no user "nobody"/],
     ['an unknown command', ['promote', 'alice'], [], /unknown command "promote"/],
     ['an unknown option', ['add', 'bob', '--admin'], [], /unknown option --admin/],
+    ['an account without scopes', ['add', 'bob'], ['bob password 12'], /^usage: npm run accounts -- add <username> <scope>\.\.\./],
+    ['a display name with a line break and a tab', ['add', 'bob', 'svc:maps:read', '--name', 'Bob\nzz-admin\tsvc:admin'], ['bob password 12'],
+      /name: must not contain control characters/],
+    ['a second username to delete', ['delete', 'alice', 'bob'], [], /^usage: npm run accounts -- delete <username>$/],
+    ['set-scopes without scopes', ['set-scopes', 'alice'], [], /^usage: npm run accounts -- set-scopes <username> <scope>\.\.\.$/],
+    ['options a command does not take', ['set-scopes', 'alice', 'svc:maps:read', '--name', 'X'], [], /^usage: npm run accounts -- set-scopes/],
+    ['arguments to list', ['list', 'everyone'], [], /^usage: npm run accounts -- list$/],
   ];
   for (const [what, args, pw, message] of refused) {
     it(`refuses ${what} (exit 1, nothing written)`, async () => {
@@ -65,6 +73,8 @@ describe('accounts CLI: add, list, set-scopes, set-password, delete', () => {
   }
 
   it('set-scopes replaces the scopes; the last admin cannot lose svc:admin or be deleted', async () => {
+    assert.equal((await cli(f.env, ['set-scopes', 'alice', 'svc:maps:read svc:admin'])).code, 0, 'scopes as list prints them');
+    assert.match((await cli(f.env, ['list'])).out, /^alice\tsvc:maps:read svc:admin\t/);
     assert.equal((await cli(f.env, ['set-scopes', 'alice', 'svc:maps:read', 'svc:admin'])).code, 0);
     assert.match((await cli(f.env, ['list'])).out, /^alice\tsvc:maps:read svc:admin\t/);
     const demote = await cli(f.env, ['set-scopes', 'alice', 'svc:maps:read']);
@@ -97,6 +107,62 @@ describe('accounts CLI: add, list, set-scopes, set-password, delete', () => {
       assert.match(r.err, /The service \(process \d+\) is running on .*Stop it, run this command, then start it again/);
     } finally {
       await app.close(false);
+    }
+  });
+});
+
+describe('accounts CLI: which data folder', () => {
+  it('refuses a data folder that does not exist, creating nothing, before checking anything else', async () => {
+    const f = await tempFolder();
+    try {
+      await rm(f.data, { recursive: true });
+      for (const args of [['list'], ['add', 'bob', 'svc:maps:read']]) {
+        const r = await cli(f.env, args, ['bob password 12']);
+        assert.equal(r.code, 1);
+        assert.match(r.err, new RegExp(`the data folder ${f.data.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} does not exist; check MTS_DATA_DIR`));
+      }
+      const typo = await cli(f.env, ['lsit']);
+      assert.equal(typo.code, 1);
+      assert.match(typo.err, /unknown command "lsit"/);
+      await assert.rejects(stat(f.data), { code: 'ENOENT' });
+    } finally {
+      await rm(f.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses, as root, a folder the service\'s user owns (files it wrote would be root\'s)', { skip: process.geteuid?.() !== 0 && 'needs root' }, async () => {
+    const f = await tempFolder();
+    try {
+      await chown(f.data, 4321, 4321);
+      const r = await cli(f.env, ['list']);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /belongs to uid 4321, the user the service runs as: run this command as that user/);
+      assert.deepEqual(await readdir(f.data), []);
+    } finally {
+      await rm(f.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('accounts CLI: rotate-keys with the basic backend', () => {
+  it('replaces the signing key: a token issued before no longer verifies, a new one does', async () => {
+    const f = await tempFolder();
+    try {
+      let app = await makeTestApp({ dir: f.data });
+      const before = await app.token();
+      await app.close(false);
+      const rotated = await cli(f.env, ['rotate-keys']);
+      assert.equal(rotated.code, 0, rotated.err);
+      assert.match(rotated.out, /^new signing key [0-9a-f]{16}; tokens issued before no longer verify/);
+      app = await makeTestApp({ dir: f.data });
+      try {
+        assert.equal((await app.request('/api/v1/current_user/', { token: before })).status, 401);
+        assert.equal((await app.request('/api/v1/current_user/', { token: await app.token() })).status, 200);
+      } finally {
+        await app.close(false);
+      }
+    } finally {
+      await rm(f.dir, { recursive: true, force: true });
     }
   });
 });

@@ -69,6 +69,7 @@ describe('POST /api/v1/user', () => {
     ['a missing password', { password: undefined }, 'password'],
     ['scope that is not an array', { scope: 'svc:maps:read' }, 'scope'],
     ['an email that is not one', { email: 'not an email' }, 'email'],
+    ['a name with a line break (it would forge a line of `accounts list`)', { name: 'Mallory\nzz-admin\tsvc:admin' }, 'name'],
     ...['', '../etc', 'a b', 'x'.repeat(65), '-rf', '.hidden', 'a/b', '<svg onload=x>', 'ü', '__proto__', 'a\nb']
       .map((u): [string, Record<string, unknown>, string] => [`username ${JSON.stringify(u)}`, { username: u }, 'username']),
   ];
