@@ -9,9 +9,11 @@
 // lock taken), has no users, and holds the demo sheets. The old maps,
 // datasets, templates and results are then deleted through the store, and
 // new ones get new IDs.
+import { rmSync } from 'node:fs';
 import { access, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { randomPassword } from '../auth/passwords.ts';
 import { parseSettings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
@@ -19,7 +21,6 @@ import { openFileStore } from '../store/file.ts';
 import { DataDirInUseError } from '../store/lock.ts';
 import type { Collection, Store } from '../store/types.ts';
 
-const PASSWORD = 'demo seeding only';
 const SHEETS = ['rne-backbone.xlsx', 'rne-exchanges.csv'];
 /** What the seed rebuilds; sheets and anything else in the folder stay. */
 const CONTENT: Collection[] = ['maps', 'datasets', 'templates', 'results'];
@@ -51,16 +52,27 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
     return 1;
   }
   let seeding = false;
+  const cleanups: Array<() => void> = [];
   try {
     if (store.get('private', 'users') !== undefined) {
       io.err(`${dir} has users (private/users.json), so it is not a demo folder; nothing was changed. Seed a copy without private/.`);
       return 2;
     }
     seeding = true;
+    // Ctrl-C or a kill skips `finally`: the seeding account (and its folder) must go then too.
+    const privateDir = path.join(dir, 'private');
+    const interrupted = (signal: NodeJS.Signals) => {
+      rmSync(privateDir, { recursive: true, force: true });
+      process.kill(process.pid, signal);
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, interrupted);
+    cleanups.push(() => { for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(signal, interrupted); });
     for (const collection of CONTENT) {
       for (const [key] of store.entries(collection)) await store.delete(collection, key);
     }
-    const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
+    // A password of this run only: a seed killed before its clean-up leaves no account anyone can sign in to.
+    const password = randomPassword();
+    const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: password });
     const call = async (method: string, url: string, body?: unknown, token?: string) => {
       const res = await app.request(url, {
         method,
@@ -71,7 +83,7 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${json.detail ?? ''}`);
       return json;
     };
-    const { access_token: token } = await call('POST', '/api/v1/auth/token', { grant_type: 'password', username: 'admin', password: PASSWORD });
+    const { access_token: token } = await call('POST', '/api/v1/auth/token', { grant_type: 'password', username: 'admin', password });
 
     const template = await call('POST', '/api/v1/template/', {
       name: 'Router badge',
@@ -130,9 +142,10 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
     return 1;
   } finally {
     await store.close();
-    // The seeding account, with its well-known password, is never left behind, even when seeding
-    // failed: a start on the folder creates the real admin.
+    // The seeding account is never left behind, even when seeding failed: a start on the folder
+    // creates the real admin.
     if (seeding) await rm(path.join(dir, 'private'), { recursive: true, force: true });
+    for (const cleanup of cleanups) cleanup();
   }
   return 0;
 }

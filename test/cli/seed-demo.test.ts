@@ -107,4 +107,18 @@ describe('seed-demo', () => {
     assert.equal(code, 2);
     assert.match(err, /has users/);
   });
+
+  it('as a command, interrupted (Ctrl-C) while seeding: it leaves no seeding account behind', async () => {
+    await copyDemoData(dir);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/seed-demo.ts', dir], { cwd: root });
+    const users = path.join(dir, 'private', 'users.json');
+    while (!(await stat(users).then(() => true, () => false))) {
+      if (child.exitCode !== null) assert.fail('the seed ended before it created its account');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    child.kill('SIGINT');
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+    assert.ok(signal === 'SIGINT' || code !== 0, `ended with ${code} ${signal}`);
+    await assert.rejects(stat(path.join(dir, 'private')), { code: 'ENOENT' });
+  });
 });
