@@ -119,7 +119,8 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
   };
 
   const edges: TopologyEdge[] = [];
-  const usedNames = new Map<string, number>();
+  const usedNames = new Map<string, number>(); // per base name: how many of its numbers are handed out
+  const edgeNames = new Set<string>();
   const pairs = new Map<string, TopologyEdge[]>();
   for (const r of records) {
     const eps = r?.endpoints;
@@ -128,9 +129,13 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
     const b = nodeFor(eps[1]);
     if (!a || !b) continue;
     const base = text(r.name) || text(r.id) || `${a} - ${b}`;
-    const seen = usedNames.get(base) ?? 0;
-    usedNames.set(base, seen + 1);
-    const name = seen === 0 ? base : `${base} (${seen + 1})`;
+    // A repeated name gets (2), (3)…, skipping any a row already has: overrides find edges by name.
+    let n = usedNames.get(base) ?? 0;
+    let name: string;
+    do name = ++n === 1 ? base : `${base} (${n})`;
+    while (edgeNames.has(name));
+    usedNames.set(base, n);
+    edgeNames.add(name);
     const meta: TopologyEdge['meta'] = { endpoint_identifiers: {} };
     copyFields(meta, r, RECORD_KEYS);
     const cap = capacityOf(r);
@@ -201,10 +206,12 @@ function buildGroups(leaves: NodeAcc[], criteria: string[]): TopologyNode[] {
     for (let lvl = criteria.length - 1; lvl >= 0; lvl--) {
       const value = leaf.groups[lvl];
       if (value === null) continue;
-      const key = `${lvl}\u0000${value}`;
+      // A group is its value under its outer groups' values: POP1 in EU is not POP1 in US.
+      const key = `${lvl}\u0000${leaf.groups.slice(0, lvl + 1).join('\u0000')}`;
       let g = byKey.get(key);
       if (!g) {
-        const name = taken.has(value) ? `${value} (${criteria[lvl]})` : value;
+        let name = taken.has(value) ? `${value} (${criteria[lvl]})` : value;
+        for (let n = 2; taken.has(name); n++) name = `${value} (${criteria[lvl]}) (${n})`;
         taken.add(name);
         g = { name, coordinate: [0, 0], meta: {}, children: [] };
         byKey.set(key, g);

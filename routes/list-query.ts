@@ -122,7 +122,8 @@ export function parseOutputQuery(c: Context, extra: readonly string[] = []) {
   const { once } = params(c, ['version', ...extra]);
   const version = once('version');
   return {
-    version: version === undefined ? ('latest' as const) : parseParam(OneVersionParamSchema, 'version', version),
+    // Empty is absent, as in a layer's mapjsonUrl (render/layers.ts), which points at these URLs.
+    version: version === undefined || version === '' ? ('latest' as const) : parseParam(OneVersionParamSchema, 'version', version),
     get: (name: string) => once(name),
   };
 }

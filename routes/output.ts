@@ -39,8 +39,9 @@ function pick<T extends string>(c: Context, name: string, allowed: readonly T[])
   return value;
 }
 
+/** `?template=` names no template, as in a layer's mapjsonUrl (render/layers.ts): editors write it for none. */
 function templateId(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
+  if (raw === undefined || raw === '') return null;
   if (!ID_PATTERN.test(raw)) throw notFound('no template with that ID (IDs are 7 letters or digits)');
   return raw;
 }

@@ -70,6 +70,13 @@ describe('buildTopology: parallel circuits', () => {
     assert.notEqual(side(par[0].coordinates[1]), side(par[2].coordinates[1]));
     assert.deepEqual(par[1].coordinates[0], [39.7, -105], 'edge keeps its own direction');
   });
+
+  it('numbers a repeated name past any name a row already has, so every edge name is unique', async () => {
+    const records = [rec('1', 'x', ep('A', 1, 1), ep('B', 2, 2)), rec('2', 'x', ep('A', 1, 1), ep('B', 2, 2)),
+      rec('3', 'x (2)', ep('C', 3, 3), ep('D', 4, 4)), rec('4', 'x', ep('C', 3, 3), ep('D', 4, 4))];
+    const t = await buildTopology(records, { name: 'd', layout: 'geographic' });
+    assert.deepEqual(names(t.edges), ['x', 'x (2)', 'x (2) (2)', 'x (3)']);
+  });
 });
 
 describe('buildTopology: grouping', () => {
@@ -91,6 +98,26 @@ describe('buildTopology: grouping', () => {
   it('disambiguates a group whose value equals a node name', async () => {
     const t = await buildTopology([rec('1', 'a', ep('X', 1, 1, { site: 'X' }), ep('Y', 2, 2, { site: 'S' }))], { name: 'd', layout: 'geographic', query: { node_group_criteria: ['site'] } });
     assert.deepEqual(t.nodes.filter((n) => n.children).map((g) => g.name), ['X (site)', 'S']);
+  });
+
+  it('disambiguates further when "<value> (<criterion>)" is a node name too', async () => {
+    const t = await buildTopology([rec('1', 'a', ep('EU', 1, 1, { region: 'EU' }), ep('EU (region)', 2, 2, { region: 'EU' }))],
+      { name: 'd', layout: 'geographic', query: { node_group_criteria: ['region'] } });
+    assert.deepEqual(names(t.nodes), ['EU', 'EU (region)', 'EU (region) (2)']);
+  });
+
+  it('keeps inner groups of the same value apart under different outer groups, and circle spreads each at its own site', async () => {
+    const pop = (name: string, region: string, lat: number, lng: number) => ep(name, lat, lng, { region, site: 'POP1' });
+    const records = [rec('1', 'fra', pop('fra-r1', 'EU', 50.1, 8.7), pop('fra-r2', 'EU', 50.1, 8.7)),
+      rec('2', 'nyc', pop('nyc-r1', 'US', 40.7, -74), pop('nyc-r2', 'US', 40.7, -74))];
+    const t = await buildTopology(records, { name: 'd', layout: 'geographic', query: { node_group_criteria: ['region', 'site'], node_group_layout: 'circle' } });
+    assert.deepEqual(t.nodes.filter((n) => n.children).map((g) => [g.name, g.children]), [
+      ['EU', ['POP1']], ['US', ['POP1 (site)']], ['POP1', ['fra-r1', 'fra-r2']], ['POP1 (site)', ['nyc-r1', 'nyc-r2']],
+    ]);
+    for (const [router, [lat, lng]] of [['fra-r1', [50.1, 8.7]], ['nyc-r2', [40.7, -74]]] as const) {
+      const at = t.nodes.find((n) => n.name === router)!.coordinate;
+      assert.ok(Math.hypot(at[0] - lat, at[1] - lng) < 2, `${router} stays near its own site: ${at}`);
+    }
   });
 
   for (const layout of ['circle', 'grid'] as const) {

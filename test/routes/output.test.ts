@@ -131,6 +131,15 @@ describe('GET /api/v1/output/dataset/{id}/{layout}/{datatype}/{output_type}/', (
     assert.equal((await out(unexecuted, 'geographic', 'snapshot', 'json')).status, 404);
   });
 
+  it('an empty ?template= or ?version= counts as absent, as it does in a layer\'s mapjsonUrl', async () => {
+    const plain = await (await out(executed, 'geographic', 'snapshot', 'json')).text();
+    for (const query of ['?template=', '?version=', '?template=&version=']) {
+      const res = await out(executed, 'geographic', 'snapshot', 'json', query);
+      assert.equal(res.status, 200, query);
+      assert.equal(await res.text(), plain, query);
+    }
+  });
+
   const bad: Array<[string, string, number]> = [
     ['unknown layout', `${'x'}/circular/snapshot/json`, 404],
     ['unknown datatype', 'x/geographic/cached/json', 404],
