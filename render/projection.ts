@@ -3,6 +3,7 @@
 // to the map's viewport (center + zoom with Leaflet's tile scale, or the
 // top/left/bottom/right bounds) on a fixed 1200x700 frame.
 import { geoMercator, type GeoProjection } from 'd3-geo';
+import { MAX_LAT } from './geometry.ts';
 import type { LatLng } from './types.ts';
 import type { Pt } from './paths.ts';
 
@@ -10,7 +11,6 @@ export const VIEWPORT_W = 1200;
 export const VIEWPORT_H = 700;
 const CONTENT_W = 1000;
 const CONTENT_H = 640;
-const MAX_LAT = 85;
 
 export interface Frame {
   projection: GeoProjection;

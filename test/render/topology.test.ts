@@ -71,6 +71,22 @@ describe('buildTopology: parallel circuits', () => {
     assert.deepEqual(par[1].coordinates[0], [39.7, -105], 'edge keeps its own direction');
   });
 
+  for (const [layout, count] of [['geographic', 32], ['logical', 300]] as const) {
+    it(`keeps ${count} parallel circuits (${layout}) near their straight line, every latitude within ±85`, async () => {
+      const records = Array.from({ length: count }, (_, i) =>
+        rec(`${i}`, 'nyc-lon', ep('NYC', 40.71, -74.0), ep('LON', 51.5, -0.12)));
+      const t = await buildTopology(records, { name: 'd', layout });
+      const [a, b] = ['NYC', 'LON'].map((n) => t.nodes.find((x) => x.name === n)!.coordinate);
+      const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+      for (const e of t.edges) {
+        for (const [lat] of e.coordinates) assert.ok(Math.abs(lat) <= 85, `latitude ${lat}`);
+        const mid = e.coordinates[Math.floor(e.coordinates.length / 2)];
+        // distance of the bend from the segment's midpoint, in plain degrees (the arc's sideways offset, stretched by longitude)
+        assert.ok(Math.hypot(mid[0] - (a[0] + b[0]) / 2, mid[1] - (a[1] + b[1]) / 2) <= 0.7 * len, `${e.name}: ${mid}`);
+      }
+    });
+  }
+
   it('numbers a repeated name past any name a row already has, so every edge name is unique', async () => {
     const records = [rec('1', 'x', ep('A', 1, 1), ep('B', 2, 2)), rec('2', 'x', ep('A', 1, 1), ep('B', 2, 2)),
       rec('3', 'x (2)', ep('C', 3, 3), ep('D', 4, 4)), rec('4', 'x', ep('C', 3, 3), ep('D', 4, 4))];
