@@ -25,6 +25,19 @@ const SHEETS = ['rne-backbone.xlsx', 'rne-exchanges.csv'];
 /** What the seed rebuilds; sheets and anything else in the folder stay. */
 const CONTENT: Collection[] = ['maps', 'datasets', 'templates', 'results'];
 
+const BACKBONE = 'spreadsheet?sheet_id=rne-backbone&sheet_name=Circuits';
+const EXCHANGES = 'spreadsheet?sheet_id=rne-exchanges&sheet_name=rne-exchanges';
+/** The demo datasets, each executed once created. */
+const DATASETS = [
+  { name: 'R&E backbone: North America', query: { endpoint: BACKBONE, filters: [{ field: 'region', operator: 'like', value: ['us-'] }],
+    node_deduplication_field: 'name', node_group_criteria: ['site'], node_group_layout: 'circle' } },
+  { name: 'R&E backbone: Europe and transatlantic', query: { endpoint: BACKBONE,
+    filters: [{ field: 'region', operator: 'equal', value: ['europe', 'transatlantic'] }, { field: 'type', operator: 'not_equal', value: ['intra-site'] }],
+    node_deduplication_field: 'site', node_group_criteria: null, node_group_layout: null } },
+  { name: 'Exchange point links', query: { endpoint: EXCHANGES, filters: [{ field: 'capacity', operator: 'not_equal', value: ['0'] }],
+    node_deduplication_field: 'name', node_group_criteria: null, node_group_layout: null } },
+];
+
 export interface SeedIO {
   out: (line: string) => void;
   err: (line: string) => void;
@@ -51,22 +64,20 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
     io.err(`cannot open the data folder ${dir}: ${(e as Error).message}`);
     return 1;
   }
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  // Ctrl-C or a kill skips `finally`: the seeding account (and its folder) must go then too.
+  const interrupted = (signal: NodeJS.Signals) => {
+    rmSync(path.join(dir, 'private'), { recursive: true, force: true });
+    process.kill(process.pid, signal);
+  };
   let seeding = false;
-  const cleanups: Array<() => void> = [];
   try {
     if (store.get('private', 'users') !== undefined) {
       io.err(`${dir} has users (private/users.json), so it is not a demo folder; nothing was changed. Seed a copy without private/.`);
       return 2;
     }
     seeding = true;
-    // Ctrl-C or a kill skips `finally`: the seeding account (and its folder) must go then too.
-    const privateDir = path.join(dir, 'private');
-    const interrupted = (signal: NodeJS.Signals) => {
-      rmSync(privateDir, { recursive: true, force: true });
-      process.kill(process.pid, signal);
-    };
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, interrupted);
-    cleanups.push(() => { for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(signal, interrupted); });
+    for (const signal of signals) process.once(signal, interrupted);
     for (const collection of CONTENT) {
       for (const [key] of store.entries(collection)) await store.delete(collection, key);
     }
@@ -90,19 +101,8 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
       template: '<g data-width="18" data-height="18"><rect x="-9" y="-9" width="18" height="18" rx="4" fill="#1d3557" stroke="#ffffff" stroke-width="2"/><text y="22" text-anchor="middle" font-size="9" fill="#1d3557">{{ meta.site }}</text></g>',
     }, token);
 
-    const BACKBONE = 'spreadsheet?sheet_id=rne-backbone&sheet_name=Circuits';
-    const EXCHANGES = 'spreadsheet?sheet_id=rne-exchanges&sheet_name=rne-exchanges';
-    const datasets = [
-      { name: 'R&E backbone: North America', query: { endpoint: BACKBONE, filters: [{ field: 'region', operator: 'like', value: ['us-'] }],
-        node_deduplication_field: 'name', node_group_criteria: ['site'], node_group_layout: 'circle' } },
-      { name: 'R&E backbone: Europe and transatlantic', query: { endpoint: BACKBONE,
-        filters: [{ field: 'region', operator: 'equal', value: ['europe', 'transatlantic'] }, { field: 'type', operator: 'not_equal', value: ['intra-site'] }],
-        node_deduplication_field: 'site', node_group_criteria: null, node_group_layout: null } },
-      { name: 'Exchange point links', query: { endpoint: EXCHANGES, filters: [{ field: 'capacity', operator: 'not_equal', value: ['0'] }],
-        node_deduplication_field: 'name', node_group_criteria: null, node_group_layout: null } },
-    ];
     const ids: string[] = [];
-    for (const d of datasets) {
+    for (const d of DATASETS) {
       const created = await call('POST', '/api/v1/dataset/', d, token);
       // Create saves the query; update runs it and stores the results (SPEC: Version rules).
       const updated = await call('PUT', `/api/v1/dataset/id/${created.datasetId}/`, d, token);
@@ -144,8 +144,10 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
     await store.close();
     // The seeding account is never left behind, even when seeding failed: a start on the folder
     // creates the real admin.
-    if (seeding) await rm(path.join(dir, 'private'), { recursive: true, force: true });
-    for (const cleanup of cleanups) cleanup();
+    if (seeding) {
+      await rm(path.join(dir, 'private'), { recursive: true, force: true });
+      for (const signal of signals) process.off(signal, interrupted);
+    }
   }
   return 0;
 }
