@@ -65,25 +65,27 @@ function parseArgs(args: string[]) {
 const scopesOf = (words: string[]) => [...new Set(words.flatMap((w) => w.split(/[\s,]+/)).filter(Boolean))];
 
 /** Per command: positional arguments allowed (least, most) and whether --name/--email are taken. */
-const COMMANDS: Record<string, { args: [number, number]; flags?: boolean; usage: string }> = {
+const COMMANDS = {
   list: { args: [0, 0], usage: 'list' },
   add: { args: [2, Infinity], flags: true, usage: 'add <username> <scope>... [--name N] [--email E]' },
   'set-password': { args: [1, 1], usage: 'set-password <username>' },
   'set-scopes': { args: [2, Infinity], usage: 'set-scopes <username> <scope>...' },
   delete: { args: [1, 1], usage: 'delete <username>' },
   'rotate-keys': { args: [0, 0], usage: 'rotate-keys' },
-};
+} satisfies Record<string, { args: [number, number]; flags?: boolean; usage: string }>;
+type Command = keyof typeof COMMANDS;
 
 /** The command's arguments, checked before anything is opened: a mistake changes nothing. */
-function commandArgs(command: string, rest: string[]) {
-  const spec = COMMANDS[command];
-  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+function commandArgs(name: string, rest: string[]) {
+  if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`unknown command ${JSON.stringify(name)}\n${USAGE}`);
+  const command = name as Command;
+  const spec: { args: [number, number]; flags?: boolean; usage: string } = COMMANDS[command];
   const { positional, flags } = parseArgs(rest);
   const [least, most] = spec.args;
   if (positional.length < least || positional.length > most || (!spec.flags && Object.keys(flags).length > 0)) {
     throw new UsageError(`usage: npm run accounts -- ${spec.usage}`);
   }
-  return { positional, flags };
+  return { command, positional, flags };
 }
 
 function checked<S extends v.GenericSchema>(schema: S, value: unknown, what: string): v.InferOutput<S> {
@@ -135,7 +137,7 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
     const username = () => checked(UsernameSchema, positional[0] ?? '', 'username');
     const password = async (prompt: string) => checked(PasswordSchema, await io.readPassword(prompt), 'password');
 
-    switch (command) {
+    switch (args.command) {
       case 'list': {
         const { users: all } = accounts.list();
         for (const u of all) io.out(`${u.username}\t${u.scope.join(' ')}\t${u.name}${u.email ? ` <${u.email}>` : ''}`);
@@ -192,8 +194,6 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
         io.out(`new signing key ${kid}; ${kept - 1} previous key(s) kept for verifying tokens already issued`);
         return 0;
       }
-      default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}\n${USAGE}`); // commandArgs refused it already
     }
   } catch (e) {
     if (e instanceof UsageError) io.err(e.message);

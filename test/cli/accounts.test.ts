@@ -54,6 +54,7 @@ describe('accounts CLI: add, list, set-scopes, set-password, delete', () => {
     ['an existing username', ['add', 'alice', 'svc:maps:read'], ['alice password 2'], /already exists/],
     ['an unknown user', ['set-password', 'nobody'], ['whatever password'], /no user "nobody"/],
     ['an unknown command', ['promote', 'alice'], [], /unknown command "promote"/],
+    ['a command named like an object property', ['constructor'], [], /unknown command "constructor"/],
     ['an unknown option', ['add', 'bob', '--admin'], [], /unknown option --admin/],
     ['an account without scopes', ['add', 'bob'], ['bob password 12'], /^usage: npm run accounts -- add <username> <scope>\.\.\./],
     ['a display name with a line break and a tab', ['add', 'bob', 'svc:maps:read', '--name', 'Bob\nzz-admin\tsvc:admin'], ['bob password 12'],
