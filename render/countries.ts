@@ -11,6 +11,9 @@ import { feature } from 'topojson-client';
 import { geoBounds, geoPath, type GeoProjection } from 'd3-geo';
 import type { Feature, Geometry } from 'geojson';
 import type { Topology as TopoJson, GeometryCollection } from 'topojson-specification';
+import { nearLng } from './geometry.ts';
+
+const DEG = Math.PI / 180;
 
 interface Country {
   feature: Feature<Geometry>;
@@ -56,10 +59,11 @@ export function countryPaths(projection: GeoProjection, box: Box): readonly stri
 }
 
 function projectCountries(projection: GeoProjection, box: Box): string[] {
-  const inv = (x: number, y: number) => projection.invert?.([x, y]) ?? [0, 0];
-  const corners = [inv(box.x, box.y), inv(box.x + box.w, box.y), inv(box.x, box.y + box.h), inv(box.x + box.w, box.y + box.h)];
-  const west = Math.min(...corners.map((c) => c[0])), east = Math.max(...corners.map((c) => c[0]));
-  const south = Math.min(...corners.map((c) => c[1])), north = Math.max(...corners.map((c) => c[1]));
+  // Web Mercator's x is linear in longitude, so the box's west and east edges are exact in the frame's own
+  // (rotated) longitudes, even past the world's edge, where inverting a point would wrap it.
+  const [tx] = projection.translate(), k = projection.scale(), [rotation] = projection.rotate();
+  const west = (box.x - tx) / k / DEG, east = (box.x + box.w - tx) / k / DEG;
+  const north = projection.invert?.([tx, box.y])?.[1] ?? 90, south = projection.invert?.([tx, box.y + box.h])?.[1] ?? -90;
   const wide = east - west >= 40;
   const countries = load(wide ? '110m' : '50m');
   const clipped = projection.clipExtent([[box.x - 2, box.y - 2], [box.x + box.w + 2, box.y + box.h + 2]]);
@@ -67,11 +71,15 @@ function projectCountries(projection: GeoProjection, box: Box): string[] {
   const out: string[] = [];
   for (const c of countries) {
     const [[w, s], [e, n]] = c.bounds;
-    const crosses = w > e;
-    if (n < south || s > north || (!crosses && east - west < 360 && (e < west || w > east))) continue;
+    if (n < south || s > north || (east - west < 360 && !overlaps(nearLng(0, w + rotation), nearLng(0, e + rotation), west, east))) continue;
     const d = path(c.feature);
     if (d) out.push(d);
   }
   projection.clipExtent(null);
   return out;
+}
+
+/** Whether longitudes w..e (across the world's edge when w > e) meet west..east. */
+function overlaps(w: number, e: number, west: number, east: number): boolean {
+  return w <= e ? e >= west && w <= east : e >= west || w <= east;
 }

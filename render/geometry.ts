@@ -1,4 +1,7 @@
-// Small lat/lng helpers shared by topology building and group layouts.
+// Small lat/lng helpers shared by topology building, group layouts and
+// projections, including where the circle of longitudes is cut: content
+// across the antimeridian (Tokyo and Los Angeles) is one cluster, not two
+// ends of the world.
 import type { LatLng } from './types.ts';
 
 export const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -6,14 +9,45 @@ export const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 /** The largest latitude drawn, Web Mercator's usual limit (projection.ts clamps to it too). */
 export const MAX_LAT = 85;
 
+/** A computed longitude back within [-180, 180]; one already there is kept as it is. */
+export const wrapLng = (lng: number) => (Math.abs(lng) <= 180 ? lng : lng - 360 * Math.round(lng / 360));
+
+/** `lng` moved by whole turns to within 180 degrees of `ref`: the short way round from `ref`. */
+export const nearLng = (ref: number, lng: number) => lng + 360 * Math.round((ref - lng) / 360);
+
+/**
+ * Where to cut the circle of longitudes so that `lngs` lie in one piece: the
+ * middle of their largest empty arc, or 180 when that arc already holds the
+ * antimeridian (the usual case, in which nothing moves). `span` is how many
+ * degrees the piece covers.
+ */
+export function lngCut(lngs: readonly number[]): { cut: number; span: number } {
+  const sorted = lngs.filter(Number.isFinite).map(wrapLng).sort((a, b) => a - b);
+  if (sorted.length === 0) return { cut: 180, span: 0 };
+  const first = sorted[0], last = sorted[sorted.length - 1];
+  let gap = 360 - (last - first), from = last;
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i] - sorted[i - 1] > gap) {
+      gap = sorted[i] - sorted[i - 1];
+      from = sorted[i - 1];
+    }
+  }
+  return from === last ? { cut: 180, span: last - first } : { cut: from + gap / 2, span: 360 - gap };
+}
+
+/** `lng` measured on the piece that `cut` leaves: in (cut - 360, cut]. */
+export const beforeCut = (cut: number, lng: number) => (cut === 180 || lng <= cut ? lng : lng - 360);
+
+/** The mean position; longitudes are averaged on the piece the points lie in, so 179 and -179 meet at 180, not 0. */
 export function centroid(points: readonly LatLng[]): LatLng {
   if (points.length === 0) return [0, 0];
+  const { cut } = lngCut(points.map((p) => p[1]));
   let la = 0, ln = 0;
   for (const [a, b] of points) {
     la += a;
-    ln += b;
+    ln += beforeCut(cut, b);
   }
-  return [la / points.length, ln / points.length];
+  return [la / points.length, wrapLng(ln / points.length)];
 }
 
 /** Longitude degrees per "visual" degree at a latitude, so spreads look round on Mercator. */
@@ -28,8 +62,8 @@ export function lngStretch(lat: number): number {
  */
 export function parallelMidpoint(a: LatLng, b: LatLng, i: number, k: number): LatLng {
   const s = lngStretch((a[0] + b[0]) / 2);
-  // Work in a locally "square" space: x = lng / stretch, y = lat.
-  const ax = a[1] / s, bx = b[1] / s;
+  // Work in a locally "square" space: x = lng / stretch, y = lat; b the short way round from a.
+  const ax = a[1] / s, bx = nearLng(a[1], b[1]) / s;
   const dx = bx - ax, dy = b[0] - a[0];
   const len = Math.hypot(dx, dy) || 1;
   // Arcs 0.12 of the length apart, closer when there are many: the outermost stays within 0.3 of
@@ -41,5 +75,5 @@ export function parallelMidpoint(a: LatLng, b: LatLng, i: number, k: number): La
   const nx = (-dy / len) * flip, ny = (dx / len) * flip;
   // A latitude stays one (Web Mercator's own limit), whatever the spread.
   const lat = Math.max(-MAX_LAT, Math.min(MAX_LAT, (a[0] + b[0]) / 2 + ny * off));
-  return [lat, ((ax + bx) / 2 + nx * off) * s];
+  return [lat, wrapLng(((ax + bx) / 2 + nx * off) * s)];
 }

@@ -2,7 +2,7 @@
 // the circle/grid spreading of co-located group members (node_group_layout),
 // so that routers of one site stop drawing on top of each other.
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
-import { centroid, lngStretch } from './geometry.ts';
+import { centroid, lngCut, lngStretch, wrapLng } from './geometry.ts';
 
 interface Placed {
   node: TopologyNode;
@@ -48,8 +48,13 @@ export function fillMissingCoordinates(leaves: Placed[], edges: TopologyEdge[], 
 /** Spacing between spread members, in degrees: 2% of the picture's extent, within [0.05, 1]. */
 function spacing(points: LatLng[]): number {
   if (points.length < 2) return 0.25;
-  const lats = points.map((p) => p[0]), lngs = points.map((p) => p[1]);
-  const extent = Math.max(Math.max(...lats) - Math.min(...lats), Math.max(...lngs) - Math.min(...lngs));
+  // A loop, not Math.max(...lats): spreading 100,000 arguments overflows the stack.
+  let south = Infinity, north = -Infinity;
+  for (const [lat] of points) {
+    if (lat < south) south = lat;
+    if (lat > north) north = lat;
+  }
+  const extent = Math.max(north - south, lngCut(points.map((p) => p[1])).span);
   return Math.min(1, Math.max(0.05, extent * 0.02));
 }
 
@@ -70,14 +75,14 @@ export function spreadGroups(groups: TopologyNode[], byName: Map<string, Topolog
       const r = Math.max(s, (n * s) / (2 * Math.PI));
       kids.forEach((k, i) => {
         const t = -Math.PI / 2 + (2 * Math.PI * i) / n;
-        k.coordinate = [clat - r * Math.sin(t), clng + r * Math.cos(t) * stretch];
+        k.coordinate = [clat - r * Math.sin(t), wrapLng(clng + r * Math.cos(t) * stretch)];
       });
     } else {
       const cols = Math.ceil(Math.sqrt(n));
       const rows = Math.ceil(n / cols);
       kids.forEach((k, i) => {
         const col = i % cols, row = Math.floor(i / cols);
-        k.coordinate = [clat + ((rows - 1) / 2 - row) * s, clng + (col - (cols - 1) / 2) * s * stretch];
+        k.coordinate = [clat + ((rows - 1) / 2 - row) * s, wrapLng(clng + (col - (cols - 1) / 2) * s * stretch)];
       });
     }
   }

@@ -1,9 +1,12 @@
 // Web Mercator (d3-geo) for pictures: either fitted to the content (the
 // caller then sizes the viewBox to what was drawn, so labels never clip) or
 // to the map's viewport (center + zoom with Leaflet's tile scale, or the
-// top/left/bottom/right bounds) on a fixed 1200x700 frame.
+// top/left/bottom/right bounds) on a fixed 1200x700 frame. A frame whose
+// content or view lies across the antimeridian is rotated so that the world's
+// edge falls where there is nothing to draw; a circuit that still crosses the
+// edge is drawn leaving one side and entering the other (Frame.line).
 import { geoMercator, type GeoProjection } from 'd3-geo';
-import { MAX_LAT } from './geometry.ts';
+import { MAX_LAT, lngCut, nearLng } from './geometry.ts';
 import type { LatLng } from './types.ts';
 import type { Pt } from './paths.ts';
 
@@ -15,17 +18,48 @@ const CONTENT_H = 640;
 export interface Frame {
   projection: GeoProjection;
   project(p: LatLng): Pt;
+  /**
+   * A line through `points` (those that project; others are left out): `at`,
+   * where each point is in the picture, and the polylines to draw, each point
+   * the short way round from the one before. That is one polyline, or two
+   * when it crosses the world's edge: the second a world's width over, each
+   * running off the picture on its side.
+   */
+  line(points: readonly LatLng[]): { at: Pt[]; lines: Pt[][] };
   /** Fixed picture box in viewport mode; null when the caller fits the box to the content. */
   fixed: { x: number; y: number; w: number; h: number } | null;
 }
 
 const clampLat = (lat: number) => Math.max(-MAX_LAT, Math.min(MAX_LAT, lat));
+const DEG = Math.PI / 180;
 
 function frame(projection: GeoProjection, fixed: Frame['fixed']): Frame {
+  const project = ([lat, lng]: LatLng) => projection([lng, clampLat(lat)]) as Pt;
   return {
     projection,
-    project: ([lat, lng]) => projection([lng, clampLat(lat)]) as Pt,
+    project,
     fixed,
+    line(points) {
+      // Longitudes as the frame sees them (rotated), and how many world widths each point lies off where it is drawn.
+      const [rotation] = projection.rotate();
+      const world = 2 * Math.PI * projection.scale();
+      const at: Pt[] = [], turns: number[] = [];
+      let previous = 0, off = 0;
+      for (const p of points) {
+        const xy = project(p);
+        if (!Number.isFinite(xy[0]) || !Number.isFinite(xy[1])) continue;
+        const seen = p[1] + rotation;
+        const along = at.length === 0 ? nearLng(0, seen) : nearLng(previous, seen);
+        previous = along;
+        const t = Math.round((along - nearLng(0, seen)) / 360);
+        if (t !== 0) off = t;
+        at.push(xy);
+        turns.push(t);
+      }
+      if (off === 0) return { at, lines: [at] };
+      const unwrapped = at.map(([x, y], i) => [x + turns[i] * world, y] as Pt);
+      return { at, lines: [unwrapped, unwrapped.map(([x, y]) => [x - off * world, y] as Pt)] };
+    },
   };
 }
 
@@ -45,14 +79,18 @@ export function viewportFrame(v: Viewport | null | undefined): Frame | null {
   if (!v) return null;
   const fixed = { x: 0, y: 0, w: VIEWPORT_W, h: VIEWPORT_H };
   if (finite(v.top, v.left, v.bottom, v.right) && v.top! > v.bottom! && v.right! > v.left!) {
-    const p = geoMercator().fitExtent([[0, 0], [VIEWPORT_W, VIEWPORT_H]], {
+    // Leaflet's bounds of a view across the antimeridian run past 180 (170 to 190): look from their middle.
+    const across = v.right! - v.left! < 360 && (v.left! < -180 || v.right! > 180);
+    const p = geoMercator().rotate([across ? -(v.left! + v.right!) / 2 : 0, 0]).fitExtent([[0, 0], [VIEWPORT_W, VIEWPORT_H]], {
       type: 'MultiPoint', coordinates: [[v.left!, clampLat(v.bottom!)], [v.right!, clampLat(v.top!)]],
     });
     return frame(p, fixed);
   }
   if (v.center && finite(v.center.lat, v.center.lng, v.zoom)) {
     const scale = (256 * 2 ** Math.min(Math.max(v.zoom!, 0), 22)) / (2 * Math.PI);
-    const p = geoMercator().scale(scale).translate([0, 0]);
+    // A view that reaches past the antimeridian is looked at from its centre, so what lies beyond 180 is drawn there.
+    const across = Math.abs(v.center.lng) + VIEWPORT_W / 2 / scale / DEG > 180;
+    const p = geoMercator().rotate([across ? -v.center.lng : 0, 0]).scale(scale).translate([0, 0]);
     const [cx, cy] = p([v.center.lng, clampLat(v.center.lat)])!;
     p.translate([VIEWPORT_W / 2 - cx, VIEWPORT_H / 2 - cy]);
     return frame(p, fixed);
@@ -62,7 +100,10 @@ export function viewportFrame(v: Viewport | null | undefined): Frame | null {
 
 /** Scales the content's extent into about 1000x640 px; a single point gets about 50 px per degree. */
 export function contentFrame(points: LatLng[]): Frame {
-  const unit = geoMercator().scale(1).translate([0, 0]);
+  // The world's edge goes where the content leaves its largest gap (no rotation when that gap holds 180 already).
+  const { cut } = lngCut(points.map((p) => p[1]));
+  const rotation = cut === 180 ? 0 : 180 - cut;
+  const unit = geoMercator().rotate([rotation, 0]).scale(1).translate([0, 0]);
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [lat, lng] of points) {
     const [x, y] = unit([lng, clampLat(lat)])!;
@@ -75,5 +116,5 @@ export function contentFrame(points: LatLng[]): Frame {
   const dx = x1 - x0, dy = y1 - y0;
   const perDegree = (50 * 180) / Math.PI;
   const s = dx < 1e-9 && dy < 1e-9 ? perDegree : Math.min(dx > 1e-9 ? CONTENT_W / dx : Infinity, dy > 1e-9 ? CONTENT_H / dy : Infinity);
-  return frame(geoMercator().scale(s).translate([-x0 * s, -y0 * s]), null);
+  return frame(geoMercator().rotate([rotation, 0]).scale(s).translate([-x0 * s, -y0 * s]), null);
 }

@@ -82,12 +82,15 @@ export function drawLayer(t: Topology, style: LayerStyle, frame: Frame, target: 
   const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
   const tension = typeof t.pathLayout?.tension === 'number' ? t.pathLayout.tension : undefined;
   for (const e of t.edges) {
-    const pts = e.coordinates.map((c) => frame.project(c)).filter(valid);
-    if (pts.length < 2) continue;
-    for (const p of pts) grow(extent, p[0], p[1], p[0], p[1]);
+    const { at, lines } = frame.line(e.coordinates);
+    if (at.length < 2) continue;
+    // The picture grows to where the points are, not to where a line across the world's edge runs off it.
+    for (const p of at) grow(extent, p[0], p[1], p[0], p[1]);
     const cap = text(e.meta.capacity);
-    edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) },
-      elementMarkup('title', {}, escapeText(cap ? `${e.name} (${cap})` : e.name))));
+    const title = elementMarkup('title', {}, escapeText(cap ? `${e.name} (${cap})` : e.name));
+    for (const pts of lines) {
+      edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) }, title));
+    }
   }
   const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 });
   target.inner.set(edgeLayer.node, edgeMarkup.join(''));

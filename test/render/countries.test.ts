@@ -37,4 +37,11 @@ describe('countryPaths', () => {
     assert.notEqual(again, a);
     assert.deepEqual(again, a);
   });
+
+  for (const lng of [-30, 0, 25]) {
+    it(`draws every country in a view that holds the whole world, centred at longitude ${lng}`, () => {
+      // The box runs past the world's edges, where inverting a corner would wrap round and hide most countries.
+      assert.equal(countryPaths(frame(lng, 20, 2), box).length, 177);
+    });
+  }
 });

@@ -136,6 +136,13 @@ describe('buildTopology: grouping', () => {
     }
   });
 
+  it('groups and spreads 140,000 nodes, more than a function call takes as arguments', async () => {
+    const records = Array.from({ length: 70_000 }, (_, i) =>
+      rec(String(i), `e${i}`, ep(`A${i}`, 10 + (i % 50), 20 + (i % 70), { site: `S${i % 100}` }), ep(`B${i}`, 11, 21, { site: `S${i % 100}` })));
+    const t = await buildTopology(records, { name: 'd', layout: 'geographic', query: { node_group_criteria: ['site'], node_group_layout: 'circle' } });
+    assert.equal(t.nodes.filter((n) => !n.children).length, 140_000);
+  });
+
   for (const layout of ['circle', 'grid'] as const) {
     it(`${layout} layout spreads co-located members around the site and edges follow`, async () => {
       const t = await buildTopology(backbone(), { name: 'd', layout: 'geographic', query: { node_group_criteria: ['site'], node_group_layout: layout } });
