@@ -41,6 +41,15 @@ const grow = (e: Extent, x0: number, y0: number, x1: number, y1: number) => {
 /** Labels are drawn up to this many nodes per layer; beyond it they would only be clutter. */
 export const MAX_LABELS = 400;
 const LABEL_PX = 11;
+/** Characters of a name a label shows; the node's `<title>` keeps the whole name. */
+export const MAX_LABEL_CHARS = 48;
+
+/** A name as its label shows it: a long one cut (by characters, not UTF-16 halves) with an ellipsis, so it cannot make the picture thousands of pixels wide. */
+function labelText(name: string): string {
+  if (name.length <= MAX_LABEL_CHARS) return name;
+  const chars = Array.from(name);
+  return chars.length <= MAX_LABEL_CHARS ? name : `${chars.slice(0, MAX_LABEL_CHARS - 1).join('').trimEnd()}…`;
+}
 
 export interface DrawTarget {
   groups: G;
@@ -103,8 +112,9 @@ export function drawLayer(t: Topology, style: LayerStyle, frame: Frame, target: 
     leafMarkup.push(nodeMarkup(n, p));
     if (!label || String(n.meta.svg ?? '').includes('<text')) continue;
     const x = p[0] + w / 2 + 4;
-    const tw = estimateTextWidth(n.name, LABEL_PX);
-    setAttrs(target.labels.plain(n.name), { x, y: p[1], dy: '0.35em' });
+    const shown = labelText(n.name);
+    const tw = estimateTextWidth(shown, LABEL_PX);
+    setAttrs(target.labels.plain(shown), { x, y: p[1], dy: '0.35em' });
     grow(extent, x, p[1] - LABEL_PX, x + tw, p[1] + LABEL_PX);
   }
   target.inner.set(setAttrs(target.nodes.group(), nodeStyle).node, leafMarkup.join(''));

@@ -45,6 +45,18 @@ describe('renderTopologySvg', () => {
     assert.ok(Number(label.getAttribute('x')) + long.length * 5.5 < x + w, 'label ends inside the picture');
   });
 
+  it('cuts a long name\'s label to 48 characters with an ellipsis, and keeps the whole name in the node\'s title', async () => {
+    for (const long of ['router-'.repeat(300), '\u{1F600}'.repeat(60)]) {
+      const t = await buildTopology([rec('1', 'x', ep('W', 40, -100), ep(long, 40, -80))], { name: 'd', layout: 'geographic' });
+      const doc = parseSvg(renderTopologySvg(t));
+      const label = Array.from(doc.getElementsByTagName('text')).map((e) => e.textContent!).find((x) => x !== 'W')!;
+      assert.equal(Array.from(label).length, 48);
+      assert.ok(label.endsWith('\u2026') && long.startsWith(label.slice(0, -1)), label);
+      assert.ok(Number(doc.documentElement!.getAttribute('width')) < 1500, 'the picture stays its usual size');
+      assert.ok(Array.from(doc.getElementsByTagName('title')).some((e) => e.textContent === long));
+    }
+  });
+
   it('leaves out country outlines for a logical picture', async () => {
     const t = await buildTopology(backbone(), { name: 'd', layout: 'logical' });
     const doc = parseSvg(renderTopologySvg(t));
