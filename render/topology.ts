@@ -32,7 +32,7 @@ const RECORD_KEYS = new Set(['id', 'name', 'source', 'destination', 'endpoints']
 interface NodeAcc {
   node: TopologyNode;
   located: boolean;
-  /** Group values of the first endpoint occurrence, outermost first. */
+  /** Group values of the first endpoint occurrence that has them, outermost first. */
   groups: (string | null)[];
 }
 
@@ -77,9 +77,12 @@ function num(v: unknown): number | null {
   return null;
 }
 
+/** An empty cell: a gap that a later occurrence of the node fills. */
+const blank = (v: unknown) => v == null || (typeof v === 'string' && v.trim() === '');
+
 function copyFields(target: Record<string, unknown>, source: Record<string, unknown>, skip?: Set<string>): void {
   for (const k of Object.keys(source)) {
-    if (UNSAFE_KEYS.has(k) || skip?.has(k) || Object.hasOwn(target, k)) continue;
+    if (UNSAFE_KEYS.has(k) || skip?.has(k) || (Object.hasOwn(target, k) && (!blank(target[k]) || blank(source[k])))) continue;
     target[k] = source[k];
   }
 }
@@ -110,6 +113,7 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
       meta.endpoint_name = key;
     }
     copyFields(acc.node.meta, ep);
+    for (let i = 0; i < criteria.length; i++) acc.groups[i] ??= text(field(ep, criteria[i])) || null;
     const lat = num(ep.latitude), lng = num(ep.longitude);
     if (!acc.located && lat !== null && lng !== null && Math.abs(lat) <= 90 && Math.abs(lng) <= 180) {
       acc.node.coordinate = [lat, lng];

@@ -54,6 +54,20 @@ describe('buildTopology: shape and deduplication', () => {
   });
 });
 
+describe('buildTopology: a node\'s fields from several rows', () => {
+  it('fills a field and a group value left empty on the first row from a later row, and keeps a filled one', async () => {
+    const records = [
+      rec('1', 'a', ep('SEA1', 47.6, -122.3, { site: '', vendor: 'x', rack: null }), ep('DEN1', 39.7, -105, { site: 'DEN' })),
+      rec('2', 'b', ep('SEA1', 47.6, -122.3, { site: 'SEA', vendor: 'y', rack: 'R2' }), ep('DEN1', 39.7, -105, { site: '  ' })),
+    ];
+    const t = await buildTopology(records, { name: 'd', layout: 'geographic', query: { node_group_criteria: ['site'] } });
+    const sea1 = t.nodes.find((n) => n.name === 'SEA1')!;
+    assert.deepEqual([sea1.meta.site, sea1.meta.vendor, sea1.meta.rack], ['SEA', 'x', 'R2']);
+    assert.equal(t.nodes.find((n) => n.name === 'DEN1')!.meta.site, 'DEN');
+    assert.deepEqual(t.nodes.filter((n) => n.children).map((g) => [g.name, g.children]), [['SEA', ['SEA1']], ['DEN', ['DEN1']]]);
+  });
+});
+
 describe('buildTopology: parallel circuits', () => {
   it('keeps circuits between the same two nodes as distinct edges with unique names and an offset midpoint', async () => {
     const records = [...backbone(), rec('5', 'sea1-den-a', ep('SEA1', 47.6, -122.3), ep('DEN1', 39.7, -105))];
