@@ -4,10 +4,13 @@
 //    and `Nodes` (routers <site>-cr5, -cr6, … sharing their site's place);
 //  - rne-exchanges.csv: exchange points and their links, coordinates inline.
 // Deterministic: the same list gives the same content, and a file whose
-// content is unchanged is not rewritten (no churn in git).
+// content is unchanged is not rewritten (no churn in git). A file is replaced
+// by renaming a finished temp file over it: a running service re-reads sheets
+// when they change, and must never read half a workbook.
 // Run: npx tsx cli/make-demo-sheets.ts [--check] [folder]
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
@@ -121,7 +124,15 @@ async function writeIfChanged(file: string, data: Buffer, same: (old: Buffer) =>
   const old = await readFile(file).catch(() => null);
   if (old && (await same(old).catch(() => false))) return 'unchanged';
   if (check) return 'out of date:';
-  await writeFile(file, data);
+  // Hidden and ending in .tmp: the sheet folder's listing only takes .xlsx and .csv files.
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, data, { flag: 'wx' });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
   return 'wrote';
 }
 
@@ -143,11 +154,18 @@ export async function makeDemoSheets(outDir = path.join(here, '..', 'data', 'she
   ];
 }
 
+const USAGE = 'usage: npx tsx cli/make-demo-sheets.ts [--check] [folder]';
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const args = process.argv.slice(2);
   const check = args.includes('--check');
-  const folder = args.find((a) => a !== '--check');
-  const lines = await makeDemoSheets(folder ? path.resolve(folder) : undefined, { check });
+  const folders = args.filter((a) => a !== '--check');
+  // An option we do not know is a mistake, not a folder to write into; so is a second folder.
+  if (folders.length > 1 || folders.some((a) => a.startsWith('-'))) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const lines = await makeDemoSheets(folders[0] ? path.resolve(folders[0]) : undefined, { check });
   for (const line of lines) console.log(line);
   if (lines.some((l) => l.startsWith('out of date'))) process.exitCode = 1;
 }

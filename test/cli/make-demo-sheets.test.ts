@@ -1,0 +1,54 @@
+// cli/make-demo-sheets.ts as a command: its arguments, and files replaced
+// whole (temp file renamed over the old one), never written in place.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The command, run from the temp folder: an argument taken for a folder lands there, never in the repository. */
+async function run(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(root, 'cli', 'make-demo-sheets.ts'), ...args], { cwd: dir });
+  let out = '', err = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { err += d; });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, out, err };
+}
+
+let dir: string;
+before(async () => { dir = await mkdtemp(path.join(tmpdir(), 'mts-demo-sheets-')); });
+after(() => rm(dir, { recursive: true, force: true }));
+
+describe('make-demo-sheets arguments', () => {
+  for (const args of [['--chek', 'sheets'], ['--force'], ['one', 'two']]) {
+    it(`refuses ${args.join(' ')} with the usage line and exit code 2, writing nothing`, async () => {
+      const { code, err } = await run(...args);
+      assert.equal(code, 2);
+      assert.match(err, /^usage: npx tsx cli\/make-demo-sheets\.ts \[--check\] \[folder\]/);
+      assert.deepEqual(await readdir(dir), []);
+    });
+  }
+});
+
+describe('make-demo-sheets writes', () => {
+  it('replaces a sheet by a new inode and leaves no temp file; --check reports an out-of-date sheet with exit code 1', async () => {
+    const folder = path.join(dir, 'sheets');
+    assert.equal((await run(folder)).code, 0);
+    const csv = path.join(folder, 'rne-exchanges.csv');
+    await writeFile(csv, 'source,destination\nA,B\n');
+    const before = (await stat(csv)).ino;
+    const check = await run('--check', folder);
+    assert.equal(check.code, 1);
+    assert.match(check.out, /^out of date: .*rne-exchanges\.csv/m);
+    const again = await run(folder);
+    assert.equal(again.code, 0);
+    assert.match(again.out, /^wrote .*rne-exchanges\.csv/m);
+    assert.notEqual((await stat(csv)).ino, before, 'renamed over, not rewritten in place');
+    assert.deepEqual((await readdir(folder)).sort(), ['rne-backbone.xlsx', 'rne-exchanges.csv']);
+  });
+});
