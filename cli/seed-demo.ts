@@ -6,9 +6,11 @@
 // removes at the end):
 //   npx tsx cli/seed-demo.ts [data-folder]
 // Nothing is removed before every check has passed: the folder is free (its
-// lock taken), has no users, and holds the demo sheets. The old maps,
-// datasets, templates and results are then deleted through the store, and
-// new ones get new IDs.
+// lock taken), has no users, holds the demo sheets, and a rehearsal of the
+// whole seed on a memory store succeeds (so a sheet that cannot be read or
+// lacks a tab fails before anything is deleted). The old maps, datasets,
+// templates and results are then deleted through the store, and new ones get
+// new IDs.
 import { rmSync } from 'node:fs';
 import { access, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +20,7 @@ import { parseSettings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
+import { createMemoryStore } from '../store/memory.ts';
 import { DataDirInUseError } from '../store/lock.ts';
 import type { Collection, Store } from '../store/types.ts';
 
@@ -43,6 +46,68 @@ export interface SeedIO {
   err: (line: string) => void;
 }
 
+type Settings = ReturnType<typeof parseSettings>;
+
+/** Creates the demo content in `store` through the API; throws on the first request that fails. */
+async function build(store: Store, settings: Settings, io: SeedIO): Promise<void> {
+  // A password of this run only: a seed killed before its clean-up leaves no account anyone can sign in to.
+  const password = randomPassword();
+  const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: password });
+  const call = async (method: string, url: string, body?: unknown, token?: string) => {
+    const res = await app.request(url, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, any>;
+    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${json.detail ?? ''}`);
+    return json;
+  };
+  const { access_token: token } = await call('POST', '/api/v1/auth/token', { grant_type: 'password', username: 'admin', password });
+
+  const template = await call('POST', '/api/v1/template/', {
+    name: 'Router badge',
+    template: '<g data-width="18" data-height="18"><rect x="-9" y="-9" width="18" height="18" rx="4" fill="#1d3557" stroke="#ffffff" stroke-width="2"/><text y="22" text-anchor="middle" font-size="9" fill="#1d3557">{{ meta.site }}</text></g>',
+  }, token);
+
+  const ids: string[] = [];
+  for (const d of DATASETS) {
+    const created = await call('POST', '/api/v1/dataset/', d, token);
+    // Create saves the query; update runs it and stores the results (SPEC: Version rules).
+    const updated = await call('PUT', `/api/v1/dataset/id/${created.datasetId}/`, d, token);
+    io.out(`dataset ${created.datasetId} v${updated.version}: ${updated.results?.length ?? 0} records, ${d.name}`);
+    ids.push(created.datasetId);
+  }
+
+  const map = await call('POST', '/api/v1/map/', {
+    name: 'R&E backbone',
+    configuration: {
+      initialViewStrategy: 'manual',
+      viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },
+      background: '#eef3f8',
+      showLegend: true,
+      showSidebar: true,
+      showViewControls: true,
+      enableScrolling: true,
+      layers: [
+        { name: 'North America', color: '#1f77b4', edgeWidth: 2, datasetId: ids[0], layout: 'geographic', datatype: 'snapshot', templateId: template.templateId },
+        { name: 'Europe and transatlantic', color: '#d62728', edgeWidth: 2, datasetId: ids[1], layout: 'geographic', datatype: 'snapshot' },
+        { name: 'Exchange points', color: '#2ca02c', edgeWidth: 1.5, datasetId: ids[2], layout: 'geographic', datatype: 'snapshot' },
+      ],
+    },
+    overrides: {
+      [ids[2]]: {
+        nodes: {
+          'Reykjavik (planned)': { operation: 'add', state: { name: 'Reykjavik (planned)', coordinate: [64.1466, -21.9426], meta: { status: 'planned' } } },
+        },
+        edges: {},
+      },
+    },
+  }, token);
+  await call('POST', `/api/v1/map/id/${map.mapId}/publish/`, undefined, token);
+  io.out(`map ${map.mapId} published: /api/v1/public/output/map/${map.mapId}/svg/`);
+}
+
 /** Seeds `dir`; the exit code (0 done, 1 failed, 2 refused: the folder is in use or has users). */
 export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
   const settings = parseSettings({ data: { dir } }, {}, dir);
@@ -53,6 +118,8 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
     io.err(`${sheets} lacks the demo sheets ${missing.join(', ')}; copy them from the repository's data/sheets (or run cli/make-demo-sheets.ts)`);
     return 1;
   }
+  // Opening the store creates private/ (owner-only); a seed that ends early leaves none it did not find.
+  const hadPrivate = await access(path.join(dir, 'private')).then(() => true, () => false);
   let store: Store;
   try {
     store = await openFileStore(dir, { log: () => undefined });
@@ -76,67 +143,18 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
       io.err(`${dir} has users (private/users.json), so it is not a demo folder; nothing was changed. Seed a copy without private/.`);
       return 2;
     }
+    try {
+      await build(createMemoryStore(), settings, { out: () => undefined, err: io.err });
+    } catch (e) {
+      io.err(`seeding ${dir} would fail, so nothing was changed: ${(e as Error).message}`);
+      return 1;
+    }
     seeding = true;
     for (const signal of signals) process.once(signal, interrupted);
     for (const collection of CONTENT) {
       for (const [key] of store.entries(collection)) await store.delete(collection, key);
     }
-    // A password of this run only: a seed killed before its clean-up leaves no account anyone can sign in to.
-    const password = randomPassword();
-    const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: password });
-    const call = async (method: string, url: string, body?: unknown, token?: string) => {
-      const res = await app.request(url, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, any>;
-      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${json.detail ?? ''}`);
-      return json;
-    };
-    const { access_token: token } = await call('POST', '/api/v1/auth/token', { grant_type: 'password', username: 'admin', password });
-
-    const template = await call('POST', '/api/v1/template/', {
-      name: 'Router badge',
-      template: '<g data-width="18" data-height="18"><rect x="-9" y="-9" width="18" height="18" rx="4" fill="#1d3557" stroke="#ffffff" stroke-width="2"/><text y="22" text-anchor="middle" font-size="9" fill="#1d3557">{{ meta.site }}</text></g>',
-    }, token);
-
-    const ids: string[] = [];
-    for (const d of DATASETS) {
-      const created = await call('POST', '/api/v1/dataset/', d, token);
-      // Create saves the query; update runs it and stores the results (SPEC: Version rules).
-      const updated = await call('PUT', `/api/v1/dataset/id/${created.datasetId}/`, d, token);
-      io.out(`dataset ${created.datasetId} v${updated.version}: ${updated.results?.length ?? 0} records, ${d.name}`);
-      ids.push(created.datasetId);
-    }
-
-    const map = await call('POST', '/api/v1/map/', {
-      name: 'R&E backbone',
-      configuration: {
-        initialViewStrategy: 'manual',
-        viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },
-        background: '#eef3f8',
-        showLegend: true,
-        showSidebar: true,
-        showViewControls: true,
-        enableScrolling: true,
-        layers: [
-          { name: 'North America', color: '#1f77b4', edgeWidth: 2, datasetId: ids[0], layout: 'geographic', datatype: 'snapshot', templateId: template.templateId },
-          { name: 'Europe and transatlantic', color: '#d62728', edgeWidth: 2, datasetId: ids[1], layout: 'geographic', datatype: 'snapshot' },
-          { name: 'Exchange points', color: '#2ca02c', edgeWidth: 1.5, datasetId: ids[2], layout: 'geographic', datatype: 'snapshot' },
-        ],
-      },
-      overrides: {
-        [ids[2]]: {
-          nodes: {
-            'Reykjavik (planned)': { operation: 'add', state: { name: 'Reykjavik (planned)', coordinate: [64.1466, -21.9426], meta: { status: 'planned' } } },
-          },
-          edges: {},
-        },
-      },
-    }, token);
-    await call('POST', `/api/v1/map/id/${map.mapId}/publish/`, undefined, token);
-    io.out(`map ${map.mapId} published: /api/v1/public/output/map/${map.mapId}/svg/`);
+    await build(store, settings, io);
   } catch (e) {
     io.err(`seeding ${dir} failed: ${(e as Error).message}`);
     return 1;
@@ -144,10 +162,8 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
     await store.close();
     // The seeding account is never left behind, even when seeding failed: a start on the folder
     // creates the real admin.
-    if (seeding) {
-      await rm(path.join(dir, 'private'), { recursive: true, force: true });
-      for (const signal of signals) process.off(signal, interrupted);
-    }
+    if (seeding || !hadPrivate) await rm(path.join(dir, 'private'), { recursive: true, force: true });
+    if (seeding) for (const signal of signals) process.off(signal, interrupted);
   }
   return 0;
 }

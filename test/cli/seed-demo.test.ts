@@ -3,7 +3,7 @@
 // has users, or lacks the demo sheets.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -88,6 +88,18 @@ describe('seed-demo', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('fails, changing nothing, when a demo sheet cannot be read (a rehearsal runs first)', async () => {
+    await copyDemoData(dir);
+    await writeFile(path.join(dir, 'sheets', 'rne-exchanges.csv'), 'not,a,circuit,sheet\n1,2,3,4\n');
+    await writeFile(path.join(dir, 'sheets', 'rne-backbone.xlsx'), 'this is no workbook');
+    const before = await content();
+    const { code, err } = await seed();
+    assert.equal(code, 1);
+    assert.match(err, /would fail, so nothing was changed: PUT \/api\/v1\/dataset\/id\/\w{7}\/: 503/);
+    assert.deepEqual(await content(), before);
+    await assert.rejects(stat(path.join(dir, 'private')), { code: 'ENOENT' });
   });
 
   it('refuses a folder without the demo sheets, naming them, and creates nothing', async () => {
