@@ -74,6 +74,9 @@ export async function createApp(deps: AppDeps) {
   return app;
 }
 
+/** How long a stop waits for the requests in flight. */
+const STOP_GRACE_MS = 10_000;
+
 /** Starts the service from settings.yml and the environment; resolves once listening. */
 export async function serve(env: NodeJS.ProcessEnv = process.env) {
   const log = createLogger();
@@ -98,10 +101,24 @@ export async function serve(env: NodeJS.ProcessEnv = process.env) {
     ? `get a token: POST ${settings.server.baseUrl}/api/v1/auth/token (grant_type=password)`
     : `tokens come from the OpenID provider ${settings.auth.oidc.issuer === 'builtin' ? `${settings.server.baseUrl}/oidc` : settings.auth.oidc.issuer}`;
   log.info(`data folder: ${settings.data.dir}; ${login}; API docs: ${settings.server.baseUrl}/docs`);
-  const stop = async () => {
-    server.close();
-    await store.close();
-    process.exit(0);
+  // A stop (systemd, docker, Ctrl-C) lets the requests in flight finish, so a PUT that has begun is
+  // answered and on disk, then releases the folder. A second signal, or the grace period, ends it at once.
+  const stop = (signal: NodeJS.Signals) => {
+    log.info(`${signal}: finishing the requests in flight, then stopping`);
+    const now = () => process.exit(1);
+    process.once('SIGINT', now);
+    process.once('SIGTERM', now);
+    setTimeout(() => {
+      log.error(`requests still in flight after ${STOP_GRACE_MS / 1000} s: stopping without them`);
+      now();
+    }, STOP_GRACE_MS).unref();
+    // close() stops accepting; a kept-alive connection that goes idle once its request is answered
+    // would otherwise hold the stop for the keep-alive timeout.
+    const idle = setInterval(() => ('closeIdleConnections' in server ? server.closeIdleConnections() : undefined), 50).unref();
+    server.close(() => {
+      clearInterval(idle);
+      void store.close().then(() => process.exit(0), now);
+    });
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
