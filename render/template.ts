@@ -7,6 +7,7 @@
 import { parseFragment, FragmentError } from './parse.ts';
 import { walk, escapeText, writeAttribute, MAX_DEPTH, type Sink, type DomLike } from './sanitize.ts';
 import { markSafe } from './safe-markup.ts';
+import { idScoper } from './template-ids.ts';
 
 /** The node templates used when none is given; the core service stores them as documents on first start. */
 export const DEFAULT_TEMPLATES = {
@@ -87,6 +88,7 @@ type Part = string | ((ctx: TemplateContext, out: string[]) => void);
 /** Compiles well-formed markup; throws FragmentError (message suitable for a 422) otherwise. */
 export function compileTemplate(markup: string): CompiledTemplate {
   const root = parseFragment(markup);
+  const scope = idScoper(markup, root);
   const parts: Part[] = [];
   const sink: Sink = {
     raw: (s) => parts.push(s),
@@ -94,9 +96,9 @@ export function compileTemplate(markup: string): CompiledTemplate {
     attribute: (el, n, v) => {
       if (!hasHole(v)) {
         const out: string[] = [];
-        writeAttribute(out, el, n, v);
+        writeAttribute(out, el, n, scope(n, v));
         parts.push(out.join(''));
-      } else parts.push((ctx, out) => writeAttribute(out, el, n, fill(v, ctx)));
+      } else parts.push((ctx, out) => writeAttribute(out, el, n, scope(n, fill(v, ctx))));
     },
   };
   for (let i = 0; i < root.childNodes.length; i++) walk(root.childNodes[i], sink, undefined, false, 0);

@@ -63,6 +63,26 @@ describe('compileTemplate', () => {
     assert.equal(parses(r.svg).getElementsByTagName('script').length, 0);
   });
 
+  it('scopes the ids a template defines, and its references to them, to that template; other references stay', () => {
+    const badge = (colour: string) => compileTemplate(
+      `<g><defs><linearGradient id="g"><stop offset="0" stop-color="${colour}"/></linearGradient><path id="p" d="M0 0h9"/></defs>` +
+      `<rect width="9" height="9" fill="url(#g)" style="stroke:url('#g')" filter="url(#page-shadow)"/><use href="#p"/><textPath xlink:href="#elsewhere"/></g>`);
+    const [red, blue] = [badge('#ff0000'), badge('#0000ff')].map((t) => t.render({ name: 'n', meta: {} }).svg);
+    const ids = (svg: string) => [...svg.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    const [gRed, pRed] = ids(red), [gBlue] = ids(blue);
+    assert.match(gRed, /^t[0-9a-f]{8}-g$/);
+    assert.equal(pRed, gRed.replace(/g$/, 'p'));
+    assert.notEqual(gRed, gBlue, 'two templates never share an id');
+    assert.ok(red.includes(`fill="url(#${gRed})"`) && red.includes(`style="stroke:url(&#39;#${gRed}&#39;)"`) && red.includes(`href="#${pRed}"`), red);
+    assert.ok(red.includes('filter="url(#page-shadow)"') && red.includes('href="#elsewhere"'), 'ids it does not define are the page\'s');
+    assert.equal(badge('#ff0000').render({ name: 'other node', meta: {} }).svg, red, 'the same template, the same ids');
+  });
+
+  it('leaves a template without ids, and ids that hold a placeholder, as they are', () => {
+    const t = compileTemplate('<g id="node-{{ name }}"><rect fill="url(#page-gradient)"/></g>');
+    assert.equal(t.render({ name: 'r1', meta: {} }).svg, '<g id="node-r1"><rect fill="url(#page-gradient)"/></g>');
+  });
+
   it('sizes the default logical pill from the label', () => {
     const t = compileTemplate(DEFAULT_TEMPLATES.logical.template);
     const short = t.render({ name: 'A', meta: {} }), long = t.render({ name: 'A much longer router name', meta: {} });
