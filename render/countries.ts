@@ -11,7 +11,7 @@ import { feature } from 'topojson-client';
 import { geoBounds, geoPath, type GeoProjection } from 'd3-geo';
 import type { Feature, Geometry } from 'geojson';
 import type { Topology as TopoJson, GeometryCollection } from 'topojson-specification';
-import { nearLng } from './geometry.ts';
+import { wrapLng } from './geometry.ts';
 
 const DEG = Math.PI / 180;
 
@@ -71,7 +71,7 @@ function projectCountries(projection: GeoProjection, box: Box): string[] {
   const out: string[] = [];
   for (const c of countries) {
     const [[w, s], [e, n]] = c.bounds;
-    if (n < south || s > north || (east - west < 360 && !overlaps(nearLng(0, w + rotation), nearLng(0, e + rotation), west, east))) continue;
+    if (n < south || s > north || (east - west < 360 && !overlaps(wrapLng(w + rotation), wrapLng(e + rotation), west, east))) continue;
     const d = path(c.feature);
     if (d) out.push(d);
   }

@@ -6,7 +6,7 @@
 // edge falls where there is nothing to draw; a circuit that still crosses the
 // edge is drawn leaving one side and entering the other (Frame.line).
 import { geoMercator, type GeoProjection } from 'd3-geo';
-import { MAX_LAT, lngCut, nearLng } from './geometry.ts';
+import { MAX_LAT, lngCut, nearLng, wrapLng } from './geometry.ts';
 import type { LatLng } from './types.ts';
 import type { Pt } from './paths.ts';
 
@@ -48,10 +48,11 @@ function frame(projection: GeoProjection, fixed: Frame['fixed']): Frame {
       for (const p of points) {
         const xy = project(p);
         if (!Number.isFinite(xy[0]) || !Number.isFinite(xy[1])) continue;
-        const seen = p[1] + rotation;
-        const along = at.length === 0 ? nearLng(0, seen) : nearLng(previous, seen);
+        // Where d3 draws it: the rotated longitude back within [-180, 180], as d3-geo's rotation wraps it.
+        const seen = p[1] + rotation, drawn = wrapLng(seen);
+        const along = at.length === 0 ? drawn : nearLng(previous, seen);
         previous = along;
-        const t = Math.round((along - nearLng(0, seen)) / 360);
+        const t = Math.round((along - drawn) / 360);
         if (t !== 0) off = t;
         at.push(xy);
         turns.push(t);

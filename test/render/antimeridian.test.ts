@@ -93,6 +93,15 @@ describe('pictures across the antimeridian', () => {
     for (const p of paths.filter((q) => !crossing.includes(q))) assert.ok(p.title !== 'TYO-LAX');
   });
 
+  it('draws a circuit from a node at exactly -180 as one piece between its nodes', async () => {
+    const records = [rec('1', 'edge', ep('W180', 10, -180), ep('W170', 10, -170)), rec('2', 'far', ep('A', 10, 0), ep('B', 10, 10))];
+    const svg = renderTopologySvg(await buildTopology(records, { name: 'd', layout: 'geographic' }));
+    const at = nodeAt(svg);
+    const edge = edgePaths(svg).filter((p) => p.title === 'edge');
+    assert.equal(edge.length, 1);
+    assert.ok(near(edge[0].first, at.get('W180')!) && near(edge[0].last, at.get('W170')!), JSON.stringify(edge));
+  });
+
   it('draws the land beyond 180 in a view centred on the antimeridian', () => {
     const topology: Topology = { name: 'fiji', layer: 'tail', pathLayout: { type: 'curveCardinal' }, nodes: [], edges: [] };
     const svg = renderMapSvg({ name: 'Pacific', configuration: { layers: [{ name: 'x', mapjson: JSON.stringify(topology) }], viewport: { center: { lat: -20, lng: 180 }, zoom: 3 } } });
