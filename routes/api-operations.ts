@@ -100,8 +100,10 @@ const listed = (what: string, item: v.GenericSchema): Answer =>
 const created = (what: string, schema: v.GenericSchema): Answer =>
   ({ description: `the created ${what} (version 1)`, schema, headers: ['Location', 'ETag'] });
 const version = (what: string, schema: v.GenericSchema): Answer => ({ description: what, schema, headers: ['ETag'] });
-const svg: Answer = { description: 'SVG picture', mediaType: 'image/svg+xml' };
 const json = (description: string): Answer => ({ description, schema: v.looseObject({}) });
+// GET outputs carry an ETag of their bytes (If-None-Match gives 304) and Cache-Control: no-cache.
+const rendered = (a: Answer): Answer => ({ ...a, headers: ['ETag', 'Cache-Control'] });
+const svg = rendered({ description: 'SVG picture', mediaType: 'image/svg+xml' });
 
 export function operations(): Operation[] {
   return [
@@ -131,12 +133,12 @@ export function operations(): Operation[] {
       method: 'get', path: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/', tag: 'output', summary: 'Render a dataset as topology JSON or SVG', scope: 'read',
       pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: v.pipe(v.picklist(DATATYPES), v.description('snapshot: stored results; dynamic (or live): run the query now')), output_type: v.picklist(['json', 'svg']) },
       query: [oneVersion, { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) }],
-      answers: { 200: json('topology {name, layer, pathLayout, nodes, edges}, or SVG when output_type is svg'), 503: { description: 'dynamic: the datasource cannot be read' } },
+      answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}, or SVG when output_type is svg')), 503: { description: 'dynamic: the datasource cannot be read' } },
     },
-    { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map with its layers resolved into topology', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: json('the full map object with each layer\'s mapjson filled in') } },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map with its layers resolved into topology', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('the full map object with each layer\'s mapjson filled in')) } },
     { method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: svg } },
     { method: 'patch', path: '/api/v1/output/map/', tag: 'output', summary: 'Preview an unsaved map configuration', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, answers: { 200: json('normalized map output') } },
-    { method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output (only versions stored as public)', scope: null, pathParams: mapId, query: [oneVersion], answers: { 200: json('as the authenticated map output, for public maps only') } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output (only versions stored as public)', scope: null, pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('as the authenticated map output, for public maps only')) } },
     { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion], answers: { 200: svg } },
 
     // Datasources

@@ -1,7 +1,7 @@
 // Output (SPEC: Output): datasets and maps rendered as topology JSON or SVG.
-// Thin: pick the stored version, hand loaders to render/, send. Public map
-// output answers 404 for anything not public now (DESIGN: Resources), with
-// the same message as for a missing map.
+// Thin: pick the stored version, hand loaders to render/, send with an ETag of
+// the bytes (routes/conditional.ts). Public map output answers 404 for anything
+// not public now (DESIGN: Resources), with the same message as for a missing map.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
@@ -18,6 +18,7 @@ import type { StoredVersion } from '../resources/types.ts';
 import { ID_PATTERN } from '../schema/common.ts';
 import { MapRevisionSchema, type MapRevision } from '../schema/map.ts';
 import { readBody } from './body.ts';
+import { sendRendered } from './conditional.ts';
 import { parseOutputQuery } from './list-query.ts';
 import { pathId } from './versioned.ts';
 
@@ -32,6 +33,8 @@ export interface OutputDeps {
 const LAYOUTS = ['geographic', 'logical'] as const;
 const DATATYPES: Record<string, 'snapshot' | 'dynamic'> = { snapshot: 'snapshot', dynamic: 'dynamic', live: 'dynamic' };
 const OUTPUT_TYPES = ['json', 'svg'] as const;
+// As c.json() would send it.
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 function pick<T extends string>(c: Context, name: string, allowed: readonly T[]): T {
   const value = c.req.param(name) as T;
@@ -68,7 +71,8 @@ export function outputRoutes(o: OutputDeps) {
     },
   };
 
-  const svg = (c: Context, body: string) => c.body(body, 200, { ...SVG_RESPONSE_HEADERS });
+  const json = (c: Context, value: unknown) => sendRendered(c, JSON.stringify(value), JSON_HEADERS);
+  const svg = (c: Context, body: string) => sendRendered(c, body, SVG_RESPONSE_HEADERS);
 
   app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), async (c) => {
     const id = pathId(c, 'datasetId', 'dataset');
@@ -84,7 +88,7 @@ export function outputRoutes(o: OutputDeps) {
     // Stored results never change, so their topology is built once; live data always anew.
     const build = datatype === 'snapshot' ? buildTopologyCached : buildTopology;
     const topology = await build(input.records, { name: input.name, layout, query: input.query, template: markup });
-    return outputType === 'json' ? c.json(topology) : svg(c, renderTopologySvg(topology, { layout }));
+    return outputType === 'json' ? json(c, topology) : svg(c, renderTopologySvg(topology, { layout }));
   });
 
   // The full map object with each layer's `mapjson` filled in.
@@ -92,7 +96,7 @@ export function outputRoutes(o: OutputDeps) {
 
   const open: MiddlewareHandler<AppEnv> = (_c, next) => next();
   const mapRoutes = (prefix: string, get: (c: Context) => StoredVersion, guard: MiddlewareHandler<AppEnv>) => {
-    app.get(`${prefix}/:mapId`, guard, async (c) => c.json((await mapOutput(get(c))).output));
+    app.get(`${prefix}/:mapId`, guard, async (c) => json(c, (await mapOutput(get(c))).output));
     app.get(`${prefix}/:mapId/svg`, guard, async (c) => {
       const { output, topologies } = await mapOutput(get(c));
       return svg(c, renderMapSvg(output as { name?: string }, topologies));

@@ -1,13 +1,14 @@
 // HTTP plumbing shared by the map, dataset and template routes: path IDs
 // (404 before any lookup unless 7 letters or digits), sending cached bodies
-// with their ETag (304 on a matching If-None-Match), lists with
-// X-Total-Count, and the editor's name for lastUpdatedBy.
+// with their ETag (304 on a matching If-None-Match, routes/conditional.ts),
+// lists with X-Total-Count, and the editor's name for lastUpdatedBy.
 import type { Context } from 'hono';
 import { requestHeader } from '../auth/request-header.ts';
 import type { AppEnv } from '../auth/types.ts';
 import { notFound } from '../errors.ts';
 import type { ListPage, Serialized } from '../resources/types.ts';
 import { ID_PATTERN } from '../schema/common.ts';
+import { notModified } from './conditional.ts';
 
 const JSON_TYPE = 'application/json';
 
@@ -19,13 +20,7 @@ export function pathId(c: Context, param: string, label: string): string {
 }
 
 export function sendView(c: Context, view: Serialized, status: 200 | 201 = 200, headers: Record<string, string> = {}) {
-  if (status === 200 && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
-    const ifNoneMatch = requestHeader(c, 'if-none-match');
-    // RFC 9110 13.1.2: `*` matches any current representation; tags compare weakly.
-    if (ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === view.etag))) {
-      return c.body(null, 304, { ETag: view.etag });
-    }
-  }
+  if (status === 200 && notModified(c, view.etag)) return c.body(null, 304, { ETag: view.etag });
   return c.body(view.body, status, { 'Content-Type': JSON_TYPE, ETag: view.etag, ...headers });
 }
 

@@ -53,4 +53,19 @@ describe('request headers over a real server', () => {
     assert.equal((await put(etag)).status, 200);
     assert.equal((await put(etag)).status, 412);
   });
+
+  it('an output\'s ETag: If-None-Match with it is 304 carrying the ETag, Cache-Control and Date (RFC 9110 15.4.5)', async () => {
+    const svgUrl = base + mapUrl.replace('/map/id/', '/output/map/') + 'svg/';
+    const first = await fetch(svgUrl, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(first.status, 200);
+    await first.text();
+    const etag = first.headers.get('etag') ?? '';
+    assert.match(etag, /^"[\w-]{22}"$/);
+    const again = await fetch(svgUrl, { headers: { authorization: `Bearer ${token}`, 'if-none-match': `"other", ${etag}` } });
+    assert.equal(again.status, 304);
+    assert.equal(await again.text(), '');
+    assert.equal(again.headers.get('etag'), etag);
+    assert.equal(again.headers.get('cache-control'), 'no-cache');
+    assert.match(again.headers.get('date') ?? '', /GMT$/);
+  });
 });

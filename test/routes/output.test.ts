@@ -1,6 +1,7 @@
 // Output endpoints through HTTP (SPEC: Output): dataset output in all its
 // path forms, authenticated and public map output with the visibility rules,
-// the unsaved preview, and the SVG variants with their headers.
+// the unsaved preview, the SVG variants with their headers, and conditional
+// GETs on the ETag of each output's bytes.
 import { DOMParser } from '@xmldom/xmldom';
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -18,10 +19,10 @@ const CSV = [
   'c4,"ATLA <&> ""HQ""",ATLA,NEWY,10,33.75,-84.39,40.71,-74.01',
 ].join('\n') + '\n';
 
-const endpoint = `spreadsheet?${new URLSearchParams({ sheet_id: 'circuits', sheet_name: 'circuits' })}`;
-const revision = (filters: unknown[]) => ({
+const endpoint = (sheet: string) => `spreadsheet?${new URLSearchParams({ sheet_id: sheet, sheet_name: sheet })}`;
+const revision = (filters: unknown[], sheet = 'circuits') => ({
   name: 'Circuits',
-  query: { endpoint, filters, node_deduplication_field: null, node_group_criteria: null, node_group_layout: null },
+  query: { endpoint: endpoint(sheet), filters, node_deduplication_field: null, node_group_criteria: null, node_group_layout: null },
 });
 const ALL = [{ field: 'capacity', operator: 'not_equal', value: ['0'] }];
 
@@ -326,5 +327,153 @@ describe('PATCH /api/v1/output/map/', () => {
 
   it('needs the write scope', async () => {
     assert.equal((await t.request('/api/v1/output/map/', { method: 'PATCH', token: t.read, json: mapBody() })).status, 403);
+  });
+});
+
+// Pollers revalidate outputs: a strong ETag of the bytes, Cache-Control: no-cache, 304 on a match.
+describe('conditional GETs of outputs', () => {
+  // Resources of their own, over a sheet of their own: the changes below leave the tests above alone.
+  const SHEET = 'etag';
+  let sheet: string;
+  before(async () => {
+    sheet = path.join(t.settings.datasources.spreadsheet.dir, `${SHEET}.csv`);
+    await writeFile(sheet, CSV);
+  });
+
+  const newDataset = async () => {
+    const a = await body(await t.request('/api/v1/dataset/', { method: 'POST', token: t.write, json: revision([], SHEET) }));
+    await t.request(`/api/v1/dataset/id/${a.datasetId}/`, { method: 'PUT', token: t.write, json: revision(ALL, SHEET) });
+    return a.datasetId as string;
+  };
+  // A new dataset version whose stored results lack the ATLA circuit.
+  const newDatasetVersion = (id: string) => async () => {
+    const fewer = [{ field: 'capacity', operator: 'not_equal', value: ['10'] }];
+    assert.equal((await t.request(`/api/v1/dataset/id/${id}/`, { method: 'PUT', token: t.write, json: revision(fewer, SHEET) })).status, 200);
+  };
+  const newMap = async (publish = false) => {
+    const id = await createMap(mapBody({}, [{ name: 'Core', color: '#ff0000', datasetId: await newDataset(), layout: 'geographic', datatype: 'snapshot' }]));
+    if (publish) await t.request(`/api/v1/map/id/${id}/publish/`, { method: 'POST', token: t.publish });
+    return id;
+  };
+  // A new map version (it stays public if it was) with another name and background.
+  const newMapVersion = (id: string) => async () => {
+    const json = { name: 'Repainted', configuration: { background: '#203040', layers: [] }, overrides: {} };
+    assert.equal((await t.request(`/api/v1/map/id/${id}/`, { method: 'PUT', token: t.write, json })).status, 200);
+  };
+
+  interface Case { url: string; token?: string; svg: boolean; change: () => Promise<unknown> }
+  const cases: Array<[string, () => Promise<Case>]> = [
+    ['dataset json', async () => {
+      const id = await newDataset();
+      return { url: `/api/v1/output/dataset/${id}/geographic/snapshot/json/`, token: t.read, svg: false, change: newDatasetVersion(id) };
+    }],
+    ['dataset svg', async () => {
+      const id = await newDataset();
+      return { url: `/api/v1/output/dataset/${id}/logical/snapshot/svg/`, token: t.read, svg: true, change: newDatasetVersion(id) };
+    }],
+    ['dynamic dataset json', async () => {
+      const id = await newDataset();
+      const change = () => writeFile(sheet, CSV + 'c5,DENV-SEAT,DENV,SEAT,100,39.74,-104.99,47.61,-122.33\n');
+      return { url: `/api/v1/output/dataset/${id}/geographic/dynamic/json/`, token: t.read, svg: false, change };
+    }],
+    ['map json', async () => {
+      const id = await newMap();
+      return { url: `/api/v1/output/map/${id}/`, token: t.write, svg: false, change: newMapVersion(id) };
+    }],
+    ['map svg', async () => {
+      const id = await newMap();
+      return { url: `/api/v1/output/map/${id}/svg/`, token: t.write, svg: true, change: newMapVersion(id) };
+    }],
+    ['public map json', async () => {
+      const id = await newMap(true);
+      return { url: `/api/v1/public/output/map/${id}/`, svg: false, change: newMapVersion(id) };
+    }],
+    ['public map svg', async () => {
+      const id = await newMap(true);
+      return { url: `/api/v1/public/output/map/${id}/svg/`, svg: true, change: newMapVersion(id) };
+    }],
+  ];
+
+  for (const [name, setup] of cases) {
+    describe(name, () => {
+      let c: Case;
+      before(async () => {
+        await writeFile(sheet, CSV);
+        c = await setup();
+      });
+      const get = (ifNoneMatch?: string, method = 'GET') =>
+        t.request(c.url, { method, token: c.token, headers: ifNoneMatch === undefined ? {} : { 'If-None-Match': ifNoneMatch } });
+      const current = async () => {
+        const res = await get();
+        assert.equal(res.status, 200);
+        const etag = res.headers.get('etag') ?? '';
+        assert.match(etag, /^"[\w-]{22}"$/, 'a strong ETag');
+        assert.equal(res.headers.get('cache-control'), 'no-cache');
+        if (c.svg) assertSvgHeaders(res);
+        return { etag, text: await res.text() };
+      };
+
+      it('200 carries an ETag of the bytes and Cache-Control: no-cache; the same bytes, the same ETag', async () => {
+        const a = await current();
+        const b = await current();
+        assert.equal(b.text, a.text);
+        assert.equal(b.etag, a.etag);
+      });
+
+      it('If-None-Match with the ETag (alone, weak, in a list, or *) is 304 with no body, the ETag and Cache-Control', async () => {
+        const { etag } = await current();
+        for (const [header, method] of [[etag, 'GET'], [`W/${etag}`, 'GET'], [`"other", ${etag}`, 'GET'], [' * ', 'GET'], [etag, 'HEAD']]) {
+          const res = await get(header, method);
+          assert.equal(res.status, 304, header);
+          assert.equal(await res.text(), '', header);
+          // RFC 9110 15.4.5: what a 200 would carry of ETag, Cache-Control, Content-Location, Date, Expires, Vary.
+          assert.equal(res.headers.get('etag'), etag, header);
+          assert.equal(res.headers.get('cache-control'), 'no-cache', header);
+        }
+      });
+
+      it('a stale or different ETag is 200 with the body and the current ETag', async () => {
+        const { etag, text } = await current();
+        for (const header of ['"stale"', `W/"x", ${etag.slice(0, -2)}"`, etag.slice(1, -1)]) {
+          const res = await get(header);
+          assert.equal(res.status, 200, header);
+          assert.equal(res.headers.get('etag'), etag, header);
+          assert.equal(await res.text(), text, header);
+        }
+      });
+
+      it('after a change the ETag changes: the old one is 200, the new one 304', async () => {
+        const before = await current();
+        await c.change();
+        const res = await get(before.etag);
+        assert.equal(res.status, 200);
+        const etag = res.headers.get('etag') ?? '';
+        assert.match(etag, /^"[\w-]{22}"$/);
+        assert.notEqual(etag, before.etag);
+        assert.notEqual(await res.text(), before.text);
+        assert.equal((await get(etag)).status, 304);
+      });
+    });
+  }
+
+  it('errors carry no ETag and are never 304: a missing sheet is 503 even to If-None-Match *', async () => {
+    await writeFile(sheet, CSV);
+    const url = `/api/v1/output/dataset/${await newDataset()}/geographic/dynamic/json/`;
+    const ok = await t.request(url, { token: t.read });
+    assert.match(ok.headers.get('etag') ?? '', /^"[\w-]{22}"$/);
+    await rm(sheet);
+    try {
+      for (const header of [ok.headers.get('etag')!, '*']) {
+        const res = await t.request(url, { token: t.read, headers: { 'If-None-Match': header } });
+        assert.equal(res.status, 503);
+        assert.equal(res.headers.get('etag'), null);
+        assert.equal(res.headers.get('cache-control'), null);
+      }
+    } finally {
+      await writeFile(sheet, CSV);
+    }
+    const hidden = await t.request('/api/v1/public/output/map/Nope000/svg/', { headers: { 'If-None-Match': '*' } });
+    assert.equal(hidden.status, 404);
+    assert.equal(hidden.headers.get('etag'), null);
   });
 });
