@@ -16,7 +16,7 @@ import { access, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomPassword } from '../auth/passwords.ts';
-import { parseSettings } from '../config/settings.ts';
+import { parseSettings, type Settings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
@@ -45,8 +45,6 @@ export interface SeedIO {
   out: (line: string) => void;
   err: (line: string) => void;
 }
-
-type Settings = ReturnType<typeof parseSettings>;
 
 /** Creates the demo content in `store` through the API; throws on the first request that fails. */
 async function build(store: Store, settings: Settings, io: SeedIO): Promise<void> {
