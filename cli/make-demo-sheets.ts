@@ -8,13 +8,13 @@
 // by renaming a finished temp file over it: a running service re-reads sheets
 // when they change, and must never read half a workbook.
 // Run: npx tsx cli/make-demo-sheets.ts [--check] [folder]
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import * as nodeFs from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
+import { durableWriter } from '../store/write-thread.mjs';
 
 interface Site { code: string; city: string; country: string; region: string; latitude: number; longitude: number; routers: number }
 interface Exchange { name: string; city: string; country: string; latitude: number; longitude: number }
@@ -30,7 +30,7 @@ const FIXED_DATE = new Date(Date.UTC(2026, 0, 1));
 type Row = (string | number)[];
 
 export function loadDemoList(): DemoList {
-  return JSON.parse(readFileSync(path.join(here, 'make-demo-sheets.json'), 'utf8')) as DemoList;
+  return JSON.parse(nodeFs.readFileSync(path.join(here, 'make-demo-sheets.json'), 'utf8')) as DemoList;
 }
 
 const router = (site: Site, i: number) => `${site.code.toLowerCase()}-cr${5 + i}`;
@@ -124,14 +124,12 @@ async function writeIfChanged(file: string, data: Buffer, same: (old: Buffer) =>
   const old = await readFile(file).catch(() => null);
   if (old && (await same(old).catch(() => false))) return 'unchanged';
   if (check) return 'out of date:';
-  // Hidden and ending in .tmp: the sheet folder's listing only takes .xlsx and .csv files.
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  // The store's durable write: a hidden temp file (ending in .tmp, which the sheet listing skips) renamed over.
+  const writer = durableWriter(nodeFs);
   try {
-    await writeFile(temp, data, { flag: 'wx' });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    writer.write(file, data, 0o644);
+  } finally {
+    writer.close(); // the folder descriptor it keeps for its fsync
   }
   return 'wrote';
 }

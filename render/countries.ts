@@ -11,9 +11,7 @@ import { feature } from 'topojson-client';
 import { geoBounds, geoPath, type GeoProjection } from 'd3-geo';
 import type { Feature, Geometry } from 'geojson';
 import type { Topology as TopoJson, GeometryCollection } from 'topojson-specification';
-import { wrapLng } from './geometry.ts';
-
-const DEG = Math.PI / 180;
+import { DEG, wrapLng } from './geometry.ts';
 
 interface Country {
   feature: Feature<Geometry>;

@@ -9,6 +9,9 @@ export const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 /** The largest latitude drawn, Web Mercator's usual limit (projection.ts clamps to it too). */
 export const MAX_LAT = 85;
 
+/** Radians per degree. */
+export const DEG = Math.PI / 180;
+
 /** A computed longitude back within [-180, 180]; one already there is kept as it is. */
 export const wrapLng = (lng: number) => (Math.abs(lng) <= 180 ? lng : lng - 360 * Math.round(lng / 360));
 
@@ -36,7 +39,7 @@ export function lngCut(lngs: readonly number[]): { cut: number; span: number } {
 }
 
 /** `lng` measured on the piece that `cut` leaves: in (cut - 360, cut]. */
-export const beforeCut = (cut: number, lng: number) => (cut === 180 || lng <= cut ? lng : lng - 360);
+const beforeCut = (cut: number, lng: number) => (cut === 180 || lng <= cut ? lng : lng - 360);
 
 /** The mean position; longitudes are averaged on the piece the points lie in, so 179 and -179 meet at 180, not 0. */
 export function centroid(points: readonly LatLng[]): LatLng {

@@ -6,7 +6,7 @@
 // edge falls where there is nothing to draw; a circuit that still crosses the
 // edge is drawn leaving one side and entering the other (Frame.line).
 import { geoMercator, type GeoProjection } from 'd3-geo';
-import { MAX_LAT, lngCut, nearLng, wrapLng } from './geometry.ts';
+import { DEG, MAX_LAT, lngCut, nearLng, wrapLng } from './geometry.ts';
 import type { LatLng } from './types.ts';
 import type { Pt } from './paths.ts';
 
@@ -31,7 +31,6 @@ export interface Frame {
 }
 
 const clampLat = (lat: number) => Math.max(-MAX_LAT, Math.min(MAX_LAT, lat));
-const DEG = Math.PI / 180;
 
 function frame(projection: GeoProjection, fixed: Frame['fixed']): Frame {
   const project = ([lat, lng]: LatLng) => projection([lng, clampLat(lat)]) as Pt;

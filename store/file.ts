@@ -18,7 +18,7 @@ import { DocIndex } from './doc-index.ts';
 import { DocumentBuilder } from './document-builder.ts';
 import { DurableFile, defaultFs, type FsFacade } from './durable-file.ts';
 import { KeyLock } from './key-lock.ts';
-import { assertDocument, assertKey } from './keys.ts';
+import { assertDocument, assertKey, documentName } from './keys.ts';
 import { KnownFiles } from './known-files.ts';
 import { loadFolder, PRIVATE } from './load.ts';
 import { acquireDirLock } from './lock.ts';
@@ -72,16 +72,16 @@ function fileStore(fs: FsFacade, writer: Writer, root: string, index: DocIndex, 
     entries: (c) => index.entries(c) as any,
     update: async (c, key, fn) => {
       assertKey(c, key);
-      return locks.run(`${c}/${key}`, async () => {
+      const what = documentName(c, key), file = fileOf(c, key);
+      return locks.run(what, async () => {
         ensureOpen();
         const next = await fn(index.get(c, key) as any);
         assertDocument(c, key, next);
         // The in-memory copy is exactly what a restart reads back; parts built before are reused.
         const stored = builder.build(next);
         const chunks = builder.chunks(stored); // = canonicalJson(next) as UTF-8, old parts' bytes reused
-        const what = `${c}/${key}`;
-        const identity: string = await known.guard(what, fileOf(c, key), index.get(c, key) as Json | undefined, async (expect) => {
-          const adapter = new DurableFile<typeof stored>(fileOf(c, key), {
+        const identity: string = await known.guard(what, file, index.get(c, key) as Json | undefined, async (expect) => {
+          const adapter = new DurableFile<typeof stored>(file, {
             fs, writes: { writer, mode: c === PRIVATE ? 0o600 : 0o666, encode: () => chunks, expect },
           });
           await new Low(adapter, stored).write();
@@ -95,11 +95,11 @@ function fileStore(fs: FsFacade, writer: Writer, root: string, index: DocIndex, 
     },
     delete: async (c, key) => {
       assertKey(c, key);
-      return locks.run(`${c}/${key}`, async () => {
+      const what = documentName(c, key), file = fileOf(c, key);
+      return locks.run(what, async () => {
         ensureOpen();
-        const what = `${c}/${key}`;
-        const remove = (expect: string) => writer.remove(fileOf(c, key), expect);
-        await known.guard(what, fileOf(c, key), index.get(c, key) as Json | undefined, remove, true)
+        const remove = (expect: string) => writer.remove(file, expect);
+        await known.guard(what, file, index.get(c, key) as Json | undefined, remove, true)
           .catch((error) => failed(error, what, log));
         known.delete(what);
         index.delete(c, key);

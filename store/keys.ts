@@ -3,6 +3,9 @@
 // arrays are stored as documents.
 import { COLLECTIONS, KEY_PATTERN, type Collection } from './types.ts';
 
+/** A document's name in locks, logs and the changed-on-disk record: `maps/abc1234`. */
+export const documentName = (collection: Collection, key: string) => `${collection}/${key}`;
+
 export function assertKey(collection: Collection, key: string): void {
   if (!(COLLECTIONS as readonly string[]).includes(collection)) {
     throw new Error(`unknown collection ${JSON.stringify(collection)}`);

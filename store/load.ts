@@ -7,6 +7,7 @@ import { Low } from 'lowdb';
 import type { DocIndex } from './doc-index.ts';
 import { DurableFile, isTempName, syncDir, TEMP_SUFFIX, type FsFacade } from './durable-file.ts';
 import type { KnownFiles } from './known-files.ts';
+import { documentName } from './keys.ts';
 import { LOCK_NAME } from './lock.ts';
 import { COLLECTIONS, KEY_PATTERN, type Collection, type Json } from './types.ts';
 import type { Writer } from './writer.ts';
@@ -77,7 +78,7 @@ async function loadCollection(fs: FsFacade, root: string, c: Collection, index: 
     }
     if (c === PRIVATE) await fs.chmod(file, 0o600);
     index.load(c, key, db.data);
-    known.set(`${c}/${key}`, adapter.identity!);
+    known.set(documentName(c, key), adapter.identity!);
   });
 }
 

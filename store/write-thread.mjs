@@ -123,7 +123,7 @@ export function durableWriter(fs) {
    * @returns {Array<{ identity: string } | { error: unknown }>}
    */
   const writeAll = (writes) => {
-    /** @type {Array<{ identity: string } | { error: unknown }>} */
+    /** @type {Array<{ temp: string, identity: string } | { error: unknown }>} */
     const outcomes = writes.map(({ file, bytes, mode }) => {
       try {
         return stage(file, bytes, mode);
@@ -138,10 +138,10 @@ export function durableWriter(fs) {
       if (!('temp' in staged)) return;
       try {
         check(file, expect); // as late as can be: the rename is what would overwrite
-        fs.renameSync(/** @type {string} */ (staged.temp), file);
+        fs.renameSync(staged.temp, file);
       } catch (error) {
         outcomes[i] = { error };
-        try { fs.unlinkSync(/** @type {string} */ (staged.temp)); } catch { /* it may not exist */ }
+        try { fs.unlinkSync(staged.temp); } catch { /* it may not exist */ }
         return;
       }
       const dir = path.dirname(file);

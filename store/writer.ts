@@ -67,7 +67,7 @@ export function jobLength(queue: readonly Job[], threads = POOL_SIZE): number {
   const files = new Set<string>();
   let bytes = 0;
   let n = 0;
-  for (; n < share && n < queue.length; n++) {
+  for (; n < share; n++) { // share <= queue.length
     const job = queue[n];
     if (job.op !== 'write' || files.has(job.file)) break;
     const size = job.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
@@ -98,7 +98,7 @@ class WriterThread {
       jobs.forEach((job, i) => {
         const error = reply.error ?? reply.results?.[i]?.error;
         if (error) job.reject(failed(error));
-        else job.resolve(reply.results?.[i]?.result ?? true);
+        else job.resolve(reply.results![i].result!);
       });
       this.free(this);
     });

@@ -90,7 +90,6 @@ describe('pictures across the antimeridian', () => {
       const end = inside(p.first) ? p.first : p.last;
       assert.ok(near(end, at.get('TYO')!) || near(end, at.get('LAX')!), 'one end at a node');
     }
-    for (const p of paths.filter((q) => !crossing.includes(q))) assert.ok(p.title !== 'TYO-LAX');
   });
 
   it('draws a circuit from a node at exactly -180 as one piece between its nodes', async () => {
