@@ -22,18 +22,6 @@ import { PasswordSchema, UserCreateSchema, UsernameSchema } from '../schema/user
 import { openFileStore } from '../store/file.ts';
 import { DataDirInUseError } from '../store/lock.ts';
 
-export const USAGE = `usage: npm run accounts -- <command>
-  list                                   show every account and its scopes
-  add <username> <scope>... [--name N] [--email E]
-                                         create an account (asks for its password)
-  set-password <username>                set a new password (asks for it)
-  set-scopes <username> <scope>...       replace the account's scopes
-  delete <username>                      delete the account
-  rotate-keys                            new token signing key (of the basic backend, or of the
-                                         built-in OpenID provider, which keeps the previous two)
-Scopes may be given separated by spaces or commas. Run it while the service is stopped, as the
-user the service runs as.`;
-
 export interface CliIO {
   env: NodeJS.ProcessEnv;
   out: (line: string) => void;
@@ -64,22 +52,50 @@ function parseArgs(args: string[]) {
 
 const scopesOf = (words: string[]) => [...new Set(words.flatMap((w) => w.split(/[\s,]+/)).filter(Boolean))];
 
-/** Per command: positional arguments allowed (least, most) and whether --name/--email are taken. */
+interface CommandSpec {
+  /** Positional arguments allowed: least, most. */
+  args: [number, number];
+  /** Whether --name and --email are taken. */
+  flags?: boolean;
+  usage: string;
+  /** What it does, one line per entry, for USAGE. */
+  help: string[];
+}
+
 const COMMANDS = {
-  list: { args: [0, 0], usage: 'list' },
-  add: { args: [2, Infinity], flags: true, usage: 'add <username> <scope>... [--name N] [--email E]' },
-  'set-password': { args: [1, 1], usage: 'set-password <username>' },
-  'set-scopes': { args: [2, Infinity], usage: 'set-scopes <username> <scope>...' },
-  delete: { args: [1, 1], usage: 'delete <username>' },
-  'rotate-keys': { args: [0, 0], usage: 'rotate-keys' },
-} satisfies Record<string, { args: [number, number]; flags?: boolean; usage: string }>;
+  list: { args: [0, 0], usage: 'list', help: ['show every account and its scopes'] },
+  add: { args: [2, Infinity], flags: true, usage: 'add <username> <scope>... [--name N] [--email E]', help: ['create an account (asks for its password)'] },
+  'set-password': { args: [1, 1], usage: 'set-password <username>', help: ['set a new password (asks for it)'] },
+  'set-scopes': { args: [2, Infinity], usage: 'set-scopes <username> <scope>...', help: ["replace the account's scopes"] },
+  delete: { args: [1, 1], usage: 'delete <username>', help: ['delete the account'] },
+  'rotate-keys': {
+    args: [0, 0], usage: 'rotate-keys',
+    help: ['new token signing key (of the basic backend, or of the', 'built-in OpenID provider, which keeps the previous two)'],
+  },
+} satisfies Record<string, CommandSpec>;
 type Command = keyof typeof COMMANDS;
+
+/** Each command's usage, its help beside it in a column (below it when the usage is too wide). */
+function usageText(): string {
+  const column = 41;
+  const lines = Object.values(COMMANDS).flatMap(({ usage, help }: CommandSpec) => {
+    const first = `  ${usage}`;
+    const [head, ...tail] = help;
+    const rows = first.length < column - 1 ? [first.padEnd(column) + head] : [first, ' '.repeat(column) + head];
+    return [...rows, ...tail.map((line) => ' '.repeat(column) + line)];
+  });
+  return ['usage: npm run accounts -- <command>', ...lines,
+    'Scopes may be given separated by spaces or commas. Run it while the service is stopped, as the',
+    'user the service runs as.'].join('\n');
+}
+
+export const USAGE = usageText();
 
 /** The command's arguments, checked before anything is opened: a mistake changes nothing. */
 function commandArgs(name: string, rest: string[]) {
   if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`unknown command ${JSON.stringify(name)}\n${USAGE}`);
   const command = name as Command;
-  const spec: { args: [number, number]; flags?: boolean; usage: string } = COMMANDS[command];
+  const spec: CommandSpec = COMMANDS[command];
   const { positional, flags } = parseArgs(rest);
   const [least, most] = spec.args;
   if (positional.length < least || positional.length > most || (!spec.flags && Object.keys(flags).length > 0)) {
@@ -134,7 +150,7 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
       io.err(`note: accounts come from the external issuer ${settings.auth.oidc.issuer}; local accounts are not used for logins`);
     }
     const { positional, flags } = args;
-    const username = () => checked(UsernameSchema, positional[0] ?? '', 'username');
+    const username = () => checked(UsernameSchema, positional[0], 'username');
     const password = async (prompt: string) => checked(PasswordSchema, await io.readPassword(prompt), 'password');
 
     switch (args.command) {

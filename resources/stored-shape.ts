@@ -8,12 +8,13 @@ import { ID_PATTERN } from '../schema/common.ts';
 import type { Store } from '../store/types.ts';
 import type { ResourceKind } from './types.ts';
 
-const RESULTS_KEY = /^[A-Za-z0-9]{7}\.v[1-9][0-9]*$/;
+// `<id>.v<version>`: the ID pattern, less its closing `$`, then the version.
+const RESULTS_KEY = new RegExp(`${ID_PATTERN.source.slice(0, -1)}\\.v[1-9][0-9]*$`);
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const quote = (x: unknown) => JSON.stringify(x)?.slice(0, 40) ?? String(x);
 
 /** Why a stored document of `kind` under `key` breaks the rules, or undefined. */
-export function storedProblem(kind: ResourceKind, key: string, doc: unknown): string | undefined {
+function storedProblem(kind: ResourceKind, key: string, doc: unknown): string | undefined {
   if (!ID_PATTERN.test(key)) return `the file name is not an ID (7 letters or digits)`;
   if (!isObject(doc) || !Array.isArray(doc.versions)) return 'expected {"versions": [...]}';
   let previous = 0;
@@ -30,7 +31,7 @@ export function storedProblem(kind: ResourceKind, key: string, doc: unknown): st
 }
 
 /** Why a stored results document breaks the rules, or undefined. */
-export function resultsProblem(key: string, doc: unknown): string | undefined {
+function resultsProblem(key: string, doc: unknown): string | undefined {
   if (!RESULTS_KEY.test(key)) return 'the file name is not <datasetId>.v<version>';
   if (!isObject(doc) || !Array.isArray(doc.records) || !Array.isArray(doc.problems)) return 'expected {"records": [...], "problems": [...], ...}';
   return undefined;

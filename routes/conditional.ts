@@ -13,6 +13,10 @@ export function notModified(c: Context, etag: string): boolean {
   return !!ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 }
 
+export function etagOf(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+}
+
 /**
  * An output is rendered anew for each request (dynamic data follows its sheet,
  * a map's layers their datasets), so no version names it: its ETag is a hash
@@ -23,8 +27,7 @@ export function notModified(c: Context, etag: string): boolean {
  * would read the sent stream back to hash it (the body is a string here) and
  * match If-None-Match apart from the resources' notModified above.
  */
-export function sendRendered(c: Context, body: string, headers: Readonly<Record<string, string>>) {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+export function sendRendered(c: Context, body: string, headers: Readonly<Record<string, string>>, etag = etagOf(body)) {
   const validators = { ETag: etag, 'Cache-Control': 'no-cache' };
   // RFC 9110 15.4.5: a 304 repeats the 200's ETag and Cache-Control (Node adds
   // Date). The SVG's Content-Security-Policy and nosniff guard a body; a cache

@@ -18,7 +18,7 @@ import type { StoredVersion } from '../resources/types.ts';
 import { ID_PATTERN } from '../schema/common.ts';
 import { MapRevisionSchema, type MapRevision } from '../schema/map.ts';
 import { readBody } from './body.ts';
-import { sendRendered } from './conditional.ts';
+import { etagOf, sendRendered } from './conditional.ts';
 import { parseOutputQuery } from './list-query.ts';
 import { pathId } from './versioned.ts';
 
@@ -35,6 +35,7 @@ const DATATYPES: Record<string, 'snapshot' | 'dynamic'> = { snapshot: 'snapshot'
 const OUTPUT_TYPES = ['json', 'svg'] as const;
 // As c.json() would send it.
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const frozenBodies = new WeakMap<object, { body: string; etag: string }>();
 
 function pick<T extends string>(c: Context, name: string, allowed: readonly T[]): T {
   const value = c.req.param(name) as T;
@@ -71,7 +72,17 @@ export function outputRoutes(o: OutputDeps) {
     },
   };
 
-  const json = (c: Context, value: unknown) => sendRendered(c, JSON.stringify(value), JSON_HEADERS);
+  const json = (c: Context, value: object) => {
+    // A cached snapshot topology (render/topology-cache.ts) is deep-frozen and
+    // shared while it stays cached: its body and ETag are worked out once.
+    let sent = frozenBodies.get(value);
+    if (!sent) {
+      const body = JSON.stringify(value);
+      sent = { body, etag: etagOf(body) };
+      if (Object.isFrozen(value)) frozenBodies.set(value, sent);
+    }
+    return sendRendered(c, sent.body, JSON_HEADERS, sent.etag);
+  };
   const svg = (c: Context, body: string) => sendRendered(c, body, SVG_RESPONSE_HEADERS);
 
   app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), async (c) => {

@@ -24,7 +24,7 @@ export const FilterSchema = v.strictObject({
 });
 
 /** Levels of node groups a query may ask for (a site, a metro, a region... is already deep). */
-export const MAX_GROUP_LEVELS = 8;
+const MAX_GROUP_LEVELS = 8;
 
 export const QuerySchema = v.strictObject({
   /** `spreadsheet?sheet_id=…&sheet_name=…` as listed by GET /api/v1/datasources/. */

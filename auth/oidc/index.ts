@@ -43,8 +43,8 @@ export async function createOidc(o: OidcOptions): Promise<Oidc> {
 
 /**
  * The provider, with every configured client checked now: oidc-provider
- * checks some client metadata as it starts and the rest when a client is
- * first used, so a bad client would otherwise fail at someone's sign-in.
+ * checks client metadata only when a client is first used, so a bad client
+ * would otherwise fail at someone's sign-in.
  * Its complaint becomes a settings error naming the client.
  */
 async function startProvider(create: () => Provider, settings: Settings): Promise<Provider> {
@@ -52,15 +52,8 @@ async function startProvider(create: () => Provider, settings: Settings): Promis
     const err = e as { error?: string; error_description?: string; message?: string };
     return err.error_description ?? err.message ?? String(e);
   };
-  let provider: Provider;
-  try {
-    provider = create();
-  } catch (e) {
-    if (e instanceof SettingsError) throw e;
-    // Client metadata is the only configuration of ours the provider refuses as it starts; anything else is reported as it is.
-    if ((e as { error?: string }).error === 'invalid_client_metadata') throw new SettingsError(`auth.oidc.clients: ${why(e)}`);
-    throw e;
-  }
+  // Construction itself refuses only missing or repeated client_ids, which the settings schema already refuses.
+  const provider = create();
   for (const c of settings.auth.oidc.clients) {
     try {
       await provider.Client.find(c.client_id);

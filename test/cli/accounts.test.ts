@@ -113,14 +113,16 @@ describe('accounts CLI: add, list, set-scopes, set-password, delete', () => {
 });
 
 describe('accounts CLI: which data folder', () => {
-  it('refuses a data folder that does not exist, creating nothing, before checking anything else', async () => {
+  it('refuses a data folder that does not exist, creating nothing, before opening it or asking for a password', async () => {
     const f = await tempFolder();
     try {
       await rm(f.data, { recursive: true });
       for (const args of [['list'], ['add', 'bob', 'svc:maps:read']]) {
-        const r = await cli(f.env, args, ['bob password 12']);
+        const passwords = ['bob password 12'];
+        const r = await cli(f.env, args, passwords);
         assert.equal(r.code, 1);
         assert.match(r.err, new RegExp(`the data folder ${f.data.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} does not exist; check MTS_DATA_DIR`));
+        assert.deepEqual(passwords, ['bob password 12'], 'no password was asked for');
       }
       const typo = await cli(f.env, ['lsit']);
       assert.equal(typo.code, 1);
