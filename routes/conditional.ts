@@ -13,6 +13,7 @@ export function notModified(c: Context, etag: string): boolean {
   return !!ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 }
 
+/** The strong ETag of an output's bytes, as sendRendered below explains. */
 export function etagOf(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 }
