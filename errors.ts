@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   changed_on_disk: 409,
+  request_timeout: 408,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -25,6 +26,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   datasource_unavailable: 503,
   identity_provider_unavailable: 503,
+  resource_unavailable: 503,
   storage_unavailable: 507,
   internal: 500,
 } as const;

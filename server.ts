@@ -3,6 +3,8 @@
 // the data folder and listens. Running this file starts the service.
 import { serve as listen } from '@hono/node-server';
 import { Hono } from 'hono';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createAuth } from './auth/index.ts';
 import type { AppEnv } from './auth/types.ts';
@@ -21,8 +23,12 @@ import { publicRoutes } from './routes/public.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
+import { diffPictureRoutes, historyRoutes } from './routes/history.ts';
+import { diffOf } from './resources/changes.ts';
+import type { VersionedCollection } from './resources/collection.ts';
+import { mapsUsing } from './resources/usage.ts';
 import { userRoutes } from './routes/users.ts';
-import { bodySizeLimit } from './routes/body.ts';
+import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { openFileStore } from './store/file.ts';
 import type { Store } from './store/types.ts';
@@ -60,13 +66,27 @@ export async function createApp(deps: AppDeps) {
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
 
-  app.route('/', healthRoutes());
+  app.route('/', healthRoutes(resources.problems));
   app.route('/', authRoutes(auth));
   app.route('/', userRoutes(auth, baseUrl));
   app.route('/', mapRoutes({ auth, maps: resources.maps, baseUrl }));
   app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
   app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));
+  const history = (segment: string, collection: VersionedCollection, usedBy?: 'dataset' | 'template') => historyRoutes({
+    auth, segment, collection,
+    usedBy: usedBy && ((id) => mapsUsing(resources.maps.collection, usedBy, id)),
+    diff: (_id, from, to) => diffOf(collection.kind.collection, store, from, to),
+    // A restored map comes back unpublished, and a revert keeps the map's public flag: publishing takes the publish scope.
+    ...(segment === 'map' ? {
+      onRestore: (content) => ({ ...content, public: false }),
+      onRevert: (content, latest) => ({ ...content, public: latest.public === true }),
+    } : {}),
+  });
+  app.route('/', history('map', resources.maps.collection));
+  app.route('/', history('dataset', resources.datasets.collection, 'dataset'));
+  app.route('/', history('template', resources.templates.collection, 'template'));
   app.route('/', publicRoutes({ maps: resources.maps }));
+  app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store }));
   app.route('/', outputRoutes({ auth, ...resources, datasources }));
   app.route('/', datasourceRoutes(datasources));
   app.route('/', openApiRoutes(settings));
@@ -77,24 +97,35 @@ export async function createApp(deps: AppDeps) {
 /** How long a stop waits for the requests in flight. */
 const STOP_GRACE_MS = 10_000;
 
+export interface ServeOptions {
+  /** Default: the service's logger on stdout/stderr. */
+  log?: Logger;
+  /** Stop gracefully on SIGTERM/SIGINT (default true; tests that run the service in their own process pass false). */
+  signals?: boolean;
+}
+
 /** Starts the service from settings.yml and the environment; resolves once listening. */
-export async function serve(env: NodeJS.ProcessEnv = process.env) {
-  const log = createLogger();
+export async function serve(env: NodeJS.ProcessEnv = process.env, options: ServeOptions = {}) {
+  const log = options.log ?? createLogger();
   const settings = loadSettings(env);
   const store = await openFileStore(settings.data.dir, { log: (m) => log.info(m) });
-  let server: ReturnType<typeof listen>;
+  let server: http.Server;
   try {
     const app = await createApp({ settings, store, log, adminPassword: env.MTS_ADMIN_PASSWORD });
-    server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
-      const s = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host }, () => resolve(s));
+    server = await new Promise<http.Server>((resolve, reject) => {
+      const s = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host, serverOptions: serverOptions(settings) },
+        () => resolve(s as http.Server));
       // A port in use or a host that does not resolve: say which settings to change, not a stack.
-      s.once('error', (e: NodeJS.ErrnoException) => reject(new SettingsError(
-        `cannot listen on ${settings.server.host}:${settings.server.port} (settings server.host / server.port, or HOST / PORT): ${e.code ?? e.message}`)));
+      const refused = (e: NodeJS.ErrnoException) => reject(new SettingsError(
+        `cannot listen on ${settings.server.host}:${settings.server.port} (settings server.host / server.port, or HOST / PORT): ${e.code ?? e.message}`));
+      s.once('error', refused);
+      s.once('listening', () => s.off('error', refused));
     });
   } catch (e) {
     await store.close(); // releases the data folder's lock
     throw e;
   }
+  limitConnections(server, settings, log);
   const info = server.address();
   log.info(`Map Topology Service listening on ${settings.server.baseUrl} (bound to ${typeof info === 'object' && info ? `${info.address}:${info.port}` : info})`);
   const login = settings.auth.backend === 'basic'
@@ -114,15 +145,94 @@ export async function serve(env: NodeJS.ProcessEnv = process.env) {
     }, STOP_GRACE_MS).unref();
     // close() stops accepting; a kept-alive connection that goes idle once its request is answered
     // would otherwise hold the stop for the keep-alive timeout.
-    const idle = setInterval(() => ('closeIdleConnections' in server ? server.closeIdleConnections() : undefined), 50).unref();
+    const idle = setInterval(() => server.closeIdleConnections(), 50).unref();
     server.close(() => {
       clearInterval(idle);
       void store.close().then(() => process.exit(0), now);
     });
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  if (options.signals !== false) {
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }
   return { server, store, settings };
+}
+
+/**
+ * Node's own request limits. Node checks for late requests on a timer (every
+ * 30 s unless told), which would let a request run up to that much over its
+ * limit: it checks at least four times within the headers limit, at most once a second.
+ */
+function serverOptions(settings: Settings): http.ServerOptions {
+  const { requestTimeoutSeconds, headersTimeoutSeconds, keepAliveTimeoutSeconds } = settings.server;
+  return {
+    requestTimeout: requestTimeoutSeconds * 1000,
+    headersTimeout: headersTimeoutSeconds * 1000,
+    keepAliveTimeout: keepAliveTimeoutSeconds * 1000,
+    connectionsCheckingInterval: Math.min(1000, Math.floor(headersTimeoutSeconds * 1000 / 4)),
+  };
+}
+
+/** How often, at most, the log repeats that the connection limit is turning connections away. */
+const DROP_REPORT_MS = 60_000;
+
+/**
+ * server.maxConnections: Node closes a connection beyond it as soon as it is
+ * accepted, so slow or idle clients hold at most that many file descriptors.
+ * A request that does not arrive in time is answered 408 in the service's JSON
+ * error shape and its connection closed, freeing its slot.
+ */
+function limitConnections(server: http.Server, settings: Settings, log: Logger) {
+  const { maxConnections, requestTimeoutSeconds, headersTimeoutSeconds } = settings.server;
+  server.maxConnections = maxConnections;
+  // Once listening, an error of the listening socket (accept failing with EMFILE when every file
+  // descriptor is taken) is logged: with no listener Node would throw it and end the service.
+  server.on('error', (e: NodeJS.ErrnoException) => log.error(`listening socket: ${e.code ?? e.message}`));
+
+  let dropped = 0;
+  let reporting: NodeJS.Timeout | undefined;
+  server.on('drop', () => {
+    if (reporting) return void dropped++;
+    log.error(`connection limit reached (server.maxConnections: ${maxConnections}): closing new connections until some end`);
+    reporting = setTimeout(() => {
+      if (dropped) log.error(`connection limit: ${dropped} more connections closed in the last ${DROP_REPORT_MS / 1000} s`);
+      dropped = 0;
+      reporting = undefined;
+    }, DROP_REPORT_MS).unref();
+  });
+
+  const timeoutAnswer = rawResponse(408, {
+    detail: `the request did not arrive in full within ${requestTimeoutSeconds} s (server.requestTimeoutSeconds)` +
+      (headersTimeoutSeconds < requestTimeoutSeconds ? `, or its headers within ${headersTimeoutSeconds} s (server.headersTimeoutSeconds)` : '') +
+      '; send it again',
+    code: 'request_timeout',
+  });
+  // Node's own answers to the other client errors: the listener replaces them all.
+  const nodeAnswers: Record<string, Buffer> = {
+    HPE_HEADER_OVERFLOW: rawResponse(431),
+    HPE_CHUNK_EXTENSIONS_OVERFLOW: rawResponse(413),
+  };
+  const malformed = rawResponse(400);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    // A handler may be reading this body: its read now fails, and it must not count that as a 500.
+    if (timedOut) markRequestTimedOut(socket);
+    // As Node does: answer only when nothing of a response has gone out on this connection yet.
+    const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+    const answer = timedOut ? timeoutAnswer : nodeAnswers[err.code ?? ''] ?? malformed;
+    // Flush the answer, then close at once: a client still sending must not keep the slot.
+    socket.end(answer, () => socket.destroy());
+    setTimeout(() => socket.destroy(), 1000).unref();
+  });
+}
+
+/** A complete HTTP/1.1 response that closes the connection, written straight to the socket. */
+function rawResponse(status: number, json?: Record<string, string>): Buffer {
+  const body = json ? JSON.stringify(json) : '';
+  return Buffer.from(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+    (json ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : '') +
+    `Connection: close\r\n\r\n${body}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -9,6 +9,7 @@ const benches: Bench[] = [
   { name: 'datasource', load: async () => (await import('./datasource.ts')).benchDatasource },
   { name: 'render', load: async () => (await import('./render.ts')).benchRender },
   { name: 'output', load: async () => (await import('./output.ts')).benchOutput },
+  { name: 'diff', load: async () => (await import('./diff.ts')).benchDiff },
 ];
 
 const wanted = process.argv.slice(2);

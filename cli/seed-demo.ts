@@ -22,11 +22,10 @@ import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
 import { createMemoryStore } from '../store/memory.ts';
 import { DataDirInUseError } from '../store/lock.ts';
-import type { Collection, Store } from '../store/types.ts';
+// The seed rebuilds the logs (maps, datasets, templates) and the results; sheets and anything else in the folder stay.
+import { LOG_COLLECTIONS, type Store } from '../store/types.ts';
 
 const SHEETS = ['rne-backbone.xlsx', 'rne-exchanges.csv'];
-/** What the seed rebuilds; sheets and anything else in the folder stay. */
-const CONTENT: Collection[] = ['maps', 'datasets', 'templates', 'results'];
 
 const BACKBONE = 'spreadsheet?sheet_id=rne-backbone&sheet_name=Circuits';
 const EXCHANGES = 'spreadsheet?sheet_id=rne-exchanges&sheet_name=rne-exchanges';
@@ -149,9 +148,10 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
     }
     seeding = true;
     for (const signal of signals) process.once(signal, interrupted);
-    for (const collection of CONTENT) {
-      for (const [key] of store.entries(collection)) await store.delete(collection, key);
+    for (const collection of LOG_COLLECTIONS) {
+      for (const [key] of store.heads(collection)) await store.drop(collection, key);
     }
+    for (const key of store.blobKeys()) await store.forget(key);
     await build(store, settings, io);
   } catch (e) {
     io.err(`seeding ${dir} failed: ${(e as Error).message}`);

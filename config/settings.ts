@@ -10,6 +10,8 @@ const port = v.pipe(v.number('expected a number'), v.integer('expected an intege
   v.minValue(0, 'expected a port from 0 to 65535'), v.maxValue(65535, 'expected a port from 0 to 65535'));
 const positiveInt = v.pipe(v.number('expected a number'), v.integer('expected an integer'),
   v.minValue(1, 'expected a positive integer'));
+/** A time limit in whole seconds, at most a day (Node takes milliseconds and refuses unsafe integers). */
+const seconds = v.pipe(positiveInt, v.maxValue(86_400, 'expected at most 86400 (one day)'));
 const nonEmpty = v.pipe(v.string('expected a string'), v.minLength(1, 'expected a non-empty string'));
 /** RFC 6749 3.3 scope-token: tokens carry scopes space-separated, so one cannot hold a space or a quote. */
 const scopeToken = v.pipe(v.string('expected a string'),
@@ -32,7 +34,7 @@ const OidcClientSchema = v.strictObject({
 });
 
 export const SettingsSchema = v.strictObject({
-  server: v.nullish(v.strictObject({
+  server: v.nullish(v.pipe(v.strictObject({
     port: v.optional(port, 8080),
     host: v.optional(nonEmpty, '0.0.0.0'),
     /** Public URL of the service, used in Location headers and OIDC metadata. */
@@ -42,7 +44,21 @@ export const SettingsSchema = v.strictObject({
     bodyLimitBytes: v.optional(positiveInt, 1024 * 1024),
     /** Behind one reverse proxy: take the client address from X-Forwarded-For and the scheme/host from X-Forwarded-*. */
     trustProxy: v.optional(v.boolean('expected true or false'), false),
-  }), {}),
+    /** The whole request, headers and body, must arrive within this; else 408 and the connection is closed. */
+    requestTimeoutSeconds: v.optional(seconds, 30),
+    /** The headers must arrive within this (default and at most requestTimeoutSeconds). */
+    headersTimeoutSeconds: v.optional(seconds),
+    /** An idle kept-alive connection is closed after this. */
+    keepAliveTimeoutSeconds: v.optional(seconds, 5),
+    /** Most connections open at once; a new one beyond is closed as soon as it is accepted. */
+    maxConnections: v.optional(positiveInt, 1000),
+  }), v.forward(v.partialCheck([['requestTimeoutSeconds'], ['headersTimeoutSeconds']],
+    (x) => x.headersTimeoutSeconds === undefined || x.headersTimeoutSeconds <= x.requestTimeoutSeconds,
+    (issue) => {
+      const x = issue.input as { requestTimeoutSeconds: number; headersTimeoutSeconds: number };
+      return `expected at most server.requestTimeoutSeconds (${x.requestTimeoutSeconds}), as the headers are part of the request (got ${x.headersTimeoutSeconds})`;
+    }),
+  ['headersTimeoutSeconds'])), {}),
   data: v.nullish(v.strictObject({
     dir: v.optional(nonEmpty, './data'),
   }), {}),
@@ -86,7 +102,7 @@ export const SettingsSchema = v.strictObject({
 
 export type SettingsInput = v.InferInput<typeof SettingsSchema>;
 export type Settings = v.InferOutput<typeof SettingsSchema> & {
-  server: { baseUrl: string };
+  server: { baseUrl: string; headersTimeoutSeconds: number };
   datasources: { spreadsheet: { dir: string } };
 };
 
@@ -120,6 +136,7 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
   const s = result.output as Settings;
   s.data.dir = path.resolve(baseDir, s.data.dir);
   s.datasources.spreadsheet.dir = path.resolve(baseDir, s.datasources.spreadsheet.dir ?? path.join(s.data.dir, 'sheets'));
+  s.server.headersTimeoutSeconds ??= s.server.requestTimeoutSeconds;
   s.server.baseUrl = (s.server.baseUrl ?? `http://localhost:${s.server.port}`).replace(/\/+$/, '');
   return s;
 }

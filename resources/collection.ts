@@ -1,15 +1,17 @@
-// A versioned collection over the Store: create (fresh random ID), append a
-// new immutable version (serialized per resource by store.update), get the
-// latest or a given version, and list. Also keeps the caches that make reads
-// cheap: the serialized body + ETag of each version object (the store hands
-// out a new object per write, so identity is a safe key), and list bodies per
-// normalized query, dropped whenever the collection's generation moves on.
-import { notFound, preconditionFailed } from '../errors.ts';
+// A versioned collection over the Store's logs: create (fresh random ID),
+// append a new immutable version (serialized per resource by the store), get
+// the latest (memory) or an older version (read on demand), delete as a
+// tombstone version, and list. Also keeps the caches that make reads cheap:
+// the serialized body + ETag of each version object (the store hands out a
+// new object per write, so identity is a safe key), and list bodies of the
+// latest versions per normalized query, dropped whenever the collection's
+// generation moves on.
+import { notFound, preconditionFailed, ServiceError } from '../errors.ts';
 import { ID_PATTERN } from '../schema/common.ts';
 import type { Json, Store } from '../store/types.ts';
 import { newId } from './ids.ts';
-import { findVersion, selectList } from './list.ts';
-import type { ListPage, ListQuery, ResourceKind, Serialized, StoredResource, StoredVersion, Visibility } from './types.ts';
+import { listPage, visible } from './list.ts';
+import type { ListPage, ListQuery, ResourceKind, Serialized, StoredVersion, Visibility } from './types.ts';
 
 /** Bounds on cached list bodies per collection, so varied or huge queries cannot grow memory without end. */
 const MAX_CACHED_LISTS = 256;
@@ -19,54 +21,104 @@ const CREATE_ATTEMPTS = 8;
 class IdTaken extends Error {}
 
 export type Content = { [key: string]: Json | undefined };
+/** Stamps the store of versions adds; never part of a version's content. */
+const STAMPS = ['version', 'lastUpdatedBy', 'lastUpdatedOn', 'change', 'deleted'] as const;
 
 export class VersionedCollection {
   /** Bumped after every write; list caches of older generations are stale. */
   generation = 0;
-  private views = new WeakMap<object, Serialized>();
+  private views = new WeakMap<object, Serialized | Promise<Serialized>>();
   private lists = { generation: 0, chars: 0, pages: new Map<string, ListPage>() };
   /** Normalized cache keys of query objects already seen (routes reuse parsed queries). */
   private keys = new WeakMap<ListQuery, string>();
 
   constructor(
-    private readonly store: Store,
+    readonly store: Store,
     readonly kind: ResourceKind,
     private readonly now: () => Date,
   ) {}
 
-  private doc(id: string): StoredResource | undefined {
+  /** The latest stored version, tombstones included; undefined when there is none. */
+  head(id: string): StoredVersion | undefined {
     if (!ID_PATTERN.test(id)) return undefined; // never let a malformed ID reach the store
-    return this.store.get<StoredResource>(this.kind.collection, id);
+    const head = this.store.head<StoredVersion>(this.kind.collection, id);
+    if (head && head[this.kind.idField] !== id) throw new ServiceError('resource_unavailable', misfiled(this.kind, id, head));
+    return head;
   }
 
+  /** Whether a resource exists and is not deleted. */
   exists(id: string): boolean {
-    return this.doc(id) !== undefined;
+    const head = this.head(id);
+    return head !== undefined && head.deleted !== true;
   }
 
-  /** The latest version, or version `n`; 404 when either is missing. */
-  get(id: string, which: 'latest' | number = 'latest'): StoredVersion {
-    const doc = this.doc(id);
-    const latest = doc?.versions[doc.versions.length - 1];
-    if (!doc || !latest) throw notFound(`no ${this.kind.label} with ID ${id}`);
-    if (which === 'latest') return latest;
-    const found = findVersion(doc, which);
-    if (!found) throw notFound(`${this.kind.label} ${id} has no version ${which}; its latest version is ${latest.version}`);
+  private missing(id: string) {
+    const head = this.head(id);
+    return notFound(head?.deleted === true
+      ? `${this.kind.label} ${id} was deleted (version ${head.version}); its history and restore remain`
+      : `no ${this.kind.label} with ID ${id}`);
+  }
+
+  /** The latest version; 404 when missing or deleted. */
+  get(id: string): StoredVersion {
+    const head = this.head(id);
+    if (!head || head.deleted === true) throw this.missing(id);
+    return head;
+  }
+
+  /** The latest version or version `n` of a resource that is not deleted; 404 when either is missing. */
+  async at(id: string, which: 'latest' | number = 'latest'): Promise<StoredVersion> {
+    const latest = this.get(id);
+    if (which === 'latest' || which === latest.version) return latest;
+    const found = await this.store.read<StoredVersion>(this.kind.collection, id, which);
+    if (!found || found.deleted === true) {
+      throw notFound(`${this.kind.label} ${id} has no version ${which}${found ? ' (it is a deletion)' : ''}; its latest version is ${latest.version}`);
+    }
     return found;
+  }
+
+  /** Any stored version, tombstones included (history, diff, revert); 404 when absent. */
+  async anyVersion(id: string, n: number): Promise<StoredVersion> {
+    const found = this.head(id) && (await this.store.read<StoredVersion>(this.kind.collection, id, n));
+    if (!found) throw notFound(`${this.kind.label} ${id} has no version ${n}`);
+    return found;
+  }
+
+  /** Version numbers of a resource, ascending (deleted ones included); 404 for an unknown ID. */
+  versionNumbers(id: string): readonly number[] {
+    if (!this.head(id)) throw notFound(`no ${this.kind.label} with ID ${id}`);
+    return this.store.versions(this.kind.collection, id);
   }
 
   etag(version: StoredVersion): string {
     return `"${String(version[this.kind.idField])}-v${version.version}"`;
   }
 
-  /** The body and ETag of one version, serialized once per stored object. */
-  view(version: StoredVersion): Serialized {
-    let cached = this.views.get(version);
-    if (!cached) {
-      const shown = this.kind.present ? this.kind.present(version) : version;
-      cached = { body: JSON.stringify(shown), etag: this.etag(version) };
-      this.views.set(version, cached);
-    }
-    return cached;
+  /** What clients see of a version: its fields without the history stamps. */
+  shown(version: StoredVersion): Record<string, unknown> | Promise<Record<string, unknown>> {
+    const { change: _c, deleted: _d, ...plain } = version;
+    return this.kind.present ? this.kind.present(plain as StoredVersion) : plain;
+  }
+
+  /**
+   * The body and ETag of one version, serialized once per stored object; at
+   * once when nothing has to be read for it (a GET by ID then answers
+   * without a trip through the event loop).
+   */
+  view(version: StoredVersion): Serialized | Promise<Serialized> {
+    const cached = this.views.get(version);
+    if (cached) return cached;
+    const make = (shown: Record<string, unknown>): Serialized => {
+      const made = { body: JSON.stringify(shown), etag: this.etag(version) };
+      this.views.set(version, made);
+      return made;
+    };
+    const shown = this.shown(version);
+    if (!(shown instanceof Promise)) return make(shown);
+    const pending = shown.then(make);
+    this.views.set(version, pending);
+    pending.catch(() => this.views.delete(version));
+    return pending;
   }
 
   /** 412 unless If-Match names the latest version (or is `*`). Strong comparison, as RFC 9110 asks. */
@@ -80,25 +132,26 @@ export class VersionedCollection {
     );
   }
 
-  private stamp(id: string, content: Content, version: number, by: string): StoredVersion {
+  private stamp(id: string, content: Content, version: number, by: string, change: string): StoredVersion {
     return {
       ...(content as { [key: string]: Json }),
       [this.kind.idField]: id,
       version,
       lastUpdatedBy: by,
       lastUpdatedOn: this.now().toISOString(),
+      change,
     } as StoredVersion;
   }
 
   // IDs already used, lower-cased. Data folders are committed to git and
   // checked out on case-insensitive file systems (macOS, Windows), where
-  // "abC1234.json" and "ABc1234.json" would be one file: a new ID must differ
-  // from every existing one by more than case.
+  // "abC1234" and "ABc1234" would be one folder: a new ID must differ from
+  // every existing one by more than case.
   private foldedIds?: Set<string>;
 
   private takenIgnoringCase(id: string): boolean {
-    this.foldedIds ??= new Set(this.store.entries(this.kind.collection).map(([key]) => key.toLowerCase()));
-    return this.foldedIds.has(id.toLowerCase());
+    this.foldedIds ??= new Set(this.store.heads(this.kind.collection).map(([key]) => key.toLowerCase()));
+    return this.foldedIds.has(id.toLowerCase()) || this.store.versions(this.kind.collection, id).length > 0;
   }
 
   /** Stores version 1 of a new resource under a fresh ID. */
@@ -108,12 +161,12 @@ export class VersionedCollection {
         const id = newId();
         if (this.takenIgnoringCase(id)) continue;
         try {
-          const doc = await this.store.update<StoredResource>(this.kind.collection, id, (current) => {
-            if (current !== undefined) throw new IdTaken();
-            return { versions: [this.stamp(id, content, 1, by)] };
+          const stored = await this.store.append<StoredVersion>(this.kind.collection, id, (head) => {
+            if (head !== undefined) throw new IdTaken();
+            return this.stamp(id, content, 1, by, 'created');
           });
           this.foldedIds?.add(id.toLowerCase());
-          return doc.versions[0];
+          return stored;
         } catch (e) {
           if (!(e instanceof IdTaken)) throw e;
         }
@@ -126,34 +179,35 @@ export class VersionedCollection {
 
   /**
    * Appends version latest+1. `make` sees the latest version and the new
-   * number and returns the content; it runs inside the per-resource write
-   * turn, so concurrent appends get consecutive numbers and If-Match is
-   * checked against what is really the latest.
+   * number and returns the content and a summary of the change; it runs
+   * inside the per-resource write turn, so concurrent appends get consecutive
+   * numbers and If-Match is checked against what is really the latest. A
+   * deleted resource is 404 unless `deleted` allows it (restore, delete).
    */
   async append(
     id: string,
     by: string,
-    make: (latest: StoredVersion, next: number) => Content | Promise<Content>,
-    options: { ifMatch?: string } = {},
+    make: (latest: StoredVersion, next: number) => Promise<{ content: Content; change: string; deleted?: boolean }> | { content: Content; change: string; deleted?: boolean },
+    options: { ifMatch?: string; whenDeleted?: boolean } = {},
   ): Promise<StoredVersion> {
-    this.get(id); // 404 before taking the write turn
+    if (!options.whenDeleted) this.get(id); // 404 before taking the write turn
     try {
-      const doc = await this.store.update<StoredResource>(this.kind.collection, id, async (current) => {
-        const latest = current?.versions[current.versions.length - 1];
-        if (!current || !latest) throw notFound(`no ${this.kind.label} with ID ${id}`);
+      return await this.store.append<StoredVersion>(this.kind.collection, id, async (latest) => {
+        if (!latest || (latest.deleted === true && !options.whenDeleted)) throw this.missing(id);
         this.checkMatch(id, latest, options.ifMatch);
         const next = latest.version + 1;
-        const content = await make(latest, next);
-        return { versions: [...current.versions, this.stamp(id, content, next, by)] };
+        const made = await make(latest, next);
+        const stamped = this.stamp(id, made.content, next, by, made.change);
+        return made.deleted ? { ...stamped, deleted: true } : stamped;
       });
-      return doc.versions[doc.versions.length - 1];
     } finally {
       this.generation++;
     }
   }
 
-  /** A list body, cached per normalized query until the next write. */
-  list(query: ListQuery, visibility?: Visibility): ListPage {
+  /** A list body; the latest versions' are cached per normalized query until the next write. */
+  async list(query: ListQuery, visibility?: Visibility): Promise<ListPage> {
+    if (query.version !== 'latest') return listPage(this, query, visibility);
     if (this.lists.generation !== this.generation) {
       this.lists = { generation: this.generation, chars: 0, pages: new Map() };
     }
@@ -162,11 +216,10 @@ export class VersionedCollection {
     const key = `${visibility?.name ?? ''}|${normalized}`;
     let page = this.lists.pages.get(key);
     if (!page) {
-      const entries = this.store.entries<StoredResource>(this.kind.collection);
-      const { items, total } = selectList(entries, this.kind, query, visibility);
-      page = { body: JSON.stringify(items), total };
-      const size = page.body.length;
-      if (size <= MAX_CACHED_CHARS / 4) {
+      const generation = this.generation;
+      page = await listPage(this, query, visibility);
+      const size = page.body?.length ?? Infinity;
+      if (generation === this.generation && size <= MAX_CACHED_CHARS / 4) {
         if (this.lists.pages.size >= MAX_CACHED_LISTS || this.lists.chars + size > MAX_CACHED_CHARS) {
           this.lists = { generation: this.generation, chars: 0, pages: new Map() };
         }
@@ -176,6 +229,19 @@ export class VersionedCollection {
     }
     return page;
   }
+
+  /** The latest versions of resources that are not deleted (and pass `visibility`), in ID order. */
+  live(visibility?: Visibility): StoredVersion[] {
+    return this.store.heads<StoredVersion>(this.kind.collection)
+      .filter(([key, head]) => visible(head, visibility) && head[this.kind.idField] === key)
+      .map(([, head]) => head);
+  }
+}
+
+/** Why a resource whose latest version names another ID is not served (a file copied or moved by hand). */
+export function misfiled(kind: ResourceKind, id: string, head: StoredVersion): string {
+  return `${kind.collection}/${id}/v${head.version}.json holds ${kind.idField} ${JSON.stringify(head[kind.idField])?.slice(0, 40)}, ` +
+    `not the name of its folder, ${id}; repair or move the folder and restart the service`;
 }
 
 /** Same request, same key: filter values sorted, filters sorted by name. */
@@ -188,6 +254,7 @@ function normalize(q: ListQuery): string {
 
 /** The content of a version without its stamps (to copy it into the next one). */
 export function contentOf(version: StoredVersion): Content {
-  const { version: _v, lastUpdatedBy: _b, lastUpdatedOn: _o, ...content } = version;
+  const content: Content = { ...version };
+  for (const stamp of STAMPS) delete content[stamp];
   return content;
 }

@@ -5,29 +5,23 @@
 // "with none the version stores no results"). A datasource that cannot be
 // read (503) or a bad filter (422) stores nothing, filters or not.
 //
-// Results live in their own documents, collection `results`, key
-// `<datasetId>.v<version>`: { datasetId, version, records, problems }. The
-// stored version refers to it by `resultsKey` (null when none), and the
-// dataset object clients see carries them inline, as Terranova does:
-// `results` (the records, or null) and `problems` (unusable rows, or []),
-// plus `problemCount` when the datasource capped the `problems` list.
-import type { DatasourceRegistry, EdgeRecord, QueryResult, RowProblem } from '../datasources/types.ts';
+// Results are blobs of the store, named by the hash of their content:
+// { records, problems, problemCount? }. A refresh whose results equal the
+// previous version's stores no new bytes. The stored version refers to its
+// results by `resultsKey` (null when none), and the dataset object clients
+// see carries them inline, as Terranova does: `results` (the records, or
+// null) and `problems` (unusable rows, or []), plus `problemCount` when the
+// datasource capped the `problems` list.
+import type { DatasourceRegistry, QueryResult } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
 import { DATASET_FIELDS } from '../schema/records.ts';
 import type { Json, Store } from '../store/types.ts';
 import { contentOf, VersionedCollection, type Content } from './collection.ts';
+import { describeChange } from './changes.ts';
+import { storedResults, type StoredResults } from './results.ts';
 import type { ListQuery, ResourceKind, StoredVersion } from './types.ts';
 
-export interface StoredResults {
-  datasetId: string;
-  version: number;
-  records: EdgeRecord[];
-  problems: RowProblem[];
-  /** Total unusable rows when `problems` is capped by the datasource. */
-  problemCount?: number;
-}
-
-export const resultsKey = (datasetId: string, version: number) => `${datasetId}.v${version}`;
+export type { StoredResults };
 
 /** The dataset kind without its store-bound presentation (enough to parse list queries). */
 export const DATASET_KIND: ResourceKind = {
@@ -40,13 +34,11 @@ export const DATASET_KIND: ResourceKind = {
 };
 
 function datasetKind(store: Store): ResourceKind {
-  const results = (v: StoredVersion) =>
-    typeof v.resultsKey === 'string' ? store.get<StoredResults>('results', v.resultsKey) : undefined;
   return {
     ...DATASET_KIND,
-    present: (v) => {
+    present: async (v) => {
       const { resultsKey: _key, ...shown } = v;
-      const stored = results(v);
+      const stored = await storedResults(store, v);
       const capped = stored?.problemCount !== undefined ? { problemCount: stored.problemCount } : {};
       return { ...shown, results: stored?.records ?? null, problems: stored?.problems ?? [], ...capped };
     },
@@ -60,7 +52,8 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
 
   return {
     collection,
-    get: (id: string, which: 'latest' | number = 'latest') => collection.get(id, which),
+    get: (id: string) => collection.get(id),
+    at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
     view: (version: StoredVersion) => collection.view(version),
     list: (query: ListQuery) => collection.list(query),
 
@@ -75,24 +68,20 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       datasources.checkEndpoint(revision.query.endpoint);
       const result = await datasources.run(revision.query);
       const ran: QueryResult | null = revision.query.filters.length > 0 ? result : null;
-      return collection.append(id, by, async (_latest, next) => {
-        if (!ran) return content(revision, null);
-        // Results first: a crash between the two writes leaves an unreferenced
-        // results file (overwritten by the next update), never a dangling reference.
-        const key = resultsKey(id, next);
-        await store.update<StoredResults>('results', key, () => ({
-          datasetId: id, version: next, records: ran.records, problems: ran.problems,
-          ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
-        }));
-        return content(revision, key);
+      // Results first: a crash between the two writes leaves an unreferenced blob, never a dangling reference.
+      const key = ran ? await store.put({
+        records: ran.records, problems: ran.problems,
+        ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
+      } as unknown as Json) : null;
+      return collection.append(id, by, async (latest) => {
+        const next = content(revision, key);
+        return { content: next, change: await describeChange('datasets', store, latest, next) };
       }, { ifMatch });
     },
 
     /** Stored results of one version (for snapshot output); null when that version has none. */
-    results(id: string, which: 'latest' | number = 'latest'): StoredResults | null {
-      const version = collection.get(id, which);
-      if (typeof version.resultsKey !== 'string') return null;
-      return store.get<StoredResults>('results', version.resultsKey) ?? null;
+    async results(id: string, which: 'latest' | number = 'latest'): Promise<StoredResults | null> {
+      return (await storedResults(store, await collection.at(id, which))) ?? null;
     },
 
     /** The query of one version, as stored (normalized by the schema). */

@@ -1,10 +1,10 @@
 // The versioned resources of the service, built over one Store. Routes and
 // renderers use these; nothing here knows about HTTP.
 import type { DatasourceRegistry } from '../datasources/types.ts';
-import type { Store } from '../store/types.ts';
+import type { Store, StoreProblem } from '../store/types.ts';
 import { createDatasets } from './datasets.ts';
 import { createMaps } from './maps.ts';
-import { checkStoredShapes } from './stored-shape.ts';
+import { storedShapeProblems } from './stored-shape.ts';
 import { createTemplates } from './templates.ts';
 
 export interface ResourceDeps {
@@ -13,15 +13,19 @@ export interface ResourceDeps {
   datasources: DatasourceRegistry;
 }
 
-/** The resources over `store`; throws, naming the file, when the data folder breaks their rules (stored-shape.ts). */
+/** The resources over `store`. */
 export function createResources({ store, now, datasources }: ResourceDeps) {
-  const resources = {
-    maps: createMaps(store, now),
-    datasets: createDatasets(store, now, datasources),
-    templates: createTemplates(store, now),
+  const maps = createMaps(store, now);
+  const datasets = createDatasets(store, now, datasources);
+  const templates = createTemplates(store, now);
+  const shapeProblems = storedShapeProblems(store, [maps.collection.kind, datasets.collection.kind, templates.collection.kind]);
+  return {
+    maps,
+    datasets,
+    templates,
+    /** Everything that cannot be served (the store's unreadable files, misfiled resources); empty when healthy. */
+    problems: (): StoreProblem[] => [...store.problems(), ...shapeProblems],
   };
-  checkStoredShapes(store, [resources.maps.collection.kind, resources.datasets.collection.kind, resources.templates.collection.kind]);
-  return resources;
 }
 
 export type Resources = ReturnType<typeof createResources>;

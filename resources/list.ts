@@ -1,58 +1,68 @@
-// List selection, pure: which versions a list request shows, filtered, paged
-// and cut down to the requested fields. Order: resources by ID ascending
+// List selection: which versions a list request shows, filtered, paged and
+// cut down to the requested fields. Order: resources by ID ascending
 // (code-unit order, as the store lists keys: digits, then A-Z, then a-z),
-// and within one resource by version ascending.
-import type { ListQuery, ResourceKind, StoredResource, StoredVersion, Visibility } from './types.ts';
+// and within one resource by version ascending. Deleted resources are left
+// out, and so are the deletion versions of resources restored since.
+// Latest versions come from memory; `version=all` or a number reads older
+// versions one at a time, notes which match, then streams the page, reading
+// them again (through the store's cache): memory stays bounded by the page,
+// never by the history.
+import type { VersionedCollection } from './collection.ts';
+import type { ListPage, ListQuery, StoredVersion, Visibility } from './types.ts';
 
-/** The version `n` of a resource, or undefined. Versions are contiguous from 1, so the index is tried first. */
-export function findVersion(doc: StoredResource, n: number): StoredVersion | undefined {
-  const guess = doc.versions[n - 1];
-  if (guess?.version === n) return guess;
-  return doc.versions.find((x) => x.version === n);
+/** Whether a resource's latest version makes it listable. */
+export function visible(head: StoredVersion, visibility?: Visibility): boolean {
+  return head.deleted !== true && (!visibility || visibility.resource(head));
 }
 
-function chosenVersions(doc: StoredResource, query: ListQuery, visibility?: Visibility): StoredVersion[] {
-  const latest = doc.versions[doc.versions.length - 1];
-  if (!latest) return [];
-  if (visibility && !visibility.resource(latest)) return [];
-  let picked: StoredVersion[];
-  if (query.version === 'latest') picked = [latest];
-  else if (query.version === 'all') picked = doc.versions;
-  else {
-    const one = findVersion(doc, query.version);
-    picked = one ? [one] : [];
-  }
-  return visibility ? picked.filter(visibility.version) : picked;
-}
-
-function matches(version: StoredVersion, query: ListQuery): boolean {
+function matches(version: StoredVersion, query: ListQuery, visibility?: Visibility): boolean {
+  if (version.deleted === true || (visibility && !visibility.version(version))) return false;
   for (const [field, accepted] of query.filters) {
     if (!accepted.includes(version[field] as string | boolean)) return false;
   }
   return true;
 }
 
-export function selectList(
-  entries: ReadonlyArray<readonly [string, StoredResource]>,
-  kind: ResourceKind,
-  query: ListQuery,
-  visibility?: Visibility,
-): { items: Record<string, unknown>[]; total: number } {
-  const hits: StoredVersion[] = [];
-  for (const [, doc] of entries) {
-    for (const version of chosenVersions(doc, query, visibility)) {
-      if (matches(version, query)) hits.push(version);
-    }
-  }
-  const end = query.limit === undefined ? undefined : query.offset + query.limit;
-  const page = hits.slice(query.offset, end);
+export async function listPage(col: VersionedCollection, query: ListQuery, visibility?: Visibility): Promise<ListPage> {
+  const { kind, store } = col;
   const computed = kind.computedFields ?? [];
-  const needsPresent = kind.present !== undefined && query.fields.some((f) => computed.includes(f));
-  const items = page.map((version) => {
-    const source: Record<string, unknown> = needsPresent ? kind.present!(version) : version;
+  const needsShown = query.fields.some((f) => computed.includes(f));
+  const project = async (version: StoredVersion) => {
+    const source: Record<string, unknown> = needsShown ? await col.shown(version) : version;
     const item: Record<string, unknown> = {};
     for (const field of query.fields) item[field] = source[field] ?? null;
     return item;
-  });
-  return { items, total: hits.length };
+  };
+  const end = query.limit === undefined ? undefined : query.offset + query.limit;
+
+  if (query.version === 'latest') {
+    const hits = col.live(visibility).filter((v) => matches(v, query, visibility));
+    const items = [];
+    for (const version of hits.slice(query.offset, end)) items.push(await project(version));
+    return { body: JSON.stringify(items), total: hits.length };
+  }
+
+  const read = (id: string, n: number) => store.read<StoredVersion>(kind.collection, id, n);
+  const refs: Array<readonly [string, number]> = [];
+  for (const head of col.live(visibility)) {
+    const id = String(head[kind.idField]);
+    const numbers = store.versions(kind.collection, id);
+    const wanted = query.version === 'all' ? numbers : numbers.includes(query.version) ? [query.version] : [];
+    for (const n of wanted) {
+      const version = n === head.version ? head : await read(id, n);
+      if (version && matches(version, query, visibility)) refs.push([id, n]);
+    }
+  }
+  const page = refs.slice(query.offset, end);
+  return {
+    total: refs.length,
+    async *stream() {
+      yield '[';
+      for (const [i, [id, n]] of page.entries()) {
+        const version = await read(id, n);
+        if (version) yield `${i > 0 ? ',' : ''}${JSON.stringify(await project(version))}`;
+      }
+      yield ']';
+    },
+  };
 }

@@ -3,11 +3,13 @@
 // public flag (editing a published map keeps it published). Publish and
 // unpublish each store a new version that copies the latest content with
 // public set to true / false. A map is public when its latest version is;
-// the public views then show only versions that were stored as public.
+// the public views then show only versions that were stored as public. A
+// deleted map is public nowhere.
 import { notFound } from '../errors.ts';
 import type { MapRevision } from '../schema/map.ts';
 import { MAP_FIELDS } from '../schema/records.ts';
 import type { Store } from '../store/types.ts';
+import { describeChange } from './changes.ts';
 import { contentOf, VersionedCollection, type Content } from './collection.ts';
 import type { ListQuery, ResourceKind, StoredVersion, Visibility } from './types.ts';
 
@@ -28,17 +30,21 @@ export const PUBLIC_ONLY: Visibility = {
 export function createMaps(store: Store, now: () => Date) {
   const collection = new VersionedCollection(store, MAP_KIND, now);
   const setPublic = (id: string, by: string, value: boolean, ifMatch?: string) =>
-    collection.append(id, by, (latest) => ({ ...contentOf(latest), public: value }), { ifMatch });
+    collection.append(id, by, (latest) => ({ content: { ...contentOf(latest), public: value }, change: value ? 'published' : 'unpublished' }), { ifMatch });
 
   return {
     collection,
-    get: (id: string, which: 'latest' | number = 'latest') => collection.get(id, which),
+    get: (id: string) => collection.get(id),
+    at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
     view: (version: StoredVersion) => collection.view(version),
     list: (query: ListQuery) => collection.list(query),
     create: (by: string, revision: MapRevision) =>
       collection.create(by, { ...(revision as Content), public: false }),
     update: (id: string, by: string, revision: MapRevision, ifMatch?: string) =>
-      collection.append(id, by, (latest) => ({ ...(revision as Content), public: latest.public === true }), { ifMatch }),
+      collection.append(id, by, async (latest) => {
+        const next = { ...(revision as Content), public: latest.public === true };
+        return { content: next, change: await describeChange('maps', store, latest, next) };
+      }, { ifMatch }),
     publish: (id: string, by: string, ifMatch?: string) => setPublic(id, by, true, ifMatch),
     unpublish: (id: string, by: string, ifMatch?: string) => setPublic(id, by, false, ifMatch),
 
@@ -49,11 +55,11 @@ export function createMaps(store: Store, now: () => Date) {
      * routes): 404 unless the map is public now and that version was stored
      * as public. The message is the same as for a missing map on purpose.
      */
-    getPublic(id: string, which: 'latest' | number = 'latest'): StoredVersion {
+    async getPublic(id: string, which: 'latest' | number = 'latest'): Promise<StoredVersion> {
       const hidden = () => notFound(`no public map with ID ${id}${which === 'latest' ? '' : ` and version ${which}`}`);
       if (!collection.exists(id) || collection.get(id).public !== true) throw hidden();
-      const version = which === 'latest' ? collection.get(id) : collection.get(id, which);
-      if (version.public !== true) throw hidden();
+      const version = await collection.at(id, which).catch(() => undefined);
+      if (version?.public !== true) throw hidden();
       return version;
     },
   };

@@ -3,6 +3,7 @@
 import type { TemplateRevision } from '../schema/template.ts';
 import { TEMPLATE_FIELDS } from '../schema/records.ts';
 import type { Store } from '../store/types.ts';
+import { describeChange } from './changes.ts';
 import { VersionedCollection, type Content } from './collection.ts';
 import { defaultNodeTemplates } from './default-templates.ts';
 import type { ListQuery, ResourceKind, StoredVersion } from './types.ts';
@@ -24,16 +25,20 @@ export function createTemplates(store: Store, now: () => Date) {
 
   return {
     collection,
-    get: (id: string, which: 'latest' | number = 'latest') => collection.get(id, which),
+    get: (id: string) => collection.get(id),
+    at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
     view: (version: StoredVersion) => collection.view(version),
     list: (query: ListQuery) => collection.list(query),
     create: (by: string, revision: TemplateRevision) => collection.create(by, content(revision)),
     update: (id: string, by: string, revision: TemplateRevision, ifMatch?: string) =>
-      collection.append(id, by, () => content(revision), { ifMatch }),
+      collection.append(id, by, async (latest) => {
+        const next = content(revision);
+        return { content: next, change: await describeChange('templates', store, latest, next) };
+      }, { ifMatch }),
 
     /** First start: with no templates at all, stores the defaults. Returns how many were created. */
     async ensureDefaults(): Promise<number> {
-      if (store.entries('templates').length > 0) return 0;
+      if (store.heads('templates').length > 0) return 0;
       const defaults = defaultNodeTemplates();
       for (const revision of defaults) await collection.create(SYSTEM_USER, content(revision));
       return defaults.length;

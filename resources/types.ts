@@ -1,8 +1,7 @@
 // Shapes shared by the versioned resources (maps, datasets, templates).
 //
-// Stored document per resource, in its collection keyed by the resource ID:
-//   { "versions": [ {full version object}, ... ] }   (version 1 first)
-// A version object holds the resource's ID field, its content and the three
+// Each resource is a log of the store (one entry per version, version 1
+// first). A version object holds the resource's ID field, its content and the
 // stamps below. It is never rewritten once stored.
 import type { Collection, Json } from '../store/types.ts';
 
@@ -13,11 +12,12 @@ export interface VersionStamps {
   lastUpdatedOn: string;
 }
 
-export type StoredVersion = { [key: string]: Json } & VersionStamps;
-
-export interface StoredResource {
-  versions: StoredVersion[];
-}
+export type StoredVersion = { [key: string]: Json } & VersionStamps & {
+  /** A short sentence saying what this version changed (shown by the history). */
+  change?: string;
+  /** Set on a deletion (tombstone) version, which has no content. */
+  deleted?: boolean;
+};
 
 /** What the generic collection needs to know about one kind of resource. */
 export interface ResourceKind {
@@ -30,7 +30,7 @@ export interface ResourceKind {
   fields: readonly string[];
   defaultFields: readonly string[];
   /** Turns a stored version into the object clients see; identity when absent. */
-  present?: (version: StoredVersion) => Record<string, unknown>;
+  present?: (version: StoredVersion) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Fields that exist only in the presented object (need `present`). */
   computedFields?: readonly string[];
 }
@@ -60,7 +60,9 @@ export interface Serialized {
   etag: string;
 }
 
+/** A list answer: the body whole (latest versions), or streamed piece by piece (older versions, read on demand). */
 export interface ListPage {
-  body: string;
+  body?: string;
+  stream?: () => AsyncIterable<string>;
   total: number;
 }

@@ -105,6 +105,30 @@ const json = (description: string): Answer => ({ description, schema: v.looseObj
 const rendered = (a: Answer): Answer => ({ ...a, headers: ['ETag', 'Cache-Control'] });
 const svg = rendered({ description: 'SVG picture', mediaType: 'image/svg+xml' });
 
+const versionNumber = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,8}$/), v.description('a version number from 1'));
+const diffParams: QueryParam[] = [
+  { name: 'from', schema: versionNumber, description: 'default: the version before `to`' },
+  { name: 'to', schema: versionNumber, description: 'default: the latest version' },
+];
+const HistoryItemSchema = v.object({
+  version: v.number(), lastUpdatedBy: v.string(), lastUpdatedOn: v.string(),
+  public: v.optional(v.boolean()), deleted: v.optional(v.literal(true)), summary: v.string(),
+});
+
+/** History, diff, delete, restore and revert of one kind of resource (routes/history.ts). */
+function historyOperations(segment: string, tag: string, idParam: Record<string, v.GenericSchema>, schema: v.GenericSchema): Operation[] {
+  const [name] = Object.keys(idParam);
+  const base = `/api/v1/${segment}/id/{${name}}/`;
+  const inUse = segment === 'map' ? {} : { 409: { description: `the ${segment} is used by a map that is not deleted; the detail names the maps` } };
+  return [
+    { method: 'get', path: `${base}history/`, tag, summary: `Versions of a ${segment}, newest first`, description: 'Deleted resources keep their history.', scope: 'read', pathParams: idParam, query: [{ name: 'limit', schema: LimitParamSchema }, { name: 'offset', schema: OffsetParamSchema }], answers: { 200: { description: 'versions with who, when and a summary of the change', schema: HistoryItemSchema, list: true, headers: ['X-Total-Count'] } } },
+    { method: 'get', path: `${base}diff/`, tag, summary: `What changed between two versions of a ${segment}, by meaning`, scope: 'read', pathParams: idParam, query: diffParams, answers: { 200: json('the changes: {path, op, from, to} items; datasets add nodes and edges added, removed and changed; templates add changed lines') } },
+    { method: 'delete', path: base, tag, summary: `Delete a ${segment} (a tombstone version; history and restore remain)`, scope: 'write', pathParams: idParam, answers: { 200: json('the tombstone: ID, version, lastUpdatedBy, lastUpdatedOn, deleted: true'), ...inUse } },
+    { method: 'post', path: `${base}restore/`, tag, summary: `Bring a deleted ${segment} back as a new version`, scope: 'write', pathParams: idParam, answers: { 200: version('the new version', schema), 409: { description: `the ${segment} is not deleted` } } },
+    { method: 'post', path: `${base}revert/`, tag, summary: `A new version with the content of version N`, scope: 'write', pathParams: idParam, query: [{ ...oneVersion, schema: versionNumber }], answers: { 200: version('the new version', schema) } },
+  ];
+}
+
 export function operations(): Operation[] {
   return [
     // Maps
@@ -127,6 +151,15 @@ export function operations(): Operation[] {
     { method: 'get', path: '/api/v1/template/id/{templateId}/', tag: 'templates', summary: 'Get a node template', scope: 'read', pathParams: templateId, query: [oneVersion], answers: { 200: version('the full template object', TemplateSchema) } },
     { method: 'post', path: '/api/v1/template/', tag: 'templates', summary: 'Create a node template', scope: 'write', body: { name: 'NewTemplate', schema: TemplateRevisionSchema }, answers: { 201: created('template', TemplateSchema) } },
     { method: 'put', path: '/api/v1/template/id/{templateId}/', tag: 'templates', summary: 'Save a new version of a node template', scope: 'write', pathParams: templateId, body: { name: 'NewTemplate', schema: TemplateRevisionSchema }, answers: { 200: version('the new version', TemplateSchema) } },
+
+    // History (one set per kind)
+    ...historyOperations('map', 'maps', mapId, MapSchema),
+    ...historyOperations('dataset', 'datasets', datasetId, DatasetSchema),
+    ...historyOperations('template', 'templates', templateId, TemplateSchema),
+    {
+      method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/svg/', tag: 'output', summary: 'Picture of the change between two versions of a dataset', description: 'Added in green, removed dashed red, changed in amber, unchanged grey, with a legend. Default: the latest version against the one before it.', scope: 'read',
+      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: diffParams, answers: { 200: svg },
+    },
 
     // Output
     {

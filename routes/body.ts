@@ -4,7 +4,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
-import { badRequest, ServiceError, validationFailed, type FieldProblem } from '../errors.ts';
+import { badRequest, isServiceError, ServiceError, validationFailed, type FieldProblem } from '../errors.ts';
 import { MAX_JSON_DEPTH, tooDeepUnder } from '../schema/json-depth.ts';
 
 /**
@@ -34,14 +34,46 @@ export function validate<S extends v.GenericSchema>(schema: S, value: unknown, w
   throw validationFailed(`invalid ${what}: ${first.path || '(root)'}: ${first.message}`, errors);
 }
 
+/** Connections whose request did not arrive within server.requestTimeoutSeconds (marked by server.ts). */
+const timedOut = new WeakSet<object>();
+
+/** server.ts, on Node's request timeout: the body still being read on this connection will never arrive in full. */
+export const markRequestTimedOut = (socket: object) => void timedOut.add(socket);
+
+/**
+ * A body read that failed because the connection broke while the body was still
+ * arriving: the request timeout (which has already answered 408 and closed it)
+ * or a client that went away. That is the client's doing, not a 500 with a
+ * logged stack; the answer goes nowhere, it only ends the handler. Any other
+ * failure is returned as it is.
+ */
+function brokenBody(c: Context, e: unknown): unknown {
+  const incoming = (c.env as { incoming?: { socket?: object | null; complete?: boolean } } | undefined)?.incoming;
+  const socket = incoming?.socket;
+  if (socket && timedOut.has(socket)) {
+    return new ServiceError('request_timeout', 'the request body did not arrive within the time limit (server.requestTimeoutSeconds)', { cause: e });
+  }
+  if (incoming && !incoming.complete) return badRequest('the connection closed before the request body arrived in full');
+  return e;
+}
+
+/** The body as text; a broken connection is 408 or 400 as above. For routes that parse bodies themselves. */
+export async function readBodyText(c: Context): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (e) {
+    throw brokenBody(c, e);
+  }
+}
+
 /** Parses the JSON (or, when allowed, form-encoded) body and validates it. */
 export async function readBody<S extends v.GenericSchema>(c: Context, schema: S, options: { form?: boolean } = {}) {
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
   let raw: unknown;
   if (options.form && type === 'application/x-www-form-urlencoded') {
-    raw = Object.fromEntries(new URLSearchParams(await c.req.text()));
+    raw = Object.fromEntries(new URLSearchParams(await readBodyText(c)));
   } else if (type === 'application/json' || type === '' || type.endsWith('+json')) {
-    const text = await c.req.text();
+    const text = await readBodyText(c);
     if (!text.trim()) throw badRequest('request body is empty; send a JSON object');
     try {
       raw = PROTOTYPE_WORDS.test(text) ? JSON.parse(text, dropPrototypeKeys) : JSON.parse(text);
@@ -74,7 +106,15 @@ export function bodySizeLimit(maxBytes: number): MiddlewareHandler {
   const counting = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return async (c, next) => {
     const declared = c.req.header('content-length');
-    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) return counting(c, next);
+    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) {
+      // Hono's bodyLimit reads the whole body before calling next: a failure before that is the read's.
+      let read = false;
+      try {
+        return await counting(c, () => ((read = true), next()));
+      } catch (e) {
+        throw read || isServiceError(e) ? e : brokenBody(c, e);
+      }
+    }
     if (!/^\d+$/.test(declared.trim())) throw badRequest(`Content-Length ${JSON.stringify(declared)} is not a number`);
     if (Number(declared) > maxBytes) tooLarge();
     await next();

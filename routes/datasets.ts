@@ -8,7 +8,7 @@ import { DATASET_KIND, type Datasets } from '../resources/datasets.ts';
 import { DatasetRevisionSchema } from '../schema/dataset.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
+import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
 
 export const DATASET_LIST: ListSpec = {
   kind: DATASET_KIND,
@@ -22,10 +22,7 @@ export function datasetRoutes(o: { auth: Auth; datasets: Datasets; baseUrl: stri
 
   app.get('/api/v1/datasets', auth.guard('read', (c) => sendList(c, datasets.list(parseListQuery(c, DATASET_LIST)))));
 
-  app.get('/api/v1/dataset/id/:datasetId', auth.guard('read', (c) => {
-    const datasetId = id(c);
-    return sendView(c, datasets.view(datasets.get(datasetId, parseVersionQuery(c))));
-  }));
+  app.get('/api/v1/dataset/id/:datasetId', auth.guard('read', (c) => sendVersion(c, datasets.collection, id(c), parseVersionQuery(c))));
 
   app.post('/api/v1/dataset', auth.requireScope('write'), async (c) => {
     const created = await datasets.create(editor(c), await readBody(c, DatasetRevisionSchema));

@@ -21,7 +21,7 @@ export interface ListSpec {
 
 const show = (s: string) => JSON.stringify(s.length > 100 ? `${s.slice(0, 100)}…` : s);
 
-function parseParam<S extends v.GenericSchema<string, unknown>>(schema: S, name: string, raw: string): v.InferOutput<S> {
+export function parseParam<S extends v.GenericSchema<string, unknown>>(schema: S, name: string, raw: string): v.InferOutput<S> {
   const result = v.safeParse(schema, raw);
   if (result.success) return result.output;
   const message = result.issues[0].message;

@@ -9,7 +9,7 @@ import { MAP_KIND } from '../resources/maps.ts';
 import { MapRevisionSchema } from '../schema/map.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
+import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
 
 export const MAP_LIST: ListSpec = {
   kind: MAP_KIND,
@@ -24,10 +24,7 @@ export function mapRoutes(o: { auth: Auth; maps: Maps; baseUrl: string }) {
 
   app.get('/api/v1/maps', auth.guard('read', (c) => sendList(c, maps.list(parseListQuery(c, MAP_LIST)))));
 
-  app.get('/api/v1/map/id/:mapId', auth.guard('read', (c) => {
-    const mapId = id(c);
-    return sendView(c, maps.view(maps.get(mapId, parseVersionQuery(c))));
-  }));
+  app.get('/api/v1/map/id/:mapId', auth.guard('read', (c) => sendVersion(c, maps.collection, id(c), parseVersionQuery(c))));
 
   app.post('/api/v1/map', auth.requireScope('write'), async (c) => {
     const created = await maps.create(editor(c), await readBody(c, MapRevisionSchema));

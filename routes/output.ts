@@ -56,11 +56,11 @@ export function outputRoutes(o: OutputDeps) {
 
   const loaders: LayerLoaders = {
     async dataset(id, version, datatype) {
-      const stored = datasets.get(id, version);
+      const stored = await datasets.at(id, version);
       const query = datasets.query(stored);
       const name = String(stored.name);
       if (datatype === 'dynamic') return { name, query, records: (await datasources.run(query)).records };
-      const results = datasets.results(id, stored.version);
+      const results = await datasets.results(id, stored.version);
       if (!results) {
         throw notFound(`dataset ${id} version ${stored.version} has no stored results ` +
           '(a dataset update with at least one filter stores them; or ask for dynamic output)');
@@ -106,15 +106,15 @@ export function outputRoutes(o: OutputDeps) {
   const mapOutput = (version: StoredVersion) => resolveMapLayers(version as unknown as MapRevision & StoredVersion, loaders);
 
   const open: MiddlewareHandler<AppEnv> = (_c, next) => next();
-  const mapRoutes = (prefix: string, get: (c: Context) => StoredVersion, guard: MiddlewareHandler<AppEnv>) => {
-    app.get(`${prefix}/:mapId`, guard, async (c) => json(c, (await mapOutput(get(c))).output));
+  const mapRoutes = (prefix: string, get: (c: Context) => Promise<StoredVersion>, guard: MiddlewareHandler<AppEnv>) => {
+    app.get(`${prefix}/:mapId`, guard, async (c) => json(c, (await mapOutput(await get(c))).output));
     app.get(`${prefix}/:mapId/svg`, guard, async (c) => {
-      const { output, topologies } = await mapOutput(get(c));
+      const { output, topologies } = await mapOutput(await get(c));
       return svg(c, renderMapSvg(output as { name?: string }, topologies));
     });
   };
 
-  mapRoutes('/api/v1/output/map', (c) => maps.get(pathId(c, 'mapId', 'map'), parseOutputQuery(c).version), auth.requireScope('write'));
+  mapRoutes('/api/v1/output/map', (c) => maps.at(pathId(c, 'mapId', 'map'), parseOutputQuery(c).version), auth.requireScope('write'));
   mapRoutes('/api/v1/public/output/map', (c) => {
     const id = c.req.param('mapId') ?? '';
     if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');

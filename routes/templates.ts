@@ -7,7 +7,7 @@ import { TEMPLATE_KIND, type Templates } from '../resources/templates.ts';
 import { TemplateRevisionSchema } from '../schema/template.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
+import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
 
 export const TEMPLATE_LIST: ListSpec = {
   kind: TEMPLATE_KIND,
@@ -22,10 +22,7 @@ export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: s
   app.get('/api/v1/templates', auth.guard('read', (c) =>
     sendList(c, templates.list(parseListQuery(c, TEMPLATE_LIST)))));
 
-  app.get('/api/v1/template/id/:templateId', auth.guard('read', (c) => {
-    const templateId = id(c);
-    return sendView(c, templates.view(templates.get(templateId, parseVersionQuery(c))));
-  }));
+  app.get('/api/v1/template/id/:templateId', auth.guard('read', (c) => sendVersion(c, templates.collection, id(c), parseVersionQuery(c))));
 
   app.post('/api/v1/template', auth.requireScope('write'), async (c) => {
     const created = await templates.create(editor(c), await readBody(c, TemplateRevisionSchema));

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { requestHeader } from '../auth/request-header.ts';
 import type { AppEnv } from '../auth/types.ts';
 import { notFound } from '../errors.ts';
+import type { VersionedCollection } from '../resources/collection.ts';
 import type { ListPage, Serialized } from '../resources/types.ts';
 import { ID_PATTERN } from '../schema/common.ts';
 import { notModified } from './conditional.ts';
@@ -19,13 +20,37 @@ export function pathId(c: Context, param: string, label: string): string {
   return id;
 }
 
-export function sendView(c: Context, view: Serialized, status: 200 | 201 = 200, headers: Record<string, string> = {}) {
+/** Sends one version's body with its ETag (304 when If-None-Match has it); at once when the body is ready. */
+export function sendView(c: Context, view: Serialized | Promise<Serialized>, status: 200 | 201 = 200, headers: Record<string, string> = {}): Response | Promise<Response> {
+  if (view instanceof Promise) return view.then((ready) => sendView(c, ready, status, headers));
   if (status === 200 && notModified(c, view.etag)) return c.body(null, 304, { ETag: view.etag });
   return c.body(view.body, status, { 'Content-Type': JSON_TYPE, ETag: view.etag, ...headers });
 }
 
-export function sendList(c: Context, page: ListPage) {
-  return c.body(page.body, 200, { 'Content-Type': JSON_TYPE, 'X-Total-Count': String(page.total) });
+/** Sends the latest version (at once, from memory) or an older one (read first) of a resource. */
+export function sendVersion(c: Context, col: VersionedCollection, id: string, which: 'latest' | number) {
+  return which === 'latest' ? sendView(c, col.view(col.get(id))) : col.at(id, which).then((v) => sendView(c, col.view(v)));
+}
+
+const encoder = new TextEncoder();
+
+/** Sends a list with its total in X-Total-Count: whole, or streamed piece by piece as it is read. */
+export async function sendList(c: Context, pending: ListPage | Promise<ListPage>) {
+  const page = await pending;
+  const headers = { 'Content-Type': JSON_TYPE, 'X-Total-Count': String(page.total) };
+  if (page.body !== undefined || !page.stream) return c.body(page.body ?? '[]', 200, headers);
+  const pieces = page.stream()[Symbol.asyncIterator]();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await pieces.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await pieces.return?.();
+    },
+  });
+  return c.body(body, 200, headers);
 }
 
 export const editor = (c: Context<AppEnv>) => c.get('principal').username;

@@ -30,6 +30,7 @@ export interface FsFacade {
   chmod(file: string, mode: number): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(file: string): Promise<void>;
+  rmdir(dir: string): Promise<void>;
 }
 
 export const defaultFs: FsFacade = nodeFs;
@@ -54,7 +55,7 @@ export interface DurableFileOptions<T> {
     writer: Writer;
     /** Mode of a newly created file (before umask); 0o600 for secrets. */
     mode: number;
-    /** The document's file bytes in pieces: its canonical JSON as UTF-8 (the store's DocumentBuilder makes them). */
+    /** The document's file bytes in pieces: its canonical JSON as UTF-8 . */
     encode: (data: T) => readonly Uint8Array[];
     /** The identity the file must still have for the write to replace it ('' none); unchecked when absent. */
     expect?: string;

@@ -1,29 +1,27 @@
-// The file adapter: lowdb over the data folder, one document per file
-// `<dir>/<collection>/<key>.json` in canonical JSON, so `git log -p` on a file
-// shows that resource's history. The folder is scanned once at open (leftover
-// temp files swept, every document loaded); after that reads are served from
-// memory and each write goes through a lowdb `Low` whose adapter
-// (DurableFile) writes durably on a writer thread (writer.ts); memory changes
-// only after the file is durable. Written documents are frozen and share
-// unchanged parts, and their bytes, with the previous version of the
-// document (document-builder.ts). Secrets live in `private/` (0700, its own
-// `.gitignore`, files 0600; load.ts). One process owns the folder (lock.ts).
-// A file changed on disk by something else (a checkout, an editor) is never
-// overwritten: a write or removal that finds it changed is refused with 409
-// (known-files.ts).
+// The file adapter: the data folder as the store's persistence (core.ts keeps
+// memory and the rules). Layout:
+//   <collection>/<id>/v<N>.json   one file per version of a map, dataset or
+//                                 template, written once and never rewritten
+//   results/<sha256>.json         dataset results, named by their content
+//   private/<key>.json            documents: users, keys, provider state (0600)
+// Every file is written durably on a writer thread (writer.ts) before the
+// caller hears of it. A version file is created only where none is (a file
+// someone else put there is never overwritten: 409 changed_on_disk), and a
+// document replaces only the file the service last read or wrote
+// (known-files.ts). One process owns the folder (lock.ts).
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { ServiceError } from '../errors.ts';
-import { DocIndex } from './doc-index.ts';
-import { DocumentBuilder } from './document-builder.ts';
-import { DurableFile, defaultFs, type FsFacade } from './durable-file.ts';
-import { KeyLock } from './key-lock.ts';
-import { assertDocument, assertKey, documentName } from './keys.ts';
+import { createStore } from './core.ts';
+import { DurableFile, defaultFs, syncDir, type FsFacade } from './durable-file.ts';
+import { documentName } from './keys.ts';
 import { KnownFiles } from './known-files.ts';
 import { loadFolder, PRIVATE } from './load.ts';
 import { acquireDirLock } from './lock.ts';
-import type { Collection, Json, Store } from './types.ts';
-import type { SyncFs } from './write-thread.mjs';
+import type { Persistence } from './persistence.ts';
+import { entryName, readBounded } from './stored-file.ts';
+import { BLOB_COLLECTION, type Collection, type Json, type Store } from './types.ts';
+import { CHANGED, type SyncFs } from './write-thread.mjs';
 import { inlineWriter, threadWriter, type Writer } from './writer.ts';
 
 export interface FileStoreOptions {
@@ -31,7 +29,7 @@ export interface FileStoreOptions {
   fs?: FsFacade;
   /** File-system calls of writes, run inline; by default writes run on writer threads over node:fs. */
   syncFs?: SyncFs;
-  /** Where notices go (swept temp files, ignored names, write failures). */
+  /** Where notices go (swept temp files, ignored names, migrations, write failures). */
   log?: (message: string) => void;
 }
 
@@ -41,7 +39,6 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
   const root = path.resolve(dir);
   await fs.mkdir(root, { recursive: true });
   const lock = await acquireDirLock(root, fs);
-  const index = new DocIndex();
   const known = new KnownFiles(fs, log);
   const writer = options.syncFs ? inlineWriter(options.syncFs) : threadWriter();
   const release = async () => {
@@ -49,69 +46,78 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
     await lock.release();
   };
   try {
-    await loadFolder(fs, writer, root, index, known, log);
+    const loaded = await loadFolder(fs, writer, root, known, log);
+    for (const p of loaded.problems) log(`${p.where} ${p.message}`);
+    for (const l of loaded.logs) if (l.problem) log(`${l.problem.where} ${l.problem.message}: ${l.collection}/${l.key} is unavailable`);
+    return createStore(folderPersistence(fs, writer, root, known, release, log), loaded);
   } catch (error) {
     await release();
     throw error;
   }
-  return fileStore(fs, writer, root, index, known, release, log);
 }
 
-function fileStore(fs: FsFacade, writer: Writer, root: string, index: DocIndex, known: KnownFiles,
-  release: () => Promise<void>, log: (m: string) => void): Store {
-  const locks = new KeyLock();
-  const builder = new DocumentBuilder();
-  let closed = false;
-  const ensureOpen = () => {
-    if (closed) throw new Error(`store ${root} is closed`);
-  };
-  const fileOf = (c: Collection, key: string) => path.join(root, c, `${key}.json`);
+function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: KnownFiles,
+  release: () => Promise<void>, log: (m: string) => void): Persistence {
+  const docFile = (c: Collection, key: string) => path.join(root, c, `${key}.json`);
+  const entryFile = (c: Collection, key: string, version: number) => path.join(root, c, key, entryName(version));
+  const write = (file: string, text: string, mode: number, expect?: string) => writer.write(file, [Buffer.from(text)], mode, expect);
 
-  return {
-    get: (c, key) => index.get(c, key) as any,
-    entries: (c) => index.entries(c) as any,
-    update: async (c, key, fn) => {
-      assertKey(c, key);
-      const what = documentName(c, key), file = fileOf(c, key);
-      return locks.run(what, async () => {
-        ensureOpen();
-        const next = await fn(index.get(c, key) as any);
-        assertDocument(c, key, next);
-        // The in-memory copy is exactly what a restart reads back; parts built before are reused.
-        const stored = builder.build(next);
-        const chunks = builder.chunks(stored); // = canonicalJson(next) as UTF-8, old parts' bytes reused
-        const identity: string = await known.guard(what, file, index.get(c, key) as Json | undefined, async (expect) => {
-          const adapter = new DurableFile<typeof stored>(file, {
-            fs, writes: { writer, mode: c === PRIVATE ? 0o600 : 0o666, encode: () => chunks, expect },
-          });
-          await new Low(adapter, stored).write();
-          return adapter.identity!;
-        }).catch((error) => failed(error, what, log));
-        // Memory changes only once the file is durable: a failed write leaves the old document served.
-        known.set(what, identity);
-        index.set(c, key, stored);
-        return stored;
-      });
+  const persistence: Persistence = {
+    async writeDoc(c, key, text, previous) {
+      const what = documentName(c, key), file = docFile(c, key);
+      const identity: string = await known.guard(what, file, previous, async (expect) => {
+        const adapter = new DurableFile<string>(file, {
+          fs, writes: { writer, mode: c === PRIVATE ? 0o600 : 0o666, encode: (t) => [Buffer.from(t)], expect },
+        });
+        await new Low(adapter, text).write();
+        return adapter.identity!;
+      }).catch((error) => failed(error, what, log));
+      known.set(what, identity);
     },
-    delete: async (c, key) => {
-      assertKey(c, key);
-      const what = documentName(c, key), file = fileOf(c, key);
-      return locks.run(what, async () => {
-        ensureOpen();
-        const remove = (expect: string) => writer.remove(file, expect);
-        await known.guard(what, file, index.get(c, key) as Json | undefined, remove, true)
-          .catch((error) => failed(error, what, log));
-        known.delete(what);
-        index.delete(c, key);
-      });
+    async removeDoc(c, key, previous) {
+      const what = documentName(c, key);
+      await known.guard(what, docFile(c, key), previous, (expect) => writer.remove(docFile(c, key), expect), true)
+        .catch((error) => failed(error, what, log));
+      known.delete(what);
     },
-    close: async () => {
-      if (closed) return;
-      await locks.idle();
-      closed = true;
-      await release();
+    async writeEntry(c, key, version, text, first) {
+      const where = persistence.whereEntry(c, key, version);
+      try {
+        // A new resource's folder, and its entry in the collection folder, exist durably before its first version.
+        if (first && (await fs.mkdir(path.join(root, c, key), { recursive: true }))) await syncDir(fs, path.join(root, c));
+        await write(entryFile(c, key, version), text, 0o666, ''); // '': only where no file is
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === CHANGED) {
+          log(`did not save ${where}: a file of that name was put in the data folder by something other than the service`);
+          throw new ServiceError('changed_on_disk', `version ${version} of ${c}/${key} is already on disk although the service ` +
+            'did not write it (a checkout, a merge or a copy under the running service); nothing was saved; ' +
+            'restart the service to serve the data folder as it is now');
+        }
+        failed(error, where, log);
+      }
     },
+    readEntry: (c, key, version) => readBounded(fs, entryFile(c, key, version)),
+    whereEntry: (c, key, version) => `${c}/${key}/${entryName(version)}`,
+    async dropLog(c, key, versions) {
+      try {
+        for (const v of versions) await writer.remove(entryFile(c, key, v));
+        await fs.rmdir(path.join(root, c, key)).catch(() => undefined);
+      } catch (error) {
+        failed(error, `${c}/${key}`, log);
+      }
+    },
+    async writeBlob(key, text) {
+      // The name is the content's hash: a file already there holds these very bytes.
+      await write(docFile(BLOB_COLLECTION, key), text, 0o666).catch((error) => failed(error, persistence.whereBlob(key), log));
+    },
+    readBlob: (key) => readBounded(fs, docFile(BLOB_COLLECTION, key)),
+    whereBlob: (key) => `${BLOB_COLLECTION}/${key}.json`,
+    async removeBlob(key) {
+      await writer.remove(docFile(BLOB_COLLECTION, key)).catch((error) => failed(error, persistence.whereBlob(key), log));
+    },
+    close: release,
   };
+  return persistence;
 }
 
 /** Throws the failure of a write or removal of `what` as the ServiceError a client gets (507 for the disk's errnos). */
@@ -124,3 +130,5 @@ function failed(error: unknown, what: string, log: (m: string) => void): never {
     : `the data folder could not be written (${code ?? 'I/O error'}); ${what} was not saved`;
   throw new ServiceError('storage_unavailable', detail, { cause: error });
 }
+
+export type { Json };

@@ -1,45 +1,35 @@
 // The memory adapter: the storage contract with no files, for tests and for
-// trying the service without a data folder. Documents are kept in the same
-// canonical form the file adapter writes, so both behave identically.
-import { DocumentBuilder } from './document-builder.ts';
-import { DocIndex } from './doc-index.ts';
-import { KeyLock } from './key-lock.ts';
-import { assertDocument, assertKey } from './keys.ts';
+// trying the service without a data folder. It goes through the same core as
+// the file adapter (core.ts), with strings in maps for bytes, so both behave
+// alike (one contract suite runs against both).
+import { createStore } from './core.ts';
+import type { Persistence } from './persistence.ts';
 import type { Store } from './types.ts';
 
 export function createMemoryStore(): Store {
-  const index = new DocIndex();
-  const locks = new KeyLock();
-  const builder = new DocumentBuilder();
-  let closed = false;
-  const open = () => {
-    if (closed) throw new Error('store is closed');
+  const entries = new Map<string, string>();
+  const blobs = new Map<string, string>();
+  const missing = (what: string): never => {
+    throw new Error(`is missing (${what})`);
   };
-
-  return {
-    get: (c, key) => index.get(c, key) as any,
-    entries: (c) => index.entries(c) as any,
-    update: async (c, key, fn) => {
-      assertKey(c, key);
-      return locks.run(`${c}/${key}`, async () => {
-        open();
-        const next = await fn(index.get(c, key) as any);
-        assertDocument(c, key, next);
-        const stored = builder.build(next);
-        index.set(c, key, stored);
-        return stored;
-      });
+  const persistence: Persistence = {
+    writeDoc: async () => undefined,
+    removeDoc: async () => undefined,
+    writeEntry: async (c, key, version, text) => {
+      const where = persistence.whereEntry(c, key, version);
+      if (entries.has(where)) throw new Error(`${where} exists`);
+      entries.set(where, text);
     },
-    delete: async (c, key) => {
-      assertKey(c, key);
-      return locks.run(`${c}/${key}`, async () => {
-        open();
-        index.delete(c, key);
-      });
+    readEntry: async (c, key, version) => entries.get(persistence.whereEntry(c, key, version)) ?? missing('entry'),
+    whereEntry: (c, key, version) => `${c}/${key}/v${version}.json`,
+    dropLog: async (c, key, versions) => {
+      for (const v of versions) entries.delete(persistence.whereEntry(c, key, v));
     },
-    close: async () => {
-      await locks.idle();
-      closed = true;
-    },
+    writeBlob: async (key, text) => void blobs.set(key, text),
+    readBlob: async (key) => blobs.get(key) ?? missing('blob'),
+    whereBlob: (key) => `results/${key}.json`,
+    removeBlob: async (key) => void blobs.delete(key),
+    close: async () => undefined,
   };
+  return createStore(persistence, { docs: [], logs: [], blobs: [], problems: [] });
 }

@@ -1,9 +1,23 @@
-// The storage contract every adapter implements (memory.ts, file.ts). It knows
-// documents by collection and key and nothing about maps or versions; the
-// versioning rules live in store/versions.ts on top of it.
+// The storage contract every adapter implements (memory.ts, file.ts; a
+// database adapter fits the same shape). It knows three kinds of data and
+// nothing about maps or HTTP:
+// - documents (`private`: users, keys, OIDC state): read-modify-write whole;
+// - logs (`maps`, `datasets`, `templates`): append-only numbered entries, the
+//   resource versions; the latest entry of each key is kept in memory, older
+//   ones are read on demand, and an entry, once stored, is never rewritten;
+// - blobs (`results`): immutable JSON stored by the hash of its content, so
+//   storing equal content twice costs nothing.
+// The versioning rules of resources live above it (resources/collection.ts).
 
-/** Folders of the data directory. `private` holds secrets (users, keys). */
-export const COLLECTIONS = ['maps', 'datasets', 'templates', 'results', 'private'] as const;
+/** Collections of whole documents. `private` holds secrets (users, keys). */
+export const DOC_COLLECTIONS = ['private'] as const;
+export type DocCollection = (typeof DOC_COLLECTIONS)[number];
+/** Collections of append-only logs: one log per resource, its entries the versions. */
+export const LOG_COLLECTIONS = ['maps', 'datasets', 'templates'] as const;
+export type LogCollection = (typeof LOG_COLLECTIONS)[number];
+/** The content-addressed collection. */
+export const BLOB_COLLECTION = 'results';
+export const COLLECTIONS = [...LOG_COLLECTIONS, BLOB_COLLECTION, ...DOC_COLLECTIONS] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 /**
@@ -15,28 +29,69 @@ export const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** A log entry: any JSON object with a whole `version` >= 1, greater than the entry before it. */
+export type Entry = { version: number; [key: string]: Json };
+
+/** Something the store found unusable (a file it cannot read back); the key is then unavailable, the rest served. */
+export interface StoreProblem {
+  collection: Collection;
+  key: string;
+  /** Where, for people: a file path relative to the data folder, or a table row. */
+  where: string;
+  message: string;
+}
+
 export interface Store {
-  /** One document, from memory; undefined when absent. Callers must not mutate it. */
-  get<T = Json>(collection: Collection, key: string): T | undefined;
-  /**
-   * Every document of a collection, from memory, in key order. The array is
-   * shared and frozen (cached until the next write to the collection).
-   */
-  entries<T = Json>(collection: Collection): ReadonlyArray<readonly [string, T]>;
+  // ---- documents ----
+  /** One document, from memory; undefined when absent. Frozen: callers must not mutate it. */
+  get<T = Json>(collection: DocCollection, key: string): T | undefined;
+  /** Every document of a collection, from memory, in key order (shared and frozen). */
+  entries<T = Json>(collection: DocCollection): ReadonlyArray<readonly [string, T]>;
   /**
    * Read-modify-write of one document. Calls on the same key run one after
-   * another; `fn` sees the current document and returns the next one. The
-   * promise resolves once the new document is durable (file adapter: written,
-   * fsynced and renamed into place). If `fn` throws, nothing is written and the
-   * error propagates. `fn` must not mutate `current`; it returns a new JSON
-   * object or array (anything else is refused). The stored document is a new
-   * object per write, so callers may cache by document identity. The file
-   * adapter rejects with ServiceError 'storage_unavailable' when the disk is
-   * full or unwritable, and then keeps the previous document.
+   * another; `fn` sees the current document and returns the next one (a new
+   * JSON object or array). The promise resolves once the new document is
+   * durable. If `fn` throws, nothing is written and the error propagates.
+   * A failing disk rejects with ServiceError 'storage_unavailable' and keeps
+   * the previous document.
    */
-  update<T = Json>(collection: Collection, key: string, fn: (current: T | undefined) => T | Promise<T>): Promise<T>;
+  update<T = Json>(collection: DocCollection, key: string, fn: (current: T | undefined) => T | Promise<T>): Promise<T>;
   /** Removes a document; resolves once the removal is durable. */
-  delete(collection: Collection, key: string): Promise<void>;
+  delete(collection: DocCollection, key: string): Promise<void>;
+
+  // ---- logs ----
+  /** The latest entry of a log, from memory; undefined when there is none. Throws ServiceError 'resource_unavailable' when the log cannot be read. */
+  head<T extends Entry = Entry>(collection: LogCollection, key: string): T | undefined;
+  /** Every log's latest entry, in key order (shared and frozen; unreadable logs left out, see problems()). */
+  heads<T extends Entry = Entry>(collection: LogCollection): ReadonlyArray<readonly [string, T]>;
+  /** The entry numbers a log holds, ascending (from memory). */
+  versions(collection: LogCollection, key: string): readonly number[];
+  /** Entry `version` of a log, read on demand (a small cache keeps recent ones); undefined when absent. */
+  read<T extends Entry = Entry>(collection: LogCollection, key: string, version: number): Promise<T | undefined>;
+  /**
+   * Appends one entry. Calls on the same key run one after another; `fn` sees
+   * the latest entry and returns the next, whose `version` must be greater
+   * than the latest's (the store refuses a number it holds already: never two
+   * entries N). Resolves with the stored entry once it is durable; earlier
+   * entries are never rewritten. If `fn` throws, nothing is written.
+   */
+  append<T extends Entry = Entry>(collection: LogCollection, key: string, fn: (head: T | undefined) => T | Promise<T>): Promise<T>;
+  /** Removes a whole log, every entry of it (administrative tools only: the API deletes by tombstone entries). */
+  drop(collection: LogCollection, key: string): Promise<void>;
+
+  // ---- blobs ----
+  /** Stores `value` under the hash of its canonical bytes and resolves with that key; equal content is stored once. */
+  put(value: Json): Promise<string>;
+  /** A stored blob (cached); undefined when absent. Throws ServiceError 'resource_unavailable' when it cannot be read. */
+  fetch<T = Json>(key: string): Promise<T | undefined>;
+  /** Every blob key (for administrative tools). */
+  blobKeys(): readonly string[];
+  /** Removes a blob (administrative tools only). */
+  forget(key: string): Promise<void>;
+
+  // ---- the store itself ----
+  /** What could not be read at open or since; empty when all is well (health says degraded otherwise). */
+  problems(): readonly StoreProblem[];
   /** Waits for pending writes and releases the data folder. */
   close(): Promise<void>;
 }

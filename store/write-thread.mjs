@@ -25,6 +25,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 /** Suffix of every temp file the store creates (they are also hidden: a leading dot). */
 export const TEMP_SUFFIX = '.tmp';
 
+/** Folder descriptors a writer keeps open for fsyncs at most. */
+const MAX_OPEN_FOLDERS = 64;
+
 /**
  * The synchronous file-system calls of a write; node:fs itself is one.
  * @typedef {{
@@ -68,7 +71,20 @@ export function durableWriter(fs) {
   /** @param {string} dir */
   const syncFolder = (dir) => {
     let fd = folders.get(dir);
-    if (fd === undefined) folders.set(dir, (fd = fs.openSync(dir, 'r')));
+    if (fd === undefined) {
+      // Every resource has a folder of its own: keep the descriptors of the recent ones only.
+      if (folders.size >= MAX_OPEN_FOLDERS) {
+        for (const [oldest, oldFd] of folders) {
+          folders.delete(oldest);
+          try { fs.closeSync(oldFd); } catch { /* closing is best effort */ }
+          break;
+        }
+      }
+      fd = fs.openSync(dir, 'r');
+    } else {
+      folders.delete(dir); // re-inserted below: Map order is recency order
+    }
+    folders.set(dir, fd);
     fs.fsyncSync(fd);
   };
   /**

@@ -71,8 +71,8 @@ describe('stopping the service', () => {
     assert.equal(await child.exited, 0);
     assert.ok(Date.now() - answered < 4000, `exited ${Date.now() - answered} ms after the answer`);
     agent.destroy();
-    const stored = JSON.parse(await readFile(path.join(tmp, 'data', 'maps', `${id}.json`), 'utf8'));
-    assert.equal(stored.versions.at(-1).name, 'sent across the stop');
+    const stored = JSON.parse(await readFile(path.join(tmp, 'data', 'maps', id, 'v2.json'), 'utf8'));
+    assert.equal(stored.name, 'sent across the stop');
     await assert.rejects(stat(path.join(tmp, 'data', '.lock')), { code: 'ENOENT' });
   });
 });

@@ -30,12 +30,16 @@ async function seed() {
 async function content() {
   const files: Record<string, string> = {};
   for (const folder of ['maps', 'datasets', 'templates', 'results']) {
-    for (const name of await readdir(path.join(dir, folder)).catch(() => [])) {
-      files[`${folder}/${name}`] = await readFile(path.join(dir, folder, name), 'utf8');
+    for (const entry of await readdir(path.join(dir, folder), { withFileTypes: true }).catch(() => [])) {
+      const names = entry.isDirectory() ? (await readdir(path.join(dir, folder, entry.name))).map((n) => `${entry.name}/${n}`) : [entry.name];
+      for (const name of names) files[`${folder}/${name}`] = await readFile(path.join(dir, folder, name), 'utf8');
     }
   }
   return files;
 }
+
+/** The resource folders of a collection among content() paths. */
+const resources = (files: string[], folder: string) => [...new Set(files.filter((f) => f.startsWith(`${folder}/`)).map((f) => f.split('/')[1]))];
 
 describe('seed-demo', () => {
   it('replaces the content of a demo folder with a new published map over three executed datasets, and leaves no account', async () => {
@@ -49,9 +53,9 @@ describe('seed-demo', () => {
     assert.ok(mapId, out);
     const after = Object.keys(await content());
     assert.deepEqual(after.filter((f) => before.includes(f)), [], 'every old document is gone');
-    assert.deepEqual(after.filter((f) => f.startsWith('maps/')), [`maps/${mapId}.json`]);
-    assert.equal(after.filter((f) => f.startsWith('datasets/')).length, 3);
-    assert.equal(after.filter((f) => f.startsWith('templates/')).length, 3, 'the two defaults and the demo badge');
+    assert.deepEqual(after.filter((f) => f.startsWith('maps/')), [`maps/${mapId}/v1.json`, `maps/${mapId}/v2.json`], 'created, then published');
+    assert.equal(resources(after, 'datasets').length, 3);
+    assert.equal(resources(after, 'templates').length, 3, 'the two defaults and the demo badge');
     await assert.rejects(stat(path.join(dir, 'private')), { code: 'ENOENT' });
 
     const t = await makeTestApp({ dir });

@@ -21,6 +21,15 @@ describe('settings: defaults', () => {
     assert.deepEqual(s.auth.scopes, { read: 'svc:maps:read', write: 'svc:maps:write', publish: 'svc:maps:publish', admin: 'svc:admin' });
     assert.equal(s.auth.tokenTtlSeconds, 3600);
     assert.equal(s.server.bodyLimitBytes, 1024 * 1024);
+    assert.equal(s.server.requestTimeoutSeconds, 30);
+    assert.equal(s.server.headersTimeoutSeconds, 30);
+    assert.equal(s.server.keepAliveTimeoutSeconds, 5);
+    assert.equal(s.server.maxConnections, 1000);
+  });
+
+  it('the headers time limit follows the request time limit unless set', () => {
+    assert.equal(parseSettings({ server: { requestTimeoutSeconds: 10 } }).server.headersTimeoutSeconds, 10);
+    assert.equal(parseSettings({ server: { requestTimeoutSeconds: 10, headersTimeoutSeconds: 4 } }).server.headersTimeoutSeconds, 4);
   });
 });
 
@@ -53,6 +62,11 @@ describe('settings: a bad value names the key and what is expected', () => {
     ['a redirect URI with a fragment', { auth: { oidc: { clients: [{ client_id: 'a', redirect_uris: ['https://a.example/cb#x'] }] } } },
       /auth\.oidc\.clients\.0\.redirect_uris\.0: expected a URL without a #fragment/],
     ['bad base URL', { server: { baseUrl: 'localhost' } }, /server\.baseUrl: expected an absolute URL/],
+    ['a headers time limit over the request time limit', { server: { requestTimeoutSeconds: 10, headersTimeoutSeconds: 20 } },
+      /^invalid settings:\n {2}server\.headersTimeoutSeconds: expected at most server\.requestTimeoutSeconds \(10\), as the headers are part of the request \(got 20\)$/],
+    ['a request time limit of 0', { server: { requestTimeoutSeconds: 0 } }, /server\.requestTimeoutSeconds: expected a positive integer \(got 0\)/],
+    ['a time limit over a day', { server: { keepAliveTimeoutSeconds: 100000 } }, /server\.keepAliveTimeoutSeconds: expected at most 86400 \(one day\)/],
+    ['a connection cap that is not a number', { server: { maxConnections: 'many' } }, /server\.maxConnections: expected a number \(got "many"\)/],
     ['non-numeric PORT', {}, /server\.port: expected a number \(got "eighty"\)/],
   ];
   for (const [name, raw, message] of cases) {

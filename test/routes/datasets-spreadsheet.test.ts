@@ -81,7 +81,7 @@ describe('datasets over a spreadsheet', () => {
         assert.match((await body(res)).detail, /circuits/);
       }
       assert.equal((await body(await t.request(`/api/v1/dataset/id/${d.datasetId}/`, { token: t.read }))).version, 1);
-      assert.equal(t.store.get('results', `${d.datasetId}.v2`), undefined);
+      assert.deepEqual(t.store.versions('datasets', d.datasetId), [1]);
     } finally {
       await writeFile(path.join(sheets, 'circuits.csv'), CSV);
     }

@@ -117,30 +117,49 @@ describe('PUT /api/v1/dataset/id/{datasetId}/', () => {
     assert.deepEqual(v2.problems, [{ sheet: 'circuits', row: 4, message: 'source is empty' }]);
     assert.deepEqual(await get(d.datasetId), v2);
     assert.equal((await get(d.datasetId, '?version=1')).results, null);
-    // results are in their own document, referenced from the version
-    assert.deepEqual(t.store.get<any>('results', `${d.datasetId}.v2`)?.records, v2.results);
+    // results are a blob of their own, named by their content and referenced from the version
+    const key = t.store.head<any>('datasets', d.datasetId)?.resultsKey;
+    assert.match(key, /^[0-9a-f]{64}$/);
+    assert.deepEqual((await t.store.fetch<any>(key))?.records, v2.results);
+  });
+
+  it('a refresh whose results equal the previous version\'s stores no new results', async () => {
+    const d = await body(await create(revision('Same')));
+    ds.state.next = { records: [record('s1')], problems: [] };
+    await update(d.datasetId, revision('Same', [filter]));
+    const blobs = t.store.blobKeys().length;
+    ds.state.next = { records: [record('s1')], problems: [] };
+    const v3 = await body(await update(d.datasetId, revision('Same', [filter])));
+    assert.equal(v3.version, 3);
+    assert.deepEqual(v3.results, [record('s1')]);
+    assert.equal(t.store.blobKeys().length, blobs, 'no new blob');
+    assert.equal(t.store.head<any>('datasets', d.datasetId)?.resultsKey, (await t.store.read<any>('datasets', d.datasetId, 2))?.resultsKey);
   });
 
   it('without filters: the query still runs live, and the new version stores no results', async () => {
     const d = await body(await create(revision('NoFilters')));
     ds.calls.length = 0;
     ds.state.next = { records: [record('n1')], problems: [] };
+    const blobs = t.store.blobKeys().length;
     const v2 = await body(await update(d.datasetId, revision('NoFilters')));
     assert.deepEqual(ds.calls, [`check ${ENDPOINT}`, `run ${ENDPOINT}`]);
     assert.equal(v2.version, 2);
     assert.equal(v2.results, null);
-    assert.equal(t.store.get('results', `${d.datasetId}.v2`), undefined);
+    assert.equal(t.store.head<any>('datasets', d.datasetId)?.resultsKey, null);
+    assert.equal(t.store.blobKeys().length, blobs);
   });
 
   for (const [label, filters] of [['with a filter', [filter]], ['without filters', []]] as const) {
     it(`a datasource that cannot be read is 503 and stores nothing (${label})`, async () => {
       const d = await body(await create(revision('Down')));
       ds.state.next = new ServiceError('datasource_unavailable', 'cannot read circuits.csv');
+      const blobs = t.store.blobKeys().length;
       const res = await update(d.datasetId, revision('Down', [...filters]));
       assert.equal(res.status, 503);
       assert.match((await body(res)).detail, /cannot read/);
       assert.equal((await get(d.datasetId)).version, 1);
-      assert.equal(t.store.get('results', `${d.datasetId}.v2`), undefined);
+      assert.equal(t.store.head<any>('datasets', d.datasetId)?.resultsKey, null);
+      assert.equal(t.store.blobKeys().length, blobs);
     });
   }
 

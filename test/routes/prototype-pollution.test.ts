@@ -41,14 +41,14 @@ describe('prototype pollution through request bodies', () => {
   for (const [what, , send] of cases) {
     it(`${what}: nothing outside the stored document changes`, async () => {
       const bystander = await createMap(t, 'bystander');
-      const bystanderBefore = JSON.stringify(t.store.get('maps', bystander.mapId));
+      const bystanderBefore = JSON.stringify(t.store.head('maps', bystander.mapId));
       const res = await send(hostile('hostile'));
       clean();
       assert.ok(res.status === 201 || res.status === 422, `status ${res.status}`);
-      assert.equal(JSON.stringify(t.store.get('maps', bystander.mapId)), bystanderBefore);
+      assert.equal(JSON.stringify(t.store.head('maps', bystander.mapId)), bystanderBefore);
       if (res.status === 201) {
         const created = await body(res);
-        const stored = JSON.stringify(t.store.get(what.startsWith('map') ? 'maps' : 'templates', created.mapId ?? created.templateId));
+        const stored = JSON.stringify(t.store.head(what.startsWith('map') ? 'maps' : 'templates', created.mapId ?? created.templateId));
         assert.doesNotMatch(stored, /polluted|__proto__|isAdmin/);
         assert.equal(created.public === true, false);
         assert.equal(Object.getPrototypeOf(created), Object.prototype);
@@ -58,16 +58,16 @@ describe('prototype pollution through request bodies', () => {
 
   it('map update: the new version holds no polluting keys and the old version is untouched', async () => {
     const map = await createMap(t, 'target');
-    const v1 = JSON.stringify(t.store.get<any>('maps', map.mapId).versions[0]);
+    const v1 = JSON.stringify(await t.store.read<any>('maps', map.mapId, 1));
     const res = await t.request(`/api/v1/map/id/${map.mapId}/`, {
       method: 'PUT', token: t.write, body: hostile('target v2'), headers: { 'Content-Type': 'application/json' },
     });
     clean();
     assert.equal(res.status, 200);
-    const doc = t.store.get<any>('maps', map.mapId);
-    assert.equal(JSON.stringify(doc.versions[0]), v1);
-    assert.doesNotMatch(JSON.stringify(doc.versions[1]), /polluted|__proto__|isAdmin/);
-    assert.equal(doc.versions[1].public, false);
+    assert.equal(JSON.stringify(await t.store.read<any>('maps', map.mapId, 1)), v1);
+    const v2 = await t.store.read<any>('maps', map.mapId, 2);
+    assert.doesNotMatch(JSON.stringify(v2), /polluted|__proto__|isAdmin/);
+    assert.equal(v2.public, false);
     const listed = await body(await t.request(`/api/v1/maps/?mapId=${map.mapId}&fields=public,name`, { token: t.read }));
     assert.deepEqual(listed, [{ public: false, name: 'target v2' }]);
   });
@@ -82,7 +82,7 @@ describe('prototype pollution through request bodies', () => {
     });
     clean();
     assert.equal(res.status, 200);
-    const stored = t.store.get<any>('maps', map.mapId).versions[1];
+    const stored = await t.store.read<any>('maps', map.mapId, 2);
     assert.doesNotMatch(JSON.stringify(stored), /polluted|__proto__|isAdmin|constructor/);
     assert.equal(stored.public, false);
   });

@@ -56,7 +56,7 @@ describe('restart', () => {
         `/api/v1/template/id/${tpl.templateId}/`,
       );
       before = await snapshot(first, paths);
-      templates = first.store.entries('templates').length;
+      templates = first.store.heads('templates').length;
     } finally {
       await first.close(false);
     }
@@ -71,8 +71,8 @@ describe('restart', () => {
       assert.equal(d.problems[0].row, 3);
       assert.equal(JSON.parse(after[paths.find((p) => p.endsWith('?version=2') && p.includes('/map/id/'))!].text).public, true);
       // default templates are created once, not again at each start
-      assert.equal(second.store.entries('templates').length, templates);
-      assert.equal(second.store.entries('templates').length, 3);
+      assert.equal(second.store.heads('templates').length, templates);
+      assert.equal(second.store.heads('templates').length, 3);
     } finally {
       await second.close(true);
     }
@@ -80,31 +80,31 @@ describe('restart', () => {
 });
 
 describe('a data file changed under the running service (a checkout while it runs)', () => {
-  it('PUT is 409 changed_on_disk and keeps the change; GET serves what the service had; a restart serves the file', async () => {
+  it('a version file put there by a checkout: PUT is 409 changed_on_disk and keeps it; GET serves what the service had; a restart serves the file', async () => {
     const first = await start();
     const dir = first.dir;
     try {
       const map = await createMap(first, 'Ours');
-      const file = path.join(first.dir, 'maps', `${map.mapId}.json`);
-      const stored = JSON.parse(await readFile(file, 'utf8'));
-      stored.versions[0].name = 'Theirs';
-      await writeFile(file, JSON.stringify(stored, null, 2));
+      const v1 = JSON.parse(await readFile(path.join(first.dir, 'maps', map.mapId, 'v1.json'), 'utf8'));
+      const theirs = path.join(first.dir, 'maps', map.mapId, 'v2.json');
+      await writeFile(theirs, JSON.stringify({ ...v1, version: 2, name: 'Theirs' }, null, 2));
       const put = await first.request(`/api/v1/map/id/${map.mapId}/`, { method: 'PUT', token: first.write, json: sampleMap('Ours 2') });
       assert.equal(put.status, 409);
       const problem = await body(put);
       assert.equal(problem.code, 'changed_on_disk');
-      assert.match(problem.detail, new RegExp(`maps/${map.mapId} was changed on disk .*restart the service`));
-      assert.equal(JSON.parse(await readFile(file, 'utf8')).versions[0].name, 'Theirs');
+      assert.match(problem.detail, new RegExp(`version 2 of maps/${map.mapId} is already on disk .*restart the service`));
+      assert.equal(JSON.parse(await readFile(theirs, 'utf8')).name, 'Theirs');
       assert.equal((await body(await first.request(`/api/v1/map/id/${map.mapId}/`, { token: first.read }))).name, 'Ours');
     } finally {
       await first.close(false);
     }
     const second = await start({ dir });
     try {
-      const map = second.store.entries('maps')[0][0];
+      const map = second.store.heads('maps')[0][0];
       assert.equal((await body(await second.request(`/api/v1/map/id/${map}/`, { token: second.read }))).name, 'Theirs');
       const put = await second.request(`/api/v1/map/id/${map}/`, { method: 'PUT', token: second.write, json: sampleMap('Theirs 2') });
       assert.equal(put.status, 200);
+      assert.equal((await body(put)).version, 3);
     } finally {
       await second.close(true);
     }

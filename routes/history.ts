@@ -1,0 +1,113 @@
+// History endpoints of maps, datasets and templates alike (DESIGN: History):
+// the versions newest first, what changed between two versions, deletion as
+// a tombstone version, restore and revert. Thin: parse, call
+// resources/history.ts, send. One sub-app per kind, built from this one factory.
+import { Hono, type Context } from 'hono';
+import type { Auth } from '../auth/index.ts';
+import type { AppEnv } from '../auth/types.ts';
+import type { VersionedCollection } from '../resources/collection.ts';
+import { historyPage, remove, restore, revert, tombstoneView } from '../resources/history.ts';
+import type { StoredVersion } from '../resources/types.ts';
+import type { Content } from '../resources/collection.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { renderDiffSvg } from '../render/diff-svg.ts';
+import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
+import { buildTopology } from '../render/topology.ts';
+import { datasetSide } from '../resources/changes.ts';
+import type { Store } from '../store/types.ts';
+import { sendRendered } from './conditional.ts';
+import { LimitParamSchema, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
+import { parseParam, params } from './list-query.ts';
+import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
+import * as v from 'valibot';
+
+export interface HistoryDeps {
+  auth: Auth;
+  /** Singular path segment: map, dataset, template. */
+  segment: string;
+  collection: VersionedCollection;
+  /** Live maps using a resource (deleting it is then 409). */
+  usedBy?: (id: string) => string[];
+  /** What changed between two versions, by meaning. */
+  diff: (id: string, from: StoredVersion, to: StoredVersion) => Promise<object> | object;
+  /** Content adjustments: a restored map is unpublished, a reverted one keeps its public flag. */
+  onRestore?: (content: Content) => Content;
+  onRevert?: (content: Content, latest: StoredVersion) => Content;
+}
+
+const VersionNumber = v.pipe(OneVersionParamSchema, v.number('expected a version number from 1'));
+
+export function historyRoutes(o: HistoryDeps) {
+  const { auth, collection: col } = o;
+  const app = new Hono<AppEnv>({ strict: false });
+  const base = `/api/v1/${o.segment}/id/:${col.kind.idField}`;
+  const id = (c: Context) => pathId(c, col.kind.idField, col.kind.label);
+
+  app.get(`${base}/history`, auth.requireScope('read'), async (c) => {
+    const resource = id(c);
+    const { once } = params(c, ['limit', 'offset']);
+    const limit = once('limit'), offset = once('offset');
+    return sendList(c, historyPage(col, resource,
+      offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
+      limit === undefined ? undefined : parseParam(LimitParamSchema, 'limit', limit)));
+  });
+
+  app.get(`${base}/diff`, auth.requireScope('read'), async (c) => {
+    const resource = id(c);
+    const { from, to } = await diffPair(c, col, resource);
+    return c.json({ [col.kind.idField]: resource, from: from.version, to: to.version, ...(await o.diff(resource, from, to)) });
+  });
+
+  app.delete(base, auth.requireScope('write'), async (c) => {
+    const tombstone = await remove(col, id(c), editor(c), ifMatch(c), o.usedBy);
+    return c.json(tombstoneView(col, tombstone));
+  });
+
+  app.post(`${base}/restore`, auth.requireScope('write'), async (c) =>
+    sendView(c, col.view(await restore(col, id(c), editor(c), o.onRestore))));
+
+  app.post(`${base}/revert`, auth.requireScope('write'), async (c) => {
+    const resource = id(c);
+    const { once } = params(c, ['version']);
+    const raw = once('version');
+    if (raw === undefined) throw badRequest('revert needs ?version=N, the version whose content to bring back', [{ path: 'version', message: 'required' }]);
+    const n = parseParam(VersionNumber, 'version', raw);
+    return sendView(c, col.view(await revert(col, resource, editor(c), n, ifMatch(c), o.onRevert)));
+  });
+
+  return app;
+}
+
+/** `?from=N&to=M`: two versions (tombstones included); default the latest against the one before it. */
+export async function diffPair(c: Context, col: VersionedCollection, id: string) {
+  const { once } = params(c, ['from', 'to']);
+  const numbers = col.versionNumbers(id);
+  const rawTo = once('to'), rawFrom = once('from');
+  const to = rawTo === undefined ? numbers[numbers.length - 1] : parseParam(VersionNumber, 'to', rawTo);
+  const before = numbers.filter((n) => n < to);
+  const from = rawFrom === undefined ? before[before.length - 1] ?? to : parseParam(VersionNumber, 'from', rawFrom);
+  return { from: await col.anyVersion(id, from), to: await col.anyVersion(id, to) };
+}
+
+/**
+ * `GET /api/v1/output/dataset/{id}/diff/{layout}/svg/?from=N&to=M`: the
+ * picture of a change (added green, removed dashed red, changed amber). Mounted
+ * before the dataset output routes, whose `:layout/:datatype/:output_type`
+ * would otherwise take `diff/<layout>/svg`.
+ */
+export function diffPictureRoutes(o: { auth: Auth; datasets: VersionedCollection; store: Store }) {
+  const app = new Hono<AppEnv>({ strict: false });
+  app.get('/api/v1/output/dataset/:datasetId/diff/:layout/svg', o.auth.requireScope('read'), async (c) => {
+    const resource = pathId(c, 'datasetId', 'dataset');
+    const layout = c.req.param('layout');
+    if (layout !== 'geographic' && layout !== 'logical') throw notFound('no such output: layout must be one of geographic, logical');
+    const { from, to } = await diffPair(c, o.datasets, resource);
+    const topology = async (v: StoredVersion) => {
+      const side = await datasetSide(o.store, v);
+      return buildTopology(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
+    };
+    const [before, after] = await Promise.all([topology(from), topology(to)]);
+    return sendRendered(c, renderDiffSvg(before, after, { layout }), SVG_RESPONSE_HEADERS);
+  });
+  return app;
+}

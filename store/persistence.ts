@@ -1,0 +1,41 @@
+// What an adapter supplies to the shared store core (core.ts): where bytes go
+// and come from, nothing else. The core keeps memory, order, locks, caches and
+// every rule; an adapter only persists text durably and reads it back. The
+// memory adapter keeps strings in maps, the file adapter writes the data
+// folder, a database adapter would write rows.
+import type { DocCollection, Entry, Json, LogCollection, StoreProblem } from './types.ts';
+
+export interface Persistence {
+  /** Makes `text` the stored form of a document, durably; `previous` is what memory held (to detect changes made by others). */
+  writeDoc(c: DocCollection, key: string, text: string, previous: Json | undefined): Promise<void>;
+  removeDoc(c: DocCollection, key: string, previous: Json | undefined): Promise<void>;
+  /** Stores entry `version` of a log once, durably; refuses (never overwrites) when one is there. `first`: the log is new. */
+  writeEntry(c: LogCollection, key: string, version: number, text: string, first: boolean): Promise<void>;
+  /** The stored text of an entry; throws an Error saying why it cannot be read (missing included). */
+  readEntry(c: LogCollection, key: string, version: number): Promise<string>;
+  /** Where an entry lives, for messages: `maps/abc1234/v3.json`. */
+  whereEntry(c: LogCollection, key: string, version: number): string;
+  dropLog(c: LogCollection, key: string, versions: readonly number[]): Promise<void>;
+  writeBlob(key: string, text: string): Promise<void>;
+  readBlob(key: string): Promise<string>;
+  whereBlob(key: string): string;
+  removeBlob(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One log as found at open: its entry numbers and latest entry, or why it cannot be served. */
+export interface LoadedLog {
+  collection: LogCollection;
+  key: string;
+  versions: number[];
+  head?: Entry;
+  problem?: StoreProblem;
+}
+
+/** What an adapter found at open. */
+export interface Loaded {
+  docs: Array<readonly [DocCollection, string, Json]>;
+  logs: LoadedLog[];
+  blobs: string[];
+  problems: StoreProblem[];
+}
