@@ -10,6 +10,9 @@
 import type { VersionedCollection } from './collection.ts';
 import type { ListPage, ListQuery, StoredVersion, Visibility } from './types.ts';
 
+/** Older versions read between two turns of the event loop. */
+const YIELD_EVERY = 64;
+
 /** Whether a resource's latest version makes it listable. */
 export function visible(head: StoredVersion, visibility?: Visibility): boolean {
   return head.deleted !== true && (!visibility || visibility.resource(head));
@@ -44,11 +47,14 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
 
   const read = (id: string, n: number) => store.read<StoredVersion>(kind.collection, id, n);
   const refs: Array<readonly [string, number]> = [];
+  let reads = 0;
   for (const head of col.live(visibility)) {
     const id = String(head[kind.idField]);
     const numbers = store.versions(kind.collection, id);
     const wanted = query.version === 'all' ? numbers : numbers.includes(query.version) ? [query.version] : [];
     for (const n of wanted) {
+      // Reads served from the cache never wait for I/O: let other requests in now and then.
+      if (++reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       const version = n === head.version ? head : await read(id, n);
       if (version && matches(version, query, visibility)) refs.push([id, n]);
     }
@@ -59,6 +65,7 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
     async *stream() {
       yield '[';
       for (const [i, [id, n]] of page.entries()) {
+        if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
         const version = await read(id, n);
         if (version) yield `${i > 0 ? ',' : ''}${JSON.stringify(await project(version))}`;
       }

@@ -7,7 +7,7 @@ import { parseSettings, type SettingsInput } from '../../config/settings.ts';
 import type { DatasourceRegistry } from '../../datasources/types.ts';
 import { createMemoryLogger } from '../../log.ts';
 import { createApp } from '../../server.ts';
-import { openFileStore } from '../../store/file.ts';
+import { openFileStore, type FileStoreOptions } from '../../store/file.ts';
 import type { Store } from '../../store/types.ts';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -19,6 +19,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Datasource registry for the app (default: the real one over <dir>/sheets). */
   datasources?: DatasourceRegistry;
+  /** Options of the file store (injected file-system failures). */
+  storeOptions?: FileStoreOptions;
 }
 
 export type RequestInit2 = RequestInit & {
@@ -31,7 +33,7 @@ export type RequestInit2 = RequestInit & {
 export async function makeTestApp(options: TestAppOptions = {}) {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'mts-test-')));
   const settings = parseSettings({ ...options.settings, data: { dir, ...options.settings?.data } }, {}, dir);
-  const store: Store = await openFileStore(settings.data.dir);
+  const store: Store = await openFileStore(settings.data.dir, options.storeOptions);
   const log = createMemoryLogger();
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
     datasources: options.datasources });
