@@ -31,7 +31,13 @@ const OidcClientSchema = v.strictObject({
   token_endpoint_auth_method: v.optional(v.picklist(['client_secret_basic', 'client_secret_post'],
     'expected client_secret_basic or client_secret_post')),
   client_name: v.optional(nonEmpty),
+  /** Space-separated scopes granted when the client asks for no API scope (only `openid`); never beyond the user's. */
+  default_scopes: v.optional(v.string(), ''),
 });
+
+/** An origin as browsers send it: scheme, host and port, no path. */
+const origin = v.pipe(v.string('expected an origin such as https://grafana.example.net'),
+  v.regex(/^https?:\/\/[^/?#\s]+$/, 'expected an origin: scheme and host (and port), no path, such as https://grafana.example.net'));
 
 export const SettingsSchema = v.strictObject({
   server: v.nullish(v.pipe(v.strictObject({
@@ -52,6 +58,13 @@ export const SettingsSchema = v.strictObject({
     keepAliveTimeoutSeconds: v.optional(seconds, 5),
     /** Most connections open at once; a new one beyond is closed as soon as it is accepted. */
     maxConnections: v.optional(positiveInt, 1000),
+    /** Cross-origin requests from browsers (dashboards, status pages, Terranova's editor). */
+    cors: v.nullish(v.strictObject({
+      /** Origins allowed on the whole API: a list, or "*" for any (credentials are then never allowed). */
+      origins: v.optional(v.union([v.literal('*'), v.array(origin)], 'expected "*" or a list of origins'), []),
+      /** Whether the public routes (public maps, public output, datasources) answer any origin. */
+      publicAnyOrigin: v.optional(v.boolean('expected true or false'), true),
+    }), {}),
   }), v.forward(v.partialCheck([['requestTimeoutSeconds'], ['headersTimeoutSeconds']],
     (x) => x.headersTimeoutSeconds === undefined || x.headersTimeoutSeconds <= x.requestTimeoutSeconds,
     (issue) => {
@@ -72,6 +85,12 @@ export const SettingsSchema = v.strictObject({
       admin: v.optional(scopeToken, 'svc:admin'),
     }), v.check((x) => new Set(Object.values(x)).size === 4, 'expected four different scopes for read, write, publish and admin')), {}),
     tokenTtlSeconds: v.optional(positiveInt, 3600),
+    basic: v.nullish(v.strictObject({
+      /** Accept `Authorization: Basic` with a local user's credentials on API requests (Terranova's editor in basic mode). */
+      acceptHttpBasic: v.optional(v.boolean('expected true or false'), false),
+      /** How long verified Basic credentials are remembered, so a request does not cost a password hash. */
+      cacheSeconds: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more'), v.maxValue(3600, 'expected at most 3600')), 60),
+    }), {}),
     /** Failed logins allowed per username and per client address within the window; the next is 429. */
     loginThrottle: v.nullish(v.strictObject({
       maxFailures: v.optional(positiveInt, 10),
@@ -84,6 +103,9 @@ export const SettingsSchema = v.strictObject({
       audience: v.optional(nonEmpty),
       clients: v.optional(v.pipe(v.array(OidcClientSchema),
         v.check((cs) => new Set(cs.map((c) => c.client_id)).size === cs.length, 'expected each client_id once')), []),
+      /** Built-in provider: most sign-in interactions kept at once, and how long one lasts. */
+      maxInteractions: v.optional(positiveInt, 10_000),
+      interactionTtlSeconds: v.optional(seconds, 600),
       /** External issuer: least seconds between two JWKS fetches triggered by an unknown key ID. */
       jwksCooldownSeconds: v.optional(v.pipe(v.number('expected a number'), v.minValue(0, 'expected 0 or more')), 30),
     }), {}),

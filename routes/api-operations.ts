@@ -119,7 +119,7 @@ const HistoryItemSchema = v.object({
 function historyOperations(segment: string, tag: string, idParam: Record<string, v.GenericSchema>, schema: v.GenericSchema): Operation[] {
   const [name] = Object.keys(idParam);
   const base = `/api/v1/${segment}/id/{${name}}/`;
-  const inUse = segment === 'map' ? {} : { 409: { description: `the ${segment} is used by a map that is not deleted; the detail names the maps` } };
+  const inUse: Record<number, Answer> = segment === 'map' ? {} : { 409: { description: `the ${segment} is used by a map that is not deleted; the detail names the maps` } };
   return [
     { method: 'get', path: `${base}history/`, tag, summary: `Versions of a ${segment}, newest first`, description: 'Deleted resources keep their history.', scope: 'read', pathParams: idParam, query: [{ name: 'limit', schema: LimitParamSchema }, { name: 'offset', schema: OffsetParamSchema }], answers: { 200: { description: 'versions with who, when and a summary of the change', schema: HistoryItemSchema, list: true, headers: ['X-Total-Count'] } } },
     { method: 'get', path: `${base}diff/`, tag, summary: `What changed between two versions of a ${segment}, by meaning`, scope: 'read', pathParams: idParam, query: diffParams, answers: { 200: json('the changes: {path, op, from, to} items; datasets add nodes and edges added, removed and changed; templates add changed lines') } },

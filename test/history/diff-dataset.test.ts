@@ -118,19 +118,13 @@ describe('diffDataset', () => {
     assert.deepEqual(d.nodes.added.map((n) => n.name), ['CHI', 'DEN', 'NYC', 'SEA']);
   });
 
-  it('diffs 2,000 nodes / 5,000 edges in under 50 ms (best of 5)', () => {
+  // Its speed is a benchmark's business (npm run bench -- diff); here, that the large case counts right.
+  it('counts a 2,000-node / 5,000-edge change right', () => {
     const { before: a, after: b, expected } = datasetVersions();
-    const times: number[] = [];
-    let d = diffDataset(side(a), side(b));
-    for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      d = diffDataset(side(a), side(b));
-      times.push(performance.now() - t0);
-    }
+    const d = diffDataset(side(a), side(b));
     assert.deepEqual({
       edgesAdded: d.edges.added.length, edgesRemoved: d.edges.removed.length, edgesChanged: d.edges.changed.length,
       nodesAdded: d.nodes.added.length, nodesRemoved: d.nodes.removed.length, nodesChanged: d.nodes.changed.length,
     }, expected);
-    assert.ok(Math.min(...times) < 50, `${Math.min(...times).toFixed(1)} ms`);
   });
 });
