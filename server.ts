@@ -29,6 +29,7 @@ import type { VersionedCollection } from './resources/collection.ts';
 import { mapsUsing } from './resources/usage.ts';
 import { userRoutes } from './routes/users.ts';
 import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
+import { corsMiddleware } from './routes/cors.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { openFileStore } from './store/file.ts';
 import type { Store } from './store/types.ts';
@@ -54,6 +55,7 @@ export async function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(errorHandler(log));
   app.notFound(notFoundHandler);
+  app.use('*', corsMiddleware(settings));
   // The built-in OpenID provider parses its own request bodies: it goes before the body limit.
   if (auth.oidc?.routes) app.route('/', auth.oidc.routes);
   // Only methods with a body: a GET route then has no middleware at all, so

@@ -168,10 +168,12 @@ export function operations(): Operation[] {
       query: [oneVersion, { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) }],
       answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}, or SVG when output_type is svg')), 503: { description: 'dynamic: the datasource cannot be read' } },
     },
-    { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map with its layers resolved into topology', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('the full map object with each layer\'s mapjson filled in')) } },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map configuration with its layers resolved into topology', description: 'What the map component\'s "configure from URL" loads: the configuration, `layers` at the top level, each with `mapjson` (a JSON string); Terranova\'s defaults filled in where the stored configuration lacks them.', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('the configuration with each layer\'s mapjson filled in')) } },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/json/', tag: 'output', summary: 'The whole map with its layers resolved', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('the map object (ID, name, version, configuration with each layer\'s mapjson, overrides)')) } },
     { method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: svg } },
     { method: 'patch', path: '/api/v1/output/map/', tag: 'output', summary: 'Preview an unsaved map configuration', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, answers: { 200: json('normalized map output') } },
     { method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output (only versions stored as public)', scope: null, pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('as the authenticated map output, for public maps only')) } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/json/', tag: 'public', summary: 'The whole public map with its layers resolved', scope: null, pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('as the authenticated json/ output, for public maps only')) } },
     { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion], answers: { 200: svg } },
 
     // Datasources

@@ -8,6 +8,7 @@ import type { AppEnv } from '../auth/types.ts';
 import type { DatasourceRegistry } from '../datasources/types.ts';
 import { notFound } from '../errors.ts';
 import { resolveMapLayers, type LayerLoaders } from '../render/layers.ts';
+import { withTerranovaDefaults } from '../render/map-defaults.ts';
 import { renderMapSvg, renderTopologySvg, SVG_RESPONSE_HEADERS } from '../render/svg.ts';
 import { buildTopology } from '../render/topology.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
@@ -102,12 +103,19 @@ export function outputRoutes(o: OutputDeps) {
     return outputType === 'json' ? json(c, topology) : svg(c, renderTopologySvg(topology, { layout }));
   });
 
-  // The full map object with each layer's `mapjson` filled in.
-  const mapOutput = (version: StoredVersion) => resolveMapLayers(version as unknown as MapRevision & StoredVersion, loaders);
+  // The map with each layer's `mapjson` filled in, its configuration completed with Terranova's defaults.
+  const mapOutput = async (version: StoredVersion) => {
+    const { change: _c, deleted: _d, ...map } = version;
+    const resolved = await resolveMapLayers(map as unknown as MapRevision & StoredVersion, loaders);
+    return { ...resolved, output: { ...resolved.output, configuration: withTerranovaDefaults(resolved.output.configuration) } };
+  };
 
   const open: MiddlewareHandler<AppEnv> = (_c, next) => next();
+  // As Terranova serves them: the bare route answers the configuration (what the map component's
+  // "configure from URL" loads), json/ the whole map, svg/ its picture.
   const mapRoutes = (prefix: string, get: (c: Context) => Promise<StoredVersion>, guard: MiddlewareHandler<AppEnv>) => {
-    app.get(`${prefix}/:mapId`, guard, async (c) => json(c, (await mapOutput(await get(c))).output));
+    app.get(`${prefix}/:mapId`, guard, async (c) => json(c, (await mapOutput(await get(c))).output.configuration));
+    app.get(`${prefix}/:mapId/json`, guard, async (c) => json(c, (await mapOutput(await get(c))).output));
     app.get(`${prefix}/:mapId/svg`, guard, async (c) => {
       const { output, topologies } = await mapOutput(await get(c));
       return svg(c, renderMapSvg(output as { name?: string }, topologies));
@@ -124,7 +132,8 @@ export function outputRoutes(o: OutputDeps) {
   // Preview of an unsaved MapRevision (the map editor): nothing is stored.
   app.patch('/api/v1/output/map', auth.requireScope('write'), async (c) => {
     const revision = await readBody(c, MapRevisionSchema);
-    return c.json((await resolveMapLayers(revision, loaders)).output);
+    const { output } = await resolveMapLayers(revision, loaders);
+    return c.json({ ...output, configuration: withTerranovaDefaults(output.configuration) });
   });
 
   return app;

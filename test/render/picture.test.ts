@@ -85,7 +85,7 @@ before(async () => {
   const res = await t.request(`/api/v1/public/output/map/${demoId}/svg/`);
   assert.equal(res.status, 200);
   demoSvg = await res.text();
-  demoJson = await (await t.request(`/api/v1/public/output/map/${demoId}/`)).json();
+  demoJson = await (await t.request(`/api/v1/public/output/map/${demoId}/json/`)).json();
   // A layer's nodes are drawn by its template; the expected colour is the template's first fill.
   templates = {};
   for (const l of demoJson.configuration.layers) {

@@ -195,10 +195,33 @@ async function createMap(json: unknown) {
   return (await body(res)).mapId as string;
 }
 
-describe('GET /api/v1/output/map/{mapId}/ and /svg/', () => {
-  it('resolves each layer into mapjson (a JSON string) and keeps unknown configuration keys', async () => {
+describe('GET /api/v1/output/map/{mapId}/, /json/ and /svg/', () => {
+  it('the bare route answers the configuration, layers at the top level, with Terranova\'s defaults filled in; the stored map stays as sent', async () => {
     const id = await createMap(mapBody());
     const res = await t.request(`/api/v1/output/map/${id}/`, { token: t.write });
+    assert.equal(res.status, 200);
+    const config = await body(res);
+    assert.equal(config.mapId, undefined);
+    assert.equal(config.background, '#102030', 'a stored value wins');
+    assert.deepEqual(config.customKey, { kept: true });
+    assert.deepEqual(config.thresholds, []);
+    assert.deepEqual(config.tileset, { geographic: null, boundaries: null, labels: null });
+    assert.equal(config.layers.length, 2);
+    for (const layer of config.layers) {
+      assert.equal(typeof layer.mapjson, 'string');
+      for (const field of ['visible', 'nodeWidth', 'edgeWidth', 'pathOffset', 'color', 'endpointId']) assert.notEqual(layer[field], undefined, field);
+    }
+    assert.equal(config.layers[0].color, '#ff0000', 'a stored layer value wins');
+    assert.equal(config.layers[0].visible, true);
+    assert.equal(config.layers[0].endpointId, 'names');
+    const stored = await body(await t.request(`/api/v1/map/id/${id}/`, { token: t.read }));
+    assert.equal(stored.configuration.thresholds, undefined);
+    assert.equal(stored.configuration.layers[0].visible, undefined);
+  });
+
+  it('json/ resolves each layer into mapjson (a JSON string) and keeps unknown configuration keys', async () => {
+    const id = await createMap(mapBody());
+    const res = await t.request(`/api/v1/output/map/${id}/json/`, { token: t.write });
     assert.equal(res.status, 200);
     const m = await body(res);
     assert.equal(m.mapId, id);
@@ -221,7 +244,7 @@ describe('GET /api/v1/output/map/{mapId}/ and /svg/', () => {
         edges: { 'CHIC-DENV': { operation: 'delete' } },
       },
     }));
-    const m = await body(await t.request(`/api/v1/output/map/${id}/`, { token: t.write }));
+    const m = await body(await t.request(`/api/v1/output/map/${id}/json/`, { token: t.write }));
     const core = JSON.parse(m.configuration.layers[0].mapjson);
     assert.deepEqual(core.nodes.map((n: any) => n.name).sort(), ['ATLA', 'CHIC', 'NEWY', 'SEAT']);
     // The added node has no markup of its own: it gets the layer's marker like the others.
@@ -235,8 +258,8 @@ describe('GET /api/v1/output/map/{mapId}/ and /svg/', () => {
   it('?version= renders that version of the map', async () => {
     const id = await createMap(mapBody());
     await t.request(`/api/v1/map/id/${id}/`, { method: 'PUT', token: t.write, json: { ...mapBody(), name: 'Renamed' } });
-    assert.equal((await body(await t.request(`/api/v1/output/map/${id}/?version=1`, { token: t.write }))).name, 'Output map');
-    assert.equal((await body(await t.request(`/api/v1/output/map/${id}/`, { token: t.write }))).name, 'Renamed');
+    assert.equal((await body(await t.request(`/api/v1/output/map/${id}/json/?version=1`, { token: t.write }))).name, 'Output map');
+    assert.equal((await body(await t.request(`/api/v1/output/map/${id}/json/`, { token: t.write }))).name, 'Renamed');
   });
 
   it('svg: a picture with the background, a legend and the layer colour', async () => {
@@ -280,12 +303,16 @@ describe('GET /api/v1/output/map/{mapId}/ and /svg/', () => {
 describe('public map output', () => {
   it('404 while unpublished, 200 once published, 404 again after unpublish', async () => {
     const id = await createMap(mapBody());
-    const urls = [`/api/v1/public/output/map/${id}/`, `/api/v1/public/output/map/${id}/svg/`];
+    const urls = [`/api/v1/public/output/map/${id}/`, `/api/v1/public/output/map/${id}/svg/`, `/api/v1/public/output/map/${id}/json/`];
     for (const url of urls) assert.equal((await t.request(url)).status, 404, url);
     await t.request(`/api/v1/map/id/${id}/publish/`, { method: 'POST', token: t.publish });
     const json = await t.request(urls[0]);
     assert.equal(json.status, 200);
-    assert.equal(JSON.parse((await body(json)).configuration.layers[0].mapjson).edges.length, 4);
+    assert.equal(JSON.parse((await body(json)).layers[0].mapjson).edges.length, 4);
+    const whole = await body(await t.request(urls[2]));
+    assert.deepEqual([whole.mapId, whole.version, whole.public], [id, 2, true]);
+    assert.equal(whole.change, undefined, 'history stamps stay out of outputs');
+    assert.equal(JSON.parse(whole.configuration.layers[0].mapjson).edges.length, 4);
     const svg = await t.request(urls[1]);
     assert.equal(svg.status, 200);
     assertSvgHeaders(svg);
