@@ -78,20 +78,7 @@ async function build(store: Store, settings: Settings, io: SeedIO): Promise<void
 
   const map = await call('POST', '/api/v1/map/', {
     name: 'R&E backbone',
-    configuration: {
-      initialViewStrategy: 'manual',
-      viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },
-      background: '#eef3f8',
-      showLegend: true,
-      showSidebar: true,
-      showViewControls: true,
-      enableScrolling: true,
-      layers: [
-        { name: 'North America', color: '#1f77b4', edgeWidth: 2, datasetId: ids[0], layout: 'geographic', datatype: 'snapshot', templateId: template.templateId },
-        { name: 'Europe and transatlantic', color: '#d62728', edgeWidth: 2, datasetId: ids[1], layout: 'geographic', datatype: 'snapshot' },
-        { name: 'Exchange points', color: '#2ca02c', edgeWidth: 1.5, datasetId: ids[2], layout: 'geographic', datatype: 'snapshot' },
-      ],
-    },
+    configuration: demoConfiguration(ids, template.templateId as string),
     overrides: {
       [ids[2]]: {
         nodes: {
@@ -103,6 +90,32 @@ async function build(store: Store, settings: Settings, io: SeedIO): Promise<void
   }, token);
   await call('POST', `/api/v1/map/id/${map.mapId}/publish/`, undefined, token);
   io.out(`map ${map.mapId} published: /api/v1/public/output/map/${map.mapId}/svg/`);
+}
+
+/**
+ * The demo map's configuration, Terranova-shaped: every field Terranova's editor writes for a map
+ * and its layers, since ESnet's map component reads them without checking (outputs fill them in
+ * anyway; a stored map that has them opens the same in the editor). No tileset: the demo works offline.
+ */
+export function demoConfiguration(ids: string[], templateId: string) {
+  const layer = (name: string, color: string, edgeWidth: number, datasetId: string, extra: object = {}) => ({
+    name, visible: true, jsonFromUrl: false, color, nodeWidth: 5, edgeWidth, pathOffset: 1, endpointId: 'names',
+    nodeHighlight: '#ffbf00', legend: true, datasetId, layout: 'geographic', datatype: 'snapshot', ...extra,
+  });
+  return {
+    initialViewStrategy: 'static', latitudeVar: null, longitudeVar: null,
+    viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },
+    tileset: { geographic: null, boundaries: null, labels: null },
+    background: '#eef3f8', editMode: false, showSidebar: true, showViewControls: true, showLegend: true,
+    legendColumnLength: 3, legendPosition: 'bottomLeft', legendDefaultBehavior: 'minimized',
+    enableScrolling: true, enableEditing: false, enableNodeAnimation: true, enableEdgeAnimation: true,
+    thresholds: [], zIndexBase: 10,
+    layers: [
+      layer('North America', '#1f77b4', 2, ids[0], { templateId }),
+      layer('Europe and transatlantic', '#d62728', 2, ids[1]),
+      layer('Exchange points', '#2ca02c', 1.5, ids[2]),
+    ],
+  };
 }
 
 /** Seeds `dir`; the exit code (0 done, 1 failed, 2 refused: the folder is in use or has users). */

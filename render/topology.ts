@@ -13,7 +13,7 @@ import { fillMissingCoordinates, spreadGroups } from './group-layout.ts';
 import { layoutLogical } from './logical-layout.ts';
 import { FragmentError } from './parse.ts';
 import { validationFailed } from '../errors.ts';
-import { centroid, parallelMidpoint, round6 } from './geometry.ts';
+import { centroid, nearLng, parallelMidpoint, round6 } from './geometry.ts';
 
 export interface BuildOptions {
   /** Topology name: the dataset's name. */
@@ -184,7 +184,14 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
     const mid = bends?.get(e) ?? [];
     const k = Number(e.meta.parallel_count ?? 1);
     if (mid.length === 0 && k > 1 && a !== b) mid.push(parallelMidpoint(pa, pb, Number(e.meta.parallel_index), k));
-    e.coordinates = [pa, ...mid, pb].map(([la, ln]) => [round6(la), round6(ln)] as LatLng);
+    // Each point within 180 degrees of longitude of the one before it: a Leaflet-based client (ESnet's map
+    // component) then draws a Tokyo-Los Angeles circuit across the Pacific, as our SVG does, not around the world.
+    let previous: number | undefined;
+    e.coordinates = [pa, ...mid, pb].map(([la, ln]) => {
+      const lng = previous === undefined ? ln : nearLng(previous, ln);
+      previous = lng;
+      return [round6(la), round6(lng)] as LatLng;
+    });
   }
   for (const n of [...byName.values(), ...groups]) n.coordinate = [round6(n.coordinate[0]), round6(n.coordinate[1])];
 
