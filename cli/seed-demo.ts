@@ -144,7 +144,12 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   // Ctrl-C or a kill skips `finally`: the seeding account (and its folder) must go then too.
   const interrupted = (signal: NodeJS.Signals) => {
-    rmSync(path.join(dir, 'private'), { recursive: true, force: true });
+    // A writer thread may still be putting a file in private/ while it is removed (ENOTEMPTY): try again.
+    try {
+      rmSync(path.join(dir, 'private'), { recursive: true, force: true, maxRetries: 20, retryDelay: 10 });
+    } catch (e) {
+      process.stderr.write(`could not remove ${path.join(dir, 'private')}: ${(e as Error).message}; remove it before starting the service\n`);
+    }
     process.kill(process.pid, signal);
   };
   let seeding = false;
