@@ -249,7 +249,7 @@ function normalize(q: ListQuery): string {
   const filters = q.filters
     .map(([field, values]) => [field, [...new Set(values.map((x) => JSON.stringify(x)))].sort()] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([q.version, q.fields, filters, q.limit ?? null, q.offset]);
+  return JSON.stringify([q.version, q.fields, filters, q.limit ?? null, q.offset, q.sort ?? []]);
 }
 
 /** The content of a version without its stamps (to copy it into the next one). */

@@ -26,6 +26,29 @@ function matches(version: StoredVersion, query: ListQuery, visibility?: Visibili
   return true;
 }
 
+/** Order of two field values: numbers and booleans by value, text by code unit, absent last. */
+function compareValues(a: unknown, b: unknown): number {
+  const absent = (x: unknown) => x === undefined || x === null;
+  if (absent(a) || absent(b)) return absent(a) ? (absent(b) ? 0 : 1) : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  const [x, y] = [typeof a === 'string' ? a : JSON.stringify(a), typeof b === 'string' ? b : JSON.stringify(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Sorts `items` by `query.sort` (stable: ties keep the ID-then-version order they arrive in). */
+function sorted<T>(items: T[], query: ListQuery, key: (item: T, field: string) => unknown): T[] {
+  const sort = query.sort ?? [];
+  if (sort.length === 0) return items;
+  return items.map((item, i) => ({ item, i })).sort((p, q) => {
+    for (const [field, direction] of sort) {
+      const c = compareValues(key(p.item, field), key(q.item, field));
+      if (c !== 0) return c * direction;
+    }
+    return p.i - q.i;
+  }).map(({ item }) => item);
+}
+
 export async function listPage(col: VersionedCollection, query: ListQuery, visibility?: Visibility): Promise<ListPage> {
   const { kind, store } = col;
   const computed = kind.computedFields ?? [];
@@ -39,14 +62,15 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
   const end = query.limit === undefined ? undefined : query.offset + query.limit;
 
   if (query.version === 'latest') {
-    const hits = col.live(visibility).filter((v) => matches(v, query, visibility));
+    const hits = sorted(col.live(visibility).filter((v) => matches(v, query, visibility)), query, (v, f) => v[f]);
     const items = [];
     for (const version of hits.slice(query.offset, end)) items.push(await project(version));
     return { body: JSON.stringify(items), total: hits.length };
   }
 
   const read = (id: string, n: number) => store.read<StoredVersion>(kind.collection, id, n);
-  const refs: Array<readonly [string, number]> = [];
+  let refs: Array<readonly [string, number, unknown[]]> = [];
+  const sortFields = (query.sort ?? []).map(([field]) => field);
   let reads = 0;
   for (const head of col.live(visibility)) {
     const id = String(head[kind.idField]);
@@ -56,9 +80,10 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
       // Reads served from the cache never wait for I/O: let other requests in now and then.
       if (++reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       const version = n === head.version ? head : await read(id, n);
-      if (version && matches(version, query, visibility)) refs.push([id, n]);
+      if (version && matches(version, query, visibility)) refs.push([id, n, sortFields.map((f) => version[f])]);
     }
   }
+  refs = sorted(refs, query, (ref, field) => ref[2][sortFields.indexOf(field)]);
   const page = refs.slice(query.offset, end);
   return {
     total: refs.length,

@@ -45,6 +45,8 @@ export interface ListQuery {
   filters: ReadonlyArray<readonly [string, ReadonlyArray<string | boolean>]>;
   limit?: number;
   offset: number;
+  /** [field, 1 ascending | -1 descending], most significant first; ties keep ID then version order. */
+  sort?: ReadonlyArray<readonly [string, 1 | -1]>;
 }
 
 /** Which resources and versions a list may show (the public maps list narrows both). */

@@ -80,6 +80,7 @@ function listParams(spec: ListSpec): QueryParam[] {
     })),
     { name: 'limit', schema: LimitParamSchema },
     { name: 'offset', schema: OffsetParamSchema },
+    { name: 'sort', schema: v.pipe(v.string(), v.description(`a field to order by, "-" in front for descending (e.g. -lastUpdatedOn); repeat or comma-separate for more keys; one of ${spec.kind.fields.join(', ')}`)), list: true },
   ];
 }
 
@@ -182,11 +183,11 @@ export function operations(): Operation[] {
     // Users and tokens
     { method: 'post', path: '/api/v1/auth/token', tag: 'auth', summary: 'Get an access token (password grant, RFC 6749 section 4.3)', scope: null, basicOnly: true, body: { name: 'TokenRequest', schema: TokenRequestSchema, form: true }, bodyErrors: [413], answers: { 200: ok('the token', TokenResponseSchema), 400: ok('an OAuth 2.0 error (RFC 6749 section 5.2), also for a body that cannot be read', TokenErrorSchema), 429: { description: 'too many failed logins for this username or address; Retry-After says when to try again' } } },
     { method: 'get', path: '/api/v1/current_user/', tag: 'users', summary: 'The calling user', scope: 'read', answers: { 200: ok('username, name, email and scope', UserSchema) } },
-    { method: 'get', path: '/api/v1/user/', tag: 'users', summary: 'List users', scope: 'admin', basicOnly: true, query: [{ name: 'limit', schema: LimitParamSchema, description: 'at most this many users (default 10)' }, { name: 'offset', schema: OffsetParamSchema }], answers: { 200: { description: 'users', schema: UserSchema, list: true, headers: ['X-Total-Count'] } } },
+    { method: 'get', path: '/api/v1/user/', tag: 'users', summary: 'List users', scope: 'admin', basicOnly: true, query: [{ name: 'limit', schema: LimitParamSchema, description: 'at most this many users (default 10, at most 10000)' }, { name: 'offset', schema: OffsetParamSchema }], answers: { 200: { description: 'users', schema: UserSchema, list: true, headers: ['X-Total-Count'] } } },
     { method: 'post', path: '/api/v1/user', tag: 'users', summary: 'Create a user', scope: 'admin', basicOnly: true, body: { name: 'UserCreate', schema: UserCreateSchema }, answers: { 201: ok('the created user', UserSchema, { headers: ['Location'] }), 409: { description: 'the username exists' } } },
     { method: 'put', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Update a user\'s name, email and scope', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'UserUpdate', schema: UserUpdateSchema }, answers: { 200: ok('the user', UserSchema) } },
     { method: 'put', path: '/api/v1/user/{username}/set_password/', tag: 'users', summary: 'Set a user\'s password', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'SetPassword', schema: SetPasswordSchema }, answers: { 200: ok('the user', UserSchema) } },
-    { method: 'delete', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Delete a user for good', scope: 'admin', basicOnly: true, pathParams: username, answers: { 204: { description: 'deleted' } } },
+    { method: 'delete', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Delete a user for good', scope: 'admin', basicOnly: true, pathParams: username, answers: { 200: ok('the deleted user', UserSchema) } },
 
     // Service
     { method: 'get', path: '/healthz', tag: 'service', summary: 'Health: 200 once the data folder is loaded', scope: null, answers: { 200: json('{status: "ok"}') } },

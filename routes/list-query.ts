@@ -28,15 +28,14 @@ export function parseParam<S extends v.GenericSchema<string, unknown>>(schema: S
   throw badRequest(`invalid query parameter ${name}=${show(raw)}: ${message}`, [{ path: name, message }]);
 }
 
-/** The query's parameters, every one of them in `accepted` (else 400); `once` reads one given at most once. */
-export function params(c: Context, accepted: readonly string[]) {
+/**
+ * The query's parameters; `once` reads one given at most once. Parameters a
+ * route does not know are ignored (DESIGN: clients add cache-busters such as
+ * `?t=…` and parameters of their own); a known one with a malformed value is
+ * still 400. `_accepted` documents what the route reads.
+ */
+export function params(c: Context, _accepted: readonly string[]) {
   const search = new URL(c.req.url).searchParams;
-  for (const name of new Set(search.keys())) {
-    if (!accepted.includes(name)) {
-      throw badRequest(`unknown query parameter ${show(name)}; accepted: ${accepted.join(', ')}`,
-        [{ path: name, message: 'unknown query parameter' }]);
-    }
-  }
   const once = (name: string) => {
     const all = search.getAll(name);
     if (all.length > 1) throw badRequest(`query parameter ${name} may be given once`, [{ path: name, message: 'given more than once' }]);
@@ -45,7 +44,7 @@ export function params(c: Context, accepted: readonly string[]) {
   return { search, once };
 }
 
-export const LIST_PAGING = ['version', 'fields', 'limit', 'offset'] as const;
+export const LIST_PAGING = ['version', 'fields', 'limit', 'offset', 'sort'] as const;
 
 /** The raw query string (after "?"), without building a URL object. */
 function rawQuery(c: Context): string {
@@ -99,7 +98,19 @@ function parseListParams(c: Context, spec: ListSpec): ListQuery {
       return [name, search.getAll(name).map((raw) => parseParam(schema, name, raw))] as const;
     });
 
+  const sort: Array<[string, 1 | -1]> = [];
+  for (const raw of search.getAll('sort')) {
+    for (const piece of raw.split(',')) {
+      const spec = piece.trim();
+      if (!spec) continue;
+      const descending = spec.startsWith('-');
+      const name = parseParam(fieldSchema, 'sort', descending || spec.startsWith('+') ? spec.slice(1) : spec);
+      if (!sort.some(([field]) => field === name)) sort.push([name, descending ? -1 : 1]);
+    }
+  }
+
   return {
+    sort,
     version: version === undefined ? 'latest' : parseParam(VersionParamSchema, 'version', version),
     fields: fields.length ? fields : spec.kind.defaultFields,
     filters,

@@ -9,8 +9,9 @@ import { badRequest } from '../errors.ts';
 import { SetPasswordSchema, UserCreateSchema, UserUpdateSchema } from '../schema/users.ts';
 import { readBody } from './body.ts';
 import { params } from './list-query.ts';
+import { toPublic } from '../auth/users.ts';
 
-export const MAX_USER_LIMIT = 1000;
+export const MAX_USER_LIMIT = 10_000;
 const DEFAULT_USER_LIMIT = 10;
 
 /** A query parameter that is an integer from `min` to `max` (400 otherwise, like every malformed query parameter). */
@@ -67,8 +68,11 @@ export function userRoutes(auth: Auth, baseUrl: string) {
   });
 
   app.delete('/api/v1/user/:username', admin, async (c) => {
-    await accounts.remove(c.req.param('username'));
-    return c.body(null, 204);
+    // 200 with the user, as Terranova answers (its editor parses the body as JSON).
+    const username = c.req.param('username');
+    const user = toPublic(accounts.get(username));
+    await accounts.remove(username);
+    return c.json(user);
   });
 
   return app;

@@ -153,10 +153,54 @@ describe('GET /api/v1/maps/ limit and offset', () => {
 });
 
 describe('GET /api/v1/maps/ unknown parameters', () => {
-  it('are 400 naming the accepted ones', async () => {
-    const { status, items } = await list('?feilds=name');
-    assert.equal(status, 400);
-    assert.match(items.detail, /feilds/);
-    assert.match(items.detail, /fields/);
+  // DESIGN: clients add cache-busters (?t=…) and parameters of their own.
+  it('are ignored', async () => {
+    const plain = await list('');
+    for (const q of ['?t=1732521600', '?feilds=name', '?t=1&t=2']) {
+      const { status, items } = await list(q);
+      assert.equal(status, 200, q);
+      assert.deepEqual(items, plain.items, q);
+    }
   });
+});
+
+describe('GET /api/v1/maps/ sort', () => {
+  const names = (items: any[]) => items.map((m) => m.name);
+  it('orders by a field, descending with "-", before limit and offset', async () => {
+    const all = names((await list('?fields=name&sort=name')).items);
+    assert.deepEqual(all, [...all].sort());
+    assert.deepEqual(names((await list('?fields=name&sort=-name')).items), [...all].sort().reverse());
+    const { items, total } = await list('?fields=name&sort=-name&limit=2&offset=1');
+    assert.deepEqual(names(items), [...all].sort().reverse().slice(1, 3));
+    assert.equal(total, String(all.length));
+  });
+
+  it('takes several keys, repeated or comma-separated; ties keep ID order', async () => {
+    const bySort = (await list('?fields=mapId,version&sort=-version&sort=mapId')).items;
+    const expected = [...bySort].sort((a: any, b: any) => b.version - a.version || (a.mapId < b.mapId ? -1 : 1));
+    assert.deepEqual(bySort, expected);
+    assert.deepEqual((await list('?fields=mapId,version&sort=-version,mapId')).items, bySort);
+    const ties = (await list('?fields=mapId,lastUpdatedBy&sort=-lastUpdatedBy')).items.map((m: any) => m.mapId);
+    assert.deepEqual(ties, sortedIds().filter((id) => ties.includes(id)), 'same lastUpdatedBy: ID order');
+  });
+
+  it('sorts every version too (version=all)', async () => {
+    const { items } = await list('?version=all&fields=mapId,version&sort=-version&limit=3');
+    assert.deepEqual(items.map((m: any) => m.version), [3, 2, 2]);
+  });
+
+  // Terranova's editor asks this on every page.
+  it('answers the editor\'s ?sort=-lastUpdatedBy&offset=0&limit=3', async () => {
+    const { status, items } = await list('?sort=-lastUpdatedBy&offset=0&limit=3');
+    assert.equal(status, 200);
+    assert.equal(items.length, 3);
+  });
+
+  for (const q of ['sort=nope', 'sort=-', 'sort=-%20']) {
+    it(`?${q} is 400 naming the valid fields`, async () => {
+      const { status, items } = await list(`?${q}`);
+      assert.equal(status, 400, q);
+      assert.match(items.detail, /sort/);
+    });
+  }
 });

@@ -102,9 +102,9 @@ describe('GET /openapi.json', () => {
     ['/api/v1/datasets/', DATASET_FIELDS, ['datasetId', 'name', 'lastUpdatedBy']],
     ['/api/v1/templates/', TEMPLATE_FIELDS, ['templateId', 'name', 'lastUpdatedBy']],
   ] as const) {
-    it(`GET ${path} lists its query parameters: version, fields (valid names), filters, limit, offset`, () => {
+    it(`GET ${path} lists its query parameters: version, fields (valid names), filters, limit, offset, sort`, () => {
       const params = doc.paths[path].get.parameters.filter((p: any) => p.in === 'query');
-      assert.deepEqual(params.map((p: any) => p.name), ['version', 'fields', ...filters, 'limit', 'offset']);
+      assert.deepEqual(params.map((p: any) => p.name), ['version', 'fields', ...filters, 'limit', 'offset', 'sort']);
       assert.deepEqual(params.find((p: any) => p.name === 'fields').schema.items.enum, fields);
       assert.deepEqual(params.find((p: any) => p.name === 'version').schema.anyOf[0].enum, ['latest', 'all']);
     });

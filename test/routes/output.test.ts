@@ -147,7 +147,7 @@ describe('GET /api/v1/output/dataset/{id}/{layout}/{datatype}/{output_type}/', (
     ['unknown output type', 'x/geographic/snapshot/png', 404],
     ['unknown dataset', 'ZZZZZZ9/geographic/snapshot/json', 404],
     ['malformed dataset ID', '../../x/geographic/snapshot/json', 404],
-    ['unknown query parameter', 'x/geographic/snapshot/json?templat=abc', 400],
+    ['malformed known query parameter', 'x/geographic/snapshot/json?version=abc', 400],
   ];
   for (const [name, tail, status] of bad) {
     it(`${name} is ${status}`, async () => {
