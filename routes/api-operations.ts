@@ -192,6 +192,9 @@ export function operations(): Operation[] {
     // Service
     { method: 'get', path: '/healthz', tag: 'service', summary: 'Health: 200 once the data folder is loaded', scope: null, answers: { 200: json('{status: "ok"}') } },
     { method: 'get', path: '/openapi.json', tag: 'service', summary: 'This document', scope: null, answers: { 200: json('OpenAPI 3.1') } },
+    { method: 'get', path: '/api/v1/openapi.json', tag: 'service', summary: 'This document, beside the API', scope: null, answers: { 200: json('OpenAPI 3.1') } },
+    { method: 'get', path: '/api/v1/', tag: 'service', summary: 'The routes of the API', scope: null, answers: { 200: json('{name, openapi, docs, routes: [{method, path, summary, scope}]}') } },
+    { method: 'get', path: '/api/v1/docs', tag: 'service', summary: 'Interactive API documentation, beside the API', scope: null, answers: { 200: { description: 'HTML page', mediaType: 'text/html' } } },
     { method: 'get', path: '/docs', tag: 'service', summary: 'Interactive API documentation (served offline)', scope: null, answers: { 200: { description: 'HTML page', mediaType: 'text/html' } } },
   ];
 }

@@ -66,6 +66,7 @@ export function docsRoutes(settings: Settings) {
 
   const app = new Hono({ strict: false });
   app.get('/docs', (c) => c.body(html, 200, headers('text/html; charset=utf-8')));
+  app.get('/api/v1/docs', (c) => c.body(html, 200, headers('text/html; charset=utf-8')));
   app.get('/docs/assets/init.js', (c) => c.body(INIT_JS, 200, headers('text/javascript; charset=utf-8')));
   // One static route per asset: a `:file` parameter beside the static init.js
   // would push Hono off its RegExpRouter onto the slower TrieRouter for every route.

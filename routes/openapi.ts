@@ -125,9 +125,25 @@ export function buildOpenApi(settings: Settings): Record<string, unknown> {
 export function openApiRoutes(settings: Settings) {
   const app = new Hono({ strict: false });
   let body: string | undefined;
-  app.get('/openapi.json', (c) => {
-    body ??= JSON.stringify(buildOpenApi(settings));
-    return c.body(body, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+  let index: string | undefined;
+  // Also under /api/v1, where Terranova serves it (clients look for it beside the API).
+  for (const path of ['/openapi.json', '/api/v1/openapi.json']) {
+    app.get(path, (c) => {
+      body ??= JSON.stringify(buildOpenApi(settings));
+      return c.body(body, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+    });
+  }
+  // GET /api/v1/: the routes of this service, from the same table as the OpenAPI document.
+  app.get('/api/v1', (c) => {
+    const basic = settings.auth.backend === 'basic';
+    index ??= JSON.stringify({
+      name: 'Map Topology Service API',
+      openapi: `${settings.server.baseUrl}/api/v1/openapi.json`,
+      docs: `${settings.server.baseUrl}/api/v1/docs`,
+      routes: operations().filter((o) => basic || !o.basicOnly)
+        .map((o) => ({ method: o.method.toUpperCase(), path: o.path, summary: o.summary, scope: o.scope ? settings.auth.scopes[o.scope] : null })),
+    });
+    return c.body(index, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
   });
   return app;
 }

@@ -139,3 +139,31 @@ describe('GET /openapi.json', () => {
     assert.equal(prefixed.components.securitySchemes.password.flows.password.tokenUrl, '/topology/api/v1/auth/token');
   });
 });
+
+describe('the API describes itself beside /api/v1', () => {
+  it('GET /api/v1/openapi.json is the same document as /openapi.json', async () => {
+    const [a, b] = await Promise.all([t.request('/api/v1/openapi.json'), t.request('/openapi.json')]);
+    assert.equal(a.status, 200);
+    assert.equal(await a.text(), await b.text());
+  });
+
+  it('GET /api/v1/docs is the same page as /docs', async () => {
+    const [a, b] = await Promise.all([t.request('/api/v1/docs'), t.request('/docs')]);
+    assert.equal(a.status, 200);
+    assert.match(a.headers.get('content-type') ?? '', /text\/html/);
+    assert.equal(await a.text(), await b.text());
+  });
+
+  it('GET /api/v1/ lists the routes with their configured scopes, and links the documents', async () => {
+    const res = await t.request('/api/v1/');
+    assert.equal(res.status, 200);
+    const index = await body(res);
+    assert.match(index.openapi, /\/api\/v1\/openapi\.json$/);
+    const routes = new Map(index.routes.map((r: any) => [`${r.method} ${r.path}`, r.scope]));
+    assert.equal(routes.get('GET /api/v1/maps/'), 'svc:maps:read');
+    assert.equal(routes.get('POST /api/v1/map/id/{mapId}/publish/'), 'svc:maps:publish');
+    assert.equal(routes.get('GET /api/v1/public/maps/'), null);
+    assert.equal(routes.get('DELETE /api/v1/map/id/{mapId}/'), 'svc:maps:write');
+    assert.equal(index.routes.length, Object.values(doc.paths).reduce((n: number, ops: any) => n + Object.keys(ops).length, 0));
+  });
+});
