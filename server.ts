@@ -89,7 +89,7 @@ export async function createApp(deps: AppDeps) {
   app.route('/', history('template', resources.templates.collection, 'template'));
   app.route('/', publicRoutes({ maps: resources.maps }));
   app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store }));
-  app.route('/', outputRoutes({ auth, ...resources, datasources }));
+  app.route('/', outputRoutes({ auth, ...resources, datasources, baseUrl }));
   app.route('/', datasourceRoutes(datasources));
   app.route('/', openApiRoutes(settings));
   app.route('/', docsRoutes(settings));

@@ -3,11 +3,15 @@
 // expect), with the map's overrides applied. The route supplies loaders that
 // read the store and datasources; everything else happens here, so the
 // route stays a few lines. A layer names its data by (first match wins):
-//   1. datasetId (+ datasetVersion, layout, datatype, templateId)
-//   2. mapjsonUrl pointing at a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/…)
+//   1. mapjsonUrl pointing at a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/…):
+//      URL-only clients (Terranova's editor) write it last, so it wins over a datasetId
+//      naming another dataset - the editor then shows and edits the dataset drawn
 //      - only parsed, never fetched: a URL of another shape is refused
+//   2. datasetId (+ datasetVersion, layout, datatype, templateId)
 //   3. inline mapjson (string or object), normalized and sanitized
-// Overrides are keyed by datasetId, so they apply to layers of kinds 1 and 2.
+//   4. nothing yet (an editor's new layer): mapjson null, with a warning
+// Overrides are keyed by datasetId, so they apply by the dataset a layer draws.
+// Outputs add the equivalent mapjsonUrl to datasetId layers that lack one.
 import { ServiceError, validationFailed, isServiceError } from '../errors.ts';
 import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
@@ -26,7 +30,8 @@ export type Datatype = 'snapshot' | 'dynamic';
 
 export type LayerSource =
   | { kind: 'dataset'; datasetId: string; version: number | 'latest'; layout: Layout; datatype: Datatype; templateId: string | null }
-  | { kind: 'inline'; topology: Topology };
+  | { kind: 'inline'; topology: Topology }
+  | { kind: 'none' };
 
 export interface DatasetInput {
   name: string;
@@ -46,7 +51,8 @@ export interface LayerLoaders {
   template(templateId: string): Promise<string>;
 }
 
-const OUTPUT_URL = /\/output\/dataset\/([A-Za-z0-9]{7})\/(geographic|logical)\/(snapshot|dynamic|live)(?:\/(?:json|svg))?\/?$/;
+// `static` and `live` are what Terranova's editor writes; `snapshot` and `dynamic` our names for them.
+const OUTPUT_URL = /\/output\/dataset\/([A-Za-z0-9]{7})\/(geographic|logical)\/(snapshot|static|dynamic|live)(?:\/(?:json|svg))?\/?$/;
 
 /**
  * Parses a dataset output URL, absolute or relative; null when it is not one,
@@ -79,7 +85,7 @@ export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { 
   return {
     datasetId: m[1],
     layout: m[2] as Layout,
-    datatype: m[3] === 'snapshot' ? 'snapshot' : 'dynamic',
+    datatype: m[3] === 'snapshot' || m[3] === 'static' ? 'snapshot' : 'dynamic',
     version: v === undefined || v === 'latest' ? 'latest' : Number(v),
     templateId: t ?? null,
   };
@@ -90,49 +96,69 @@ export function layerLabel(layer: MapLayer, index: number): string {
   return `layer ${index + 1}${name}`;
 }
 
-/** Decides where a layer's data comes from; throws 422 naming the layer when it names none usable. */
+/** Decides where a layer's data comes from; throws 422 naming the layer when what it names cannot be used. */
 export function layerSource(layer: MapLayer, index: number): LayerSource {
+  if (layer.mapjsonUrl) {
+    const parsed = parseDatasetOutputUrl(layer.mapjsonUrl);
+    if (parsed && 'problem' in parsed) throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl: ${parsed.problem}`);
+    if (parsed) return { kind: 'dataset', ...parsed, templateId: parsed.templateId ?? layer.templateId ?? null };
+    if (layer.mapjson == null && !layer.datasetId) {
+      throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl is not a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/; other URLs are not fetched)`);
+    }
+  }
   if (layer.datasetId) {
     return {
       kind: 'dataset',
       datasetId: layer.datasetId,
       version: layer.datasetVersion ?? 'latest',
       layout: layer.layout ?? 'geographic',
-      datatype: layer.datatype === 'snapshot' || layer.datatype == null ? 'snapshot' : 'dynamic',
+      datatype: layer.datatype === 'snapshot' || layer.datatype === 'static' || layer.datatype == null ? 'snapshot' : 'dynamic',
       templateId: layer.templateId ?? null,
     };
-  }
-  if (layer.mapjsonUrl) {
-    const parsed = parseDatasetOutputUrl(layer.mapjsonUrl);
-    if (parsed && 'problem' in parsed) throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl: ${parsed.problem}`);
-    if (parsed) return { kind: 'dataset', ...parsed, templateId: layer.templateId ?? parsed.templateId };
-    if (layer.mapjson == null) {
-      throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl is not a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/; other URLs are not fetched)`);
-    }
   }
   if (layer.mapjson != null) {
     const topology = normalizeTopology(layer.mapjson, typeof layer.name === 'string' ? layer.name : '');
     if (!topology) throw validationFailed(`${layerLabel(layer, index)}: mapjson is not topology JSON (an object with nodes and edges, nested at most ${MAX_JSON_DEPTH} levels deep)`);
     return { kind: 'inline', topology };
   }
-  throw validationFailed(`${layerLabel(layer, index)} names no data: set datasetId, mapjsonUrl or mapjson`);
+  return { kind: 'none' };
+}
+
+/** The dataset output URL equivalent to a layer's source, in the form Terranova's editor writes and reads. */
+export function datasetOutputUrl(base: string, source: Extract<LayerSource, { kind: 'dataset' }>): string {
+  const query = new URLSearchParams();
+  if (source.version !== 'latest') query.set('version', String(source.version));
+  if (source.templateId) query.set('template', source.templateId);
+  const datatype = source.datatype === 'snapshot' ? 'static' : 'live';
+  const tail = query.size > 0 ? `?${query}` : '';
+  return `${base}/api/v1/output/dataset/${source.datasetId}/${source.layout}/${datatype}/${tail}`;
 }
 
 export interface ResolvedMap<T> {
-  /** The map object with each layer's `mapjson` set (JSON string); everything else as sent. */
+  /** The map object with each layer's `mapjson` set (JSON string, or null for a layer with no data yet); everything else as sent. */
   output: T;
-  /** The same topologies, parsed, for the SVG renderer. */
-  topologies: Topology[];
+  /** The same topologies, parsed, for the SVG renderer (null for a layer with no data). */
+  topologies: Array<Topology | null>;
+  /** What a reader should know: layers with no data yet. */
+  warnings: string[];
 }
 
 /** Resolves every layer; errors from loaders keep their code and gain the layer's name. */
-export async function resolveMapLayers<T extends Pick<MapRevision, 'configuration' | 'overrides'>>(map: T, loaders: LayerLoaders): Promise<ResolvedMap<T>> {
+export async function resolveMapLayers<T extends Pick<MapRevision, 'configuration' | 'overrides'>>(map: T, loaders: LayerLoaders,
+  options: { baseUrl?: string } = {}): Promise<ResolvedMap<T>> {
+  const warnings: string[] = [];
+  const sources: LayerSource[] = [];
   const layers: MapLayer[] = map.configuration?.layers ?? [];
   // One read per dataset version/datatype and one build per distinct layer source, however many layers share them.
   const reads = new Map<string, Promise<DatasetInput>>();
   const builds = new Map<string, Promise<{ topology: Topology; markup: string }>>();
   const topologies = await Promise.all(layers.map(async (layer, i) => {
     const source = layerSource(layer, i);
+    sources[i] = source;
+    if (source.kind === 'none') {
+      warnings.push(`${layerLabel(layer, i)} names no data yet (set datasetId or mapjsonUrl): its mapjson is null`);
+      return null;
+    }
     if (source.kind === 'inline') return source.topology;
     const readKey = `${source.datasetId}:${source.version}:${source.datatype}`;
     if (!reads.has(readKey)) reads.set(readKey, loaders.dataset(source.datasetId, source.version, source.datatype));
@@ -161,7 +187,11 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
   }));
   const configuration: MapConfiguration = {
     ...map.configuration,
-    layers: layers.map((layer, i) => ({ ...layer, mapjson: JSON.stringify(topologies[i]) })),
+    layers: layers.map((layer, i) => {
+      const source = sources[i];
+      const url = source.kind === 'dataset' && !layer.mapjsonUrl ? { mapjsonUrl: datasetOutputUrl(options.baseUrl ?? '', source) } : {};
+      return { ...layer, ...url, mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) };
+    }),
   };
-  return { output: { ...map, configuration }, topologies };
+  return { output: { ...map, configuration }, topologies, warnings };
 }

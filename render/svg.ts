@@ -140,10 +140,10 @@ function layerLogical(layer: MapLayer, t: Topology): boolean {
  * the configuration plus the topologies resolveMapLayers returned. Hidden
  * layers (`visible: false`) are left out.
  */
-export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Topology[]): string {
+export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Array<Topology | null>): string {
   const cfg: MapConfiguration = map.configuration ?? { layers: [] };
   const layers = (cfg.layers ?? []).flatMap((layer, i) => {
-    const t = topologies?.[i] ?? normalizeTopology(layer.mapjson, layer.name ?? '');
+    const t = topologies ? topologies[i] : normalizeTopology(layer.mapjson, layer.name ?? '');
     if (!t || layer.visible === false) return [];
     const style: LayerStyle = {
       name: typeof layer.name === 'string' && layer.name ? layer.name : t.name || `Layer ${i + 1}`,

@@ -165,9 +165,15 @@ export function operations(): Operation[] {
     // Output
     {
       method: 'get', path: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/', tag: 'output', summary: 'Render a dataset as topology JSON or SVG', scope: 'read',
-      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: v.pipe(v.picklist(DATATYPES), v.description('snapshot: stored results; dynamic (or live): run the query now')), output_type: v.picklist(['json', 'svg']) },
+      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: v.pipe(v.picklist(DATATYPES), v.description('snapshot (or static): stored results; dynamic (or live): run the query now')), output_type: v.picklist(['json', 'svg']) },
       query: [oneVersion, { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) }],
       answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}, or SVG when output_type is svg')), 503: { description: 'dynamic: the datasource cannot be read' } },
+    },
+    {
+      method: 'get', path: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/', tag: 'output', summary: 'A dataset as topology JSON (the URL Terranova\'s editor writes into a layer\'s mapjsonUrl)', scope: 'read',
+      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: v.pipe(v.picklist(DATATYPES), v.description('snapshot (or static): stored results; dynamic (or live): run the query now')) },
+      query: [oneVersion, { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) }],
+      answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}')), 503: { description: 'dynamic: the datasource cannot be read' } },
     },
     { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map configuration with its layers resolved into topology', description: 'What the map component\'s "configure from URL" loads: the configuration, `layers` at the top level, each with `mapjson` (a JSON string); Terranova\'s defaults filled in where the stored configuration lacks them.', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('the configuration with each layer\'s mapjson filled in')) } },
     { method: 'get', path: '/api/v1/output/map/{mapId}/json/', tag: 'output', summary: 'The whole map with its layers resolved', scope: 'write', pathParams: mapId, query: [oneVersion], answers: { 200: rendered(json('the map object (ID, name, version, configuration with each layer\'s mapjson, overrides)')) } },

@@ -29,10 +29,13 @@ export interface OutputDeps {
   datasets: Datasets;
   templates: Templates;
   datasources: DatasourceRegistry;
+  /** server.baseUrl, for the mapjsonUrl that outputs add to datasetId layers. */
+  baseUrl?: string;
 }
 
 const LAYOUTS = ['geographic', 'logical'] as const;
-const DATATYPES: Record<string, 'snapshot' | 'dynamic'> = { snapshot: 'snapshot', dynamic: 'dynamic', live: 'dynamic' };
+// `static` and `live` are Terranova's names (its editor writes them into layers' mapjsonUrl).
+const DATATYPES: Record<string, 'snapshot' | 'dynamic'> = { snapshot: 'snapshot', static: 'snapshot', dynamic: 'dynamic', live: 'dynamic' };
 const OUTPUT_TYPES = ['json', 'svg'] as const;
 // As c.json() would send it.
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -86,11 +89,11 @@ export function outputRoutes(o: OutputDeps) {
   };
   const svg = (c: Context, body: string) => sendRendered(c, body, SVG_RESPONSE_HEADERS);
 
-  app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), async (c) => {
+  const datasetOutput = async (c: Context) => {
     const id = pathId(c, 'datasetId', 'dataset');
     const layout = pick(c, 'layout', LAYOUTS);
     const datatype = DATATYPES[pick(c, 'datatype', Object.keys(DATATYPES))];
-    const outputType = pick(c, 'output_type', OUTPUT_TYPES);
+    const outputType = c.req.param('output_type') === undefined ? 'json' : pick(c, 'output_type', OUTPUT_TYPES);
     const query = parseOutputQuery(c, ['template']);
     const template = templateId(query.get('template'));
     const [input, markup] = await Promise.all([
@@ -101,21 +104,32 @@ export function outputRoutes(o: OutputDeps) {
     const build = datatype === 'snapshot' ? buildTopologyCached : buildTopology;
     const topology = await build(input.records, { name: input.name, layout, query: input.query, template: markup });
     return outputType === 'json' ? json(c, topology) : svg(c, renderTopologySvg(topology, { layout }));
-  });
+  };
+  app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), datasetOutput);
+  // Without an output type: topology JSON, at the URL Terranova's editor writes into a layer's mapjsonUrl.
+  app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype', auth.requireScope('read'), datasetOutput);
 
   // The map with each layer's `mapjson` filled in, its configuration completed with Terranova's defaults.
   const mapOutput = async (version: StoredVersion) => {
     const { change: _c, deleted: _d, ...map } = version;
-    const resolved = await resolveMapLayers(map as unknown as MapRevision & StoredVersion, loaders);
+    const resolved = await resolveMapLayers(map as unknown as MapRevision & StoredVersion, loaders, { baseUrl: o.baseUrl });
     return { ...resolved, output: { ...resolved.output, configuration: withTerranovaDefaults(resolved.output.configuration) } };
   };
+  /** `value` with the warnings of its resolution, when there are any (a layer with no data yet). */
+  const warned = (value: object, warnings: string[]) => (warnings.length > 0 ? { ...value, warnings } : value);
 
   const open: MiddlewareHandler<AppEnv> = (_c, next) => next();
   // As Terranova serves them: the bare route answers the configuration (what the map component's
   // "configure from URL" loads), json/ the whole map, svg/ its picture.
   const mapRoutes = (prefix: string, get: (c: Context) => Promise<StoredVersion>, guard: MiddlewareHandler<AppEnv>) => {
-    app.get(`${prefix}/:mapId`, guard, async (c) => json(c, (await mapOutput(await get(c))).output.configuration));
-    app.get(`${prefix}/:mapId/json`, guard, async (c) => json(c, (await mapOutput(await get(c))).output));
+    app.get(`${prefix}/:mapId`, guard, async (c) => {
+      const { output, warnings } = await mapOutput(await get(c));
+      return json(c, warned(output.configuration, warnings));
+    });
+    app.get(`${prefix}/:mapId/json`, guard, async (c) => {
+      const { output, warnings } = await mapOutput(await get(c));
+      return json(c, warned(output, warnings));
+    });
     app.get(`${prefix}/:mapId/svg`, guard, async (c) => {
       const { output, topologies } = await mapOutput(await get(c));
       return svg(c, renderMapSvg(output as { name?: string }, topologies));
@@ -132,8 +146,8 @@ export function outputRoutes(o: OutputDeps) {
   // Preview of an unsaved MapRevision (the map editor): nothing is stored.
   app.patch('/api/v1/output/map', auth.requireScope('write'), async (c) => {
     const revision = await readBody(c, MapRevisionSchema);
-    const { output } = await resolveMapLayers(revision, loaders);
-    return c.json({ ...output, configuration: withTerranovaDefaults(output.configuration) });
+    const { output, warnings } = await resolveMapLayers(revision, loaders, { baseUrl: o.baseUrl });
+    return c.json(warned({ ...output, configuration: withTerranovaDefaults(output.configuration) }, warnings));
   });
 
   return app;

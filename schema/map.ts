@@ -40,7 +40,7 @@ const Str = (max = 200) => v.optional(v.nullable(v.pipe(v.string('expected a str
 const LatLng = v.tuple([Num(-90, 90), Num(-180, 180)], 'expected [latitude, longitude]');
 
 export const LAYOUTS = ['geographic', 'logical'] as const;
-export const DATATYPES = ['snapshot', 'dynamic', 'live'] as const;
+export const DATATYPES = ['snapshot', 'static', 'dynamic', 'live'] as const;
 export const OVERRIDE_OPERATIONS = ['add', 'delete', 'override'] as const;
 /** Bounded so that one map output cannot fan out into unbounded dataset reads. */
 export const MAX_LAYERS = 10;
@@ -65,7 +65,7 @@ export const LayerSchema = v.looseObject({
   datasetId: v.optional(v.nullable(v.pipe(v.string(), v.regex(ID_PATTERN, 'expected 7 letters or digits')))),
   datasetVersion: v.optional(v.nullable(v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(1, 'must be at least 1')))),
   layout: v.optional(v.nullable(v.picklist(LAYOUTS, 'expected geographic or logical'))),
-  datatype: v.optional(v.nullable(v.picklist(DATATYPES, 'expected snapshot, dynamic or live'))),
+  datatype: v.optional(v.nullable(v.picklist(DATATYPES, 'expected snapshot (or static), dynamic (or live)'))),
   templateId: v.optional(v.nullable(v.pipe(v.string(), v.regex(ID_PATTERN, 'expected 7 letters or digits')))),
   /** Terranova's ways: a dataset output URL, or inline topology (a JSON string; an object is accepted too). */
   jsonFromUrl: Bool,

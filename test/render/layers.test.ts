@@ -28,6 +28,8 @@ describe('parseDatasetOutputUrl', () => {
       { datasetId: 'AbC1234', layout: 'geographic', datatype: 'snapshot', version: 3, templateId: 'Tmpl123' }],
     ['/api/v1/output/dataset/AbC1234/logical/live/json', { datasetId: 'AbC1234', layout: 'logical', datatype: 'dynamic', version: 'latest', templateId: null }],
     ['/api/v1/output/dataset/AbC1234/logical/dynamic/', { datasetId: 'AbC1234', layout: 'logical', datatype: 'dynamic', version: 'latest', templateId: null }],
+    // Terranova's editor writes static and live
+    ['https://maps.example/api/v1/output/dataset/AbC1234/geographic/static/?version=2', { datasetId: 'AbC1234', layout: 'geographic', datatype: 'snapshot', version: 2, templateId: null }],
     ['https://example.com/topology.json', null],
     ['/api/v1/output/dataset/../../etc/geographic/snapshot/', null],
     ['/api/v1/output/dataset/AbC1234/sideways/snapshot/', null],
@@ -45,13 +47,17 @@ describe('parseDatasetOutputUrl', () => {
 });
 
 describe('layerSource', () => {
-  it('prefers datasetId, then mapjsonUrl, then inline mapjson, with defaults', () => {
+  it('prefers mapjsonUrl (what URL-only editors write last), then datasetId, then inline mapjson, with defaults', () => {
     assert.deepEqual(layerSource({ datasetId: 'AbC1234', datatype: 'live' }, 0), { kind: 'dataset', datasetId: 'AbC1234', version: 'latest', layout: 'geographic', datatype: 'dynamic', templateId: null });
+    assert.deepEqual(layerSource({ datasetId: 'AbC1234', mapjsonUrl: 'https://maps.example/api/v1/output/dataset/Other12/logical/static/?version=3' }, 0),
+      { kind: 'dataset', datasetId: 'Other12', version: 3, layout: 'logical', datatype: 'snapshot', templateId: null });
+    assert.equal(layerSource({ datasetId: 'AbC1234', mapjsonUrl: 'https://example.com/x.json' }, 0).kind, 'dataset', 'an unusable URL leaves the datasetId');
+    assert.equal(layerSource({ datasetId: 'AbC1234', datatype: 'static' }, 0).kind, 'dataset');
     const inline = layerSource({ mapjson: JSON.stringify({ name: 'i', nodes: [{ name: 'n', coordinate: [1, 2], meta: {} }], edges: [] }) }, 0);
     assert.equal(inline.kind, 'inline');
+    assert.deepEqual(layerSource({ name: 'New layer' }, 0), { kind: 'none' }, 'an editor\'s new layer names no data yet');
   });
   const bad: [MapLayer, RegExp][] = [
-    [{ name: 'Backbone' }, /layer 2 \("Backbone"\) names no data/],
     [{ mapjsonUrl: 'https://example.com/x.json' }, /layer 2: mapjsonUrl is not a dataset output URL/],
     [{ mapjsonUrl: '/api/v1/output/dataset/AbC1234/logical/live/?version=-1' }, /layer 2: mapjsonUrl: version "-1" is not latest or a version number/],
     [{ mapjson: '{not json' }, /layer 2: mapjson is not topology JSON/],
@@ -92,6 +98,37 @@ describe('resolveMapLayers', () => {
     assert.equal(JSON.parse(String(c.mapjson)).nodes[0].meta.svg, '', 'inline markup sanitized');
     assert.equal(topologies.length, 3);
     assert.equal(map.configuration.layers[0].hasOwnProperty('mapjson'), false, 'input untouched');
+    assert.equal(a.mapjsonUrl, '/api/v1/output/dataset/AbC1234/geographic/static/', 'a datasetId layer gains the equivalent mapjsonUrl');
+    assert.equal(b.mapjsonUrl, map.configuration.layers[1].mapjsonUrl, 'a written one stays');
+  });
+
+  it('gives a layer with no data mapjson null and a warning naming it', async () => {
+    const { output, topologies, warnings } = await resolveMapLayers({ configuration: { layers: [{ name: 'Empty' }] }, overrides: {} }, loaders());
+    assert.equal(output.configuration.layers[0].mapjson, null);
+    assert.deepEqual(topologies, [null]);
+    assert.match(warnings[0], /layer 1 \("Empty"\) names no data yet/);
+  });
+
+  it('applies overrides by the dataset a layer draws: its mapjsonUrl\'s over a disagreeing datasetId', async () => {
+    const calls: string[] = [];
+    const { output } = await resolveMapLayers({
+      configuration: { layers: [{ datasetId: 'Other12', mapjsonUrl: '/api/v1/output/dataset/AbC1234/geographic/live/' }] },
+      overrides: { AbC1234: { nodes: { CHI1: { operation: 'delete' as const } }, edges: {} }, Other12: { nodes: { SEA1: { operation: 'delete' as const } }, edges: {} } },
+    }, loaders(calls), { baseUrl: 'https://maps.example' });
+    assert.deepEqual(calls.map((c) => c.split(':')[0]), ['AbC1234']);
+    const names = JSON.parse(String(output.configuration.layers[0].mapjson)).nodes.map((n: { name: string }) => n.name);
+    assert.ok(names.includes('SEA1') && !names.includes('CHI1'), names.join());
+  });
+
+  it('writes the equivalent mapjsonUrl as Terranova\'s editor does: static or live, version and template', async () => {
+    const { output } = await resolveMapLayers({ configuration: { layers: [
+      { datasetId: 'AbC1234', datasetVersion: 2, layout: 'logical', templateId: 'Tmpl123' },
+      { datasetId: 'AbC1234', datatype: 'dynamic' },
+    ] }, overrides: {} }, loaders(), { baseUrl: 'https://maps.example' });
+    assert.deepEqual(output.configuration.layers.map((l) => l.mapjsonUrl), [
+      'https://maps.example/api/v1/output/dataset/AbC1234/logical/static/?version=2&template=Tmpl123',
+      'https://maps.example/api/v1/output/dataset/AbC1234/geographic/live/',
+    ]);
   });
 
   const failures: [MapLayer, number, RegExp][] = [

@@ -274,6 +274,33 @@ describe('GET /api/v1/output/map/{mapId}/, /json/ and /svg/', () => {
     assert.match(text, />Core</);
   });
 
+  // Terranova's editor: picking a stored version writes …/static/?version=N; a new layer has no data yet.
+  it('takes the editor\'s mapjsonUrl (static, version) and a layer with no data (mapjson null, a warning)', async () => {
+    const url = `https://editor.example/api/v1/output/dataset/${executed}/geographic/static/?version=2`;
+    const id = await createMap(mapBody({}, [{ name: 'Picked', datasetId: 'Stale12', mapjsonUrl: url }, { name: 'New layer' }]));
+    for (const path of [`/api/v1/output/map/${id}/`, `/api/v1/output/map/${id}/json/`]) {
+      const res = await t.request(path, { token: t.write });
+      assert.equal(res.status, 200, path);
+      const out = await body(res);
+      const layers = (out.layers ?? out.configuration.layers);
+      assert.equal(JSON.parse(layers[0].mapjson).edges.length, 4, 'the URL wins over a datasetId naming another dataset');
+      assert.equal(layers[0].mapjsonUrl, url);
+      assert.equal(layers[1].mapjson, null);
+      assert.match(out.warnings[0], /layer 2 \("New layer"\) names no data yet/);
+    }
+    assert.equal((await t.request(`/api/v1/output/map/${id}/svg/`, { token: t.write })).status, 200);
+    const direct = await t.request(`/api/v1/output/dataset/${executed}/geographic/static/?version=2`, { token: t.read });
+    assert.equal(direct.status, 200, 'the URL the editor fetches itself');
+    assert.equal((await body(direct)).edges.length, 4);
+  });
+
+  it('adds the equivalent mapjsonUrl to a datasetId layer, absolute from server.baseUrl', async () => {
+    const id = await createMap(mapBody());
+    const config = await body(await t.request(`/api/v1/output/map/${id}/`, { token: t.write }));
+    assert.equal(config.layers[0].mapjsonUrl, `${t.settings.server.baseUrl}/api/v1/output/dataset/${executed}/geographic/static/`);
+    assert.equal(config.layers[1].mapjsonUrl, undefined, 'an inline layer gets none');
+  });
+
   it('a layer whose dataset is unknown is 404 naming the layer, not a 500', async () => {
     const id = await createMap(mapBody({}, [{ name: 'Ghost', datasetId: 'Gh0st00' }]));
     const res = await t.request(`/api/v1/output/map/${id}/`, { token: t.write });
