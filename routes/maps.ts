@@ -6,10 +6,10 @@ import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import type { Maps } from '../resources/maps.ts';
 import { MAP_KIND } from '../resources/maps.ts';
-import { MapRevisionSchema } from '../schema/map.ts';
+import { MapRevisionSchema, unknownKeyWarnings } from '../schema/map.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
+import { editor, ifMatch, pathId, sendList, sendVersion, sendView, sendWritten } from './versioned.ts';
 
 export const MAP_LIST: ListSpec = {
   kind: MAP_KIND,
@@ -27,15 +27,16 @@ export function mapRoutes(o: { auth: Auth; maps: Maps; baseUrl: string }) {
   app.get('/api/v1/map/id/:mapId', auth.guard('read', (c) => sendVersion(c, maps.collection, id(c), parseVersionQuery(c))));
 
   app.post('/api/v1/map', auth.requireScope('write'), async (c) => {
-    const created = await maps.create(editor(c), await readBody(c, MapRevisionSchema));
-    return sendView(c, maps.view(created), 201, { Location: location(created.mapId as string) });
+    const revision = await readBody(c, MapRevisionSchema);
+    const created = await maps.create(editor(c), revision);
+    return sendWritten(c, maps.view(created), 201, unknownKeyWarnings(revision.configuration), { Location: location(created.mapId as string) });
   });
 
   app.put('/api/v1/map/id/:mapId', auth.requireScope('write'), async (c) => {
     const mapId = id(c);
     maps.get(mapId); // unknown map: 404 before reading the body
     const revision = await readBody(c, MapRevisionSchema);
-    return sendView(c, maps.view(await maps.update(mapId, editor(c), revision, ifMatch(c))));
+    return sendWritten(c, maps.view(await maps.update(mapId, editor(c), revision, ifMatch(c))), 200, unknownKeyWarnings(revision.configuration));
   });
 
   app.post('/api/v1/map/id/:mapId/publish', auth.requireScope('publish'), async (c) =>

@@ -27,6 +27,17 @@ export function sendView(c: Context, view: Serialized | Promise<Serialized>, sta
   return c.body(view.body, status, { 'Content-Type': JSON_TYPE, ETag: view.etag, ...headers });
 }
 
+/**
+ * Sends a version a write stored, with the write's `warnings` (keys kept as
+ * sent that the service does not know) when there are any: they belong to
+ * this answer, not to the stored version.
+ */
+export async function sendWritten(c: Context, view: Serialized | Promise<Serialized>, status: 200 | 201, warnings: string[], headers: Record<string, string> = {}) {
+  const ready = await view;
+  const body = warnings.length === 0 ? ready.body : `${ready.body.slice(0, -1)},"warnings":${JSON.stringify(warnings)}}`;
+  return c.body(body, status, { 'Content-Type': JSON_TYPE, ETag: ready.etag, ...headers });
+}
+
 /** Sends the latest version (at once, from memory) or an older one (read first) of a resource. */
 export function sendVersion(c: Context, col: VersionedCollection, id: string, which: 'latest' | number) {
   return which === 'latest' ? sendView(c, col.view(col.get(id))) : col.at(id, which).then((v) => sendView(c, col.view(v)));

@@ -1,6 +1,7 @@
 // DatasetRevision: the request body of dataset create and update, and the
 // query it carries (DESIGN: Datasources).
 import * as v from 'valibot';
+import { belongIn, revisionSchema } from './revision.ts';
 import { NameSchema } from './common.ts';
 
 export const FILTER_OPERATORS = ['equal', 'not_equal', 'like', 'not_like'] as const;
@@ -45,10 +46,11 @@ export const QuerySchema = v.strictObject({
   node_group_layout: v.optional(v.nullable(v.picklist(GROUP_LAYOUTS, 'expected null, circle or grid')), null),
 });
 
-export const DatasetRevisionSchema = v.strictObject({
+// The dataset object as GET returned it is accepted (ID, results and problems ignored: an update runs the query anew).
+export const DatasetRevisionSchema = revisionSchema({
   name: NameSchema,
   query: QuerySchema,
-});
+}, ['datasetId', 'results', 'problems', 'problemCount'], belongIn('query', Object.keys(QuerySchema.entries)));
 
 export type Filter = v.InferOutput<typeof FilterSchema>;
 export type DatasetQuery = v.InferOutput<typeof QuerySchema>;

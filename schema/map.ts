@@ -25,6 +25,7 @@
 // or null is active (Terranova skips it); only `render: false` disables a rule.
 // `state` may be omitted for `delete` only, as in Terranova.
 import * as v from 'valibot';
+import { belongIn, revisionSchema } from './revision.ts';
 import { ID_PATTERN, NameSchema } from './common.ts';
 
 /** Colours reach SVG attributes, so only plain CSS colour forms are accepted. */
@@ -128,13 +129,33 @@ export const DatasetOverridesSchema = v.looseObject({
   edges: v.optional(v.record(Key, EdgeOverrideSchema), {}),
 });
 
-// Top level: unknown keys (mapId, version, public of a full map object sent back) are dropped, not stored.
-export const MapRevisionSchema = v.object({
+// Top level: the map object as GET returned it is accepted (mapId, public and the stamps ignored);
+// another key is 422, and a configuration key sent at the top level says where it belongs.
+export const MapRevisionSchema = revisionSchema({
   name: NameSchema,
   configuration: v.optional(ConfigurationSchema, {}),
   /** Keyed by datasetId, as in Terranova; one set applies to every layer showing that dataset. */
   overrides: v.optional(v.record(Key, DatasetOverridesSchema), {}),
-});
+}, ['mapId', 'public'], belongIn('configuration', Object.keys(ConfigurationSchema.entries)));
+
+/** Keys of a configuration and of a layer the service knows; others are kept as sent and reported as warnings. */
+export const KNOWN_CONFIGURATION_KEYS: ReadonlySet<string> = new Set([...Object.keys(ConfigurationSchema.entries),
+  'latitudeVar', 'longitudeVar', 'legendColumnLength', 'legendPosition', 'legendDefaultBehavior', 'thresholds']);
+export const KNOWN_LAYER_KEYS: ReadonlySet<string> = new Set([...Object.keys(LayerSchema.entries),
+  'srcFieldLabel', 'dstFieldLabel', 'dataFieldLabel', 'nodeValueField']);
+
+/** `configuration.<key>` and `configuration.layers.<i>.<key>` for every key kept that the service does not know. */
+export function unknownKeyWarnings(configuration: Record<string, unknown> | undefined): string[] {
+  if (!configuration) return [];
+  const found = Object.keys(configuration).filter((k) => !KNOWN_CONFIGURATION_KEYS.has(k)).map((k) => `configuration.${k}`);
+  const layers = Array.isArray(configuration.layers) ? configuration.layers : [];
+  layers.forEach((layer, i) => {
+    if (layer && typeof layer === 'object') {
+      for (const k of Object.keys(layer)) if (!KNOWN_LAYER_KEYS.has(k)) found.push(`configuration.layers.${i}.${k}`);
+    }
+  });
+  return found.map((path) => `${path} is not a field the service knows; it is kept as sent`);
+}
 
 export type MapRevision = v.InferOutput<typeof MapRevisionSchema>;
 export type MapConfiguration = v.InferOutput<typeof ConfigurationSchema>;

@@ -3,6 +3,7 @@
 // content (422 otherwise). The check is the renderer's own (render/template.ts
 // checkTemplate), so what is accepted here is what renders.
 import * as v from 'valibot';
+import { revisionSchema } from './revision.ts';
 import { checkTemplate } from '../render/template.ts';
 import { NameSchema } from './common.ts';
 
@@ -20,10 +21,10 @@ export const TemplateMarkupSchema = v.pipe(
   }),
 );
 
-// Unknown keys (templateId, version, ... of a full template sent back) are dropped, not stored.
-export const TemplateRevisionSchema = v.object({
+// The template object as GET returned it is accepted (its ID and stamps ignored).
+export const TemplateRevisionSchema = revisionSchema({
   name: NameSchema,
   template: TemplateMarkupSchema,
-});
+}, ['templateId'], { markup: 'the markup goes in template', svg: 'the markup goes in template' });
 
 export type TemplateRevision = v.InferOutput<typeof TemplateRevisionSchema>;

@@ -113,7 +113,8 @@ describe('request bodies', () => {
         await new Promise((resolve) => server.once('listening', resolve));
         try {
           const before = t.store.heads('maps').length;
-          const text = JSON.stringify({ ...sampleMap(`socket ${framing} ${kib}`), description: 'x'.repeat(kib * 1024) });
+          const map = sampleMap(`socket ${framing} ${kib}`);
+          const text = JSON.stringify({ ...map, configuration: { ...map.configuration, note: 'x'.repeat(kib * 1024) } });
           const chunks = hold ? [text.slice(0, 1000)] : [text.slice(0, 1000), text.slice(1000)];
           const res = await send((server.address() as AddressInfo).port, chunks, framing === 'declared' ? Buffer.byteLength(text) : undefined, hold);
           assert.equal(res.status, status, res.text);
