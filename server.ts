@@ -28,6 +28,8 @@ import { diffOf } from './resources/changes.ts';
 import type { VersionedCollection } from './resources/collection.ts';
 import { mapsUsing } from './resources/usage.ts';
 import { userRoutes } from './routes/users.ts';
+import { userDataRoutes } from './routes/userdata.ts';
+import { createUserData } from './resources/userdata.ts';
 import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
 import { corsMiddleware } from './routes/cors.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
@@ -70,7 +72,9 @@ export async function createApp(deps: AppDeps) {
 
   app.route('/', healthRoutes(resources.problems));
   app.route('/', authRoutes(auth));
-  app.route('/', userRoutes(auth, baseUrl));
+  const userdata = createUserData(store);
+  app.route('/', userRoutes(auth, baseUrl, userdata));
+  app.route('/', userDataRoutes({ auth, userdata }));
   app.route('/', mapRoutes({ auth, maps: resources.maps, baseUrl }));
   app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
   app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));

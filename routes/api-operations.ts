@@ -16,6 +16,7 @@ import {
   DatasetSchema, DatasourceEntrySchema, MapSchema, TemplateSchema, TokenErrorSchema, TokenResponseSchema, UserSchema,
 } from '../schema/records.ts';
 import { TemplateRevisionSchema } from '../schema/template.ts';
+import { UserDataSchema } from '../schema/userdata.ts';
 import { SetPasswordSchema, UserCreateSchema, UsernameSchema, UserUpdateSchema } from '../schema/users.ts';
 import { DATASET_LIST } from './datasets.ts';
 import type { ListSpec } from './list-query.ts';
@@ -194,6 +195,11 @@ export function operations(): Operation[] {
     { method: 'put', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Update a user\'s name, email and scope', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'UserUpdate', schema: UserUpdateSchema }, answers: { 200: ok('the user', UserSchema) } },
     { method: 'put', path: '/api/v1/user/{username}/set_password/', tag: 'users', summary: 'Set a user\'s password', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'SetPassword', schema: SetPasswordSchema }, answers: { 200: ok('the user', UserSchema) } },
     { method: 'delete', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Delete a user for good', scope: 'admin', basicOnly: true, pathParams: username, answers: { 200: ok('the deleted user', UserSchema) } },
+
+    // The signed-in user's own data (Terranova's editor: favourites and recently edited)
+    { method: 'get', path: '/api/v1/userdata/', tag: 'users', summary: 'The signed-in user\'s favourites and recently edited lists', scope: 'read', answers: { 200: json('{username, favorites: {maps, datasets, templates}, lastEdited: {…}}'), 404: { description: 'none stored yet: POST it first' } } },
+    { method: 'post', path: '/api/v1/userdata/', tag: 'users', summary: 'Store the signed-in user\'s data', scope: 'read', body: { name: 'UserData', schema: UserDataSchema }, answers: { 201: json('the stored data (200 when it replaced earlier data)') } },
+    { method: 'put', path: '/api/v1/userdata/', tag: 'users', summary: 'Replace the signed-in user\'s data', scope: 'read', body: { name: 'UserData', schema: UserDataSchema }, answers: { 200: json('the stored data'), 404: { description: 'none stored yet: POST it first' } } },
 
     // Service
     { method: 'get', path: '/healthz', tag: 'service', summary: 'Health: 200 once the data folder is loaded', scope: null, answers: { 200: json('{status: "ok"}') } },

@@ -10,6 +10,7 @@ import { SetPasswordSchema, UserCreateSchema, UserUpdateSchema } from '../schema
 import { readBody } from './body.ts';
 import { params } from './list-query.ts';
 import { toPublic } from '../auth/users.ts';
+import type { UserDataStore } from '../resources/userdata.ts';
 
 export const MAX_USER_LIMIT = 10_000;
 const DEFAULT_USER_LIMIT = 10;
@@ -25,7 +26,7 @@ function intParam(raw: string | undefined, name: string, fallback: number, min: 
   return n;
 }
 
-export function userRoutes(auth: Auth, baseUrl: string) {
+export function userRoutes(auth: Auth, baseUrl: string, userdata?: UserDataStore) {
   const app = new Hono<AppEnv>({ strict: false });
   const read = auth.requireScope('read');
   const admin = auth.requireScope('admin');
@@ -72,6 +73,7 @@ export function userRoutes(auth: Auth, baseUrl: string) {
     const username = c.req.param('username');
     const user = toPublic(accounts.get(username));
     await accounts.remove(username);
+    await userdata?.forget(username); // their favourites go with them
     return c.json(user);
   });
 
