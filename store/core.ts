@@ -10,7 +10,7 @@ import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertEntry, assertKey, blobKeyOf, documentName, MAX_FILE_BYTES } from './keys.ts';
 import { Lru } from './lru.ts';
 import type { Loaded, Persistence } from './persistence.ts';
-import { BLOB_COLLECTION, type Entry, type Json, type LogCollection, type Store, type StoreProblem } from './types.ts';
+import { BLOB_COLLECTION, DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type Store, type StoreProblem } from './types.ts';
 
 /** Characters of older entries and blobs kept in memory after a read. */
 const CACHE_BUDGET = 64 * 1024 * 1024;
@@ -72,8 +72,8 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
   return {
     get: (c, key) => docs.get(c, key) as any,
     entries: (c) => docs.entries(c) as any,
-    update: (c, key, fn) => {
-      assertKey(c, key);
+    update: async (c, key, fn) => {
+      assertKey(c, key, DOC_COLLECTIONS);
       return locks.run(documentName(c, key), async () => {
         ensureOpen();
         const current = docs.get(c, key) as any;
@@ -87,8 +87,8 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
         return stored;
       });
     },
-    delete: (c, key) => {
-      assertKey(c, key);
+    delete: async (c, key) => {
+      assertKey(c, key, DOC_COLLECTIONS);
       return locks.run(documentName(c, key), async () => {
         ensureOpen();
         await persistence.removeDoc(c, key, docs.get(c, key) as Json | undefined);
@@ -123,8 +123,8 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
         return { value: entry, weight: text.length };
       }) as any;
     },
-    append: (c, key, fn) => {
-      assertKey(c, key);
+    append: async (c, key, fn) => {
+      assertKey(c, key, LOG_COLLECTIONS);
       const name = documentName(c, key);
       return locks.run(name, async () => {
         ensureOpen();
@@ -143,8 +143,8 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
         return stored;
       });
     },
-    drop: (c, key) => {
-      assertKey(c, key);
+    drop: async (c, key) => {
+      assertKey(c, key, LOG_COLLECTIONS);
       const name = documentName(c, key);
       return locks.run(name, async () => {
         ensureOpen();
@@ -184,7 +184,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
       }) as any;
     },
     blobKeys: () => [...blobs].sort(),
-    forget: (key) => {
+    forget: async (key) => {
       assertKey(BLOB_COLLECTION, key);
       return locks.run(documentName(BLOB_COLLECTION, key), async () => {
         ensureOpen();

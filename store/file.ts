@@ -21,7 +21,7 @@ import { acquireDirLock } from './lock.ts';
 import type { Persistence } from './persistence.ts';
 import { entryName, readBounded } from './stored-file.ts';
 import { BLOB_COLLECTION, type Collection, type Json, type Store } from './types.ts';
-import { CHANGED, type SyncFs } from './write-thread.mjs';
+import { CHANGED, identityOf, type SyncFs } from './write-thread.mjs';
 import { inlineWriter, threadWriter, type Writer } from './writer.ts';
 
 export interface FileStoreOptions {
@@ -38,7 +38,7 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
   const log = options.log ?? ((message: string) => console.error(`[store] ${message}`));
   const root = path.resolve(dir);
   await fs.mkdir(root, { recursive: true });
-  const lock = await acquireDirLock(root, fs);
+  const lock = await acquireDirLock(root, fs, log);
   const known = new KnownFiles(fs, log);
   const writer = options.syncFs ? inlineWriter(options.syncFs) : threadWriter();
   const release = async () => {
@@ -71,7 +71,13 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
         });
         await new Low(adapter, text).write();
         return adapter.identity!;
-      }).catch((error) => failed(error, what, log));
+      }).catch(async (error) => {
+        // Failed after its rename (the folder fsync): the file is the service's own, unacknowledged
+        // write; known as such, the next write replaces it instead of taking it for someone else's.
+        const ours = error instanceof ServiceError ? undefined : await holding(fs, file, text);
+        if (ours !== undefined) known.set(what, ours);
+        return failed(error, what, log);
+      });
       known.set(what, identity);
     },
     async removeDoc(c, key, previous) {
@@ -82,11 +88,21 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
     },
     async writeEntry(c, key, version, text, first) {
       const where = persistence.whereEntry(c, key, version);
+      const file = entryFile(c, key, version);
       try {
-        // A new resource's folder, and its entry in the collection folder, exist durably before its first version.
-        if (first && (await fs.mkdir(path.join(root, c, key), { recursive: true }))) await syncDir(fs, path.join(root, c));
-        await write(entryFile(c, key, version), text, 0o666, ''); // '': only where no file is
+        // A new resource's folder, and its entry in the collection folder, exist durably before its first
+        // version; fsynced even when the folder exists already (left by a failed or interrupted first write).
+        if (first) {
+          await fs.mkdir(path.join(root, c, key), { recursive: true });
+          await syncDir(fs, path.join(root, c));
+        }
+        await write(file, text, 0o666, ''); // '': only where no file is
       } catch (error) {
+        // Failed after its rename (the folder fsync): the file would claim a version the caller was told
+        // is not saved, and refuse the retry as changed on disk. Removed; it was never acknowledged.
+        if ((error as NodeJS.ErrnoException).code !== CHANGED && (await holding(fs, file, text)) !== undefined) {
+          await writer.remove(file).catch(() => undefined);
+        }
         if ((error as NodeJS.ErrnoException).code === CHANGED) {
           log(`did not save ${where}: a file of that name was put in the data folder by something other than the service`);
           throw new ServiceError('changed_on_disk', `version ${version} of ${c}/${key} is already on disk although the service ` +
@@ -118,6 +134,17 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
     close: release,
   };
   return persistence;
+}
+
+/** The identity of `file` when it holds exactly `text`; undefined otherwise (or when it cannot be read). */
+async function holding(fs: FsFacade, file: string, text: string): Promise<string | undefined> {
+  try {
+    const stats = await fs.stat(file, { bigint: true });
+    if (stats.size !== BigInt(Buffer.byteLength(text))) return undefined;
+    return (await fs.readFile(file, 'utf8')) === text ? identityOf(stats) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Throws the failure of a write or removal of `what` as the ServiceError a client gets (507 for the disk's errnos). */

@@ -7,9 +7,16 @@ import { COLLECTIONS, KEY_PATTERN, type Collection, type Entry } from './types.t
 /** A document's name in locks, logs and the changed-on-disk record: `maps/abc1234`. */
 export const documentName = (collection: Collection, key: string) => `${collection}/${key}`;
 
-export function assertKey(collection: Collection, key: string): void {
-  if (!(COLLECTIONS as readonly string[]).includes(collection)) {
-    throw new Error(`unknown collection ${JSON.stringify(collection)}`);
+/**
+ * Refuses a key that is not of KEY_PATTERN's shape, and a collection that is
+ * not one of `allowed` (those of the kind the call stores: a document written
+ * into `maps` would be a file the next start takes for an old-layout one).
+ */
+export function assertKey(collection: Collection, key: string, allowed: readonly Collection[] = COLLECTIONS): void {
+  if (!(allowed as readonly string[]).includes(collection)) {
+    throw new Error((COLLECTIONS as readonly string[]).includes(collection)
+      ? `collection ${JSON.stringify(collection)} is not one of ${allowed.join(', ')}`
+      : `unknown collection ${JSON.stringify(collection)}`);
   }
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
     throw new Error(`invalid store key ${JSON.stringify(key)}`);

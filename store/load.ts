@@ -92,6 +92,10 @@ async function scanLog(fs: FsFacade, root: string, c: LogCollection, key: string
   try {
     names = await sweepTemps(fs, folder, await fs.readdir(folder), log);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') { // a file (a README) beside the resource folders
+      log(`ignoring ${folder}: not a resource folder named by its ID`);
+      return undefined;
+    }
     return problem(`${c}/${key}`, `cannot be listed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   for (const name of names) {

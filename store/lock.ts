@@ -26,14 +26,36 @@ export class DataDirInUseError extends Error {
   }
 }
 
-export async function acquireDirLock(dir: string, fs: FsFacade = defaultFs): Promise<DirLock> {
+/**
+ * Takes the folder for this process. On a full disk (ENOSPC, EDQUOT) the lock
+ * cannot be created, or is created but its pid cannot be written: the service
+ * starts all the same, logging that a second service on the folder would not
+ * be refused, since it can still serve every read and answer writes with 507;
+ * refusing to start would turn a full disk into an outage.
+ */
+export async function acquireDirLock(dir: string, fs: FsFacade = defaultFs,
+  log: (message: string) => void = (message) => console.error(`[store] ${message}`)): Promise<DirLock> {
   // The real path, so two spellings of one folder (symlinks, `..`) meet at the same lock.
   const file = path.join(await realpath(dir), LOCK_NAME);
   const mine = `${process.pid}\n`;
+  const unguarded = (error: unknown, what: string) =>
+    log(`${what} ${file}: the data folder is full (${(error as NodeJS.ErrnoException).code}); ` +
+      'starting without it, so a second service on this folder would not be refused');
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (await tryCreate(fs, file, mine)) {
+    let created: Created;
+    try {
+      created = await tryCreate(fs, file, mine);
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+      unguarded(error, 'could not create the lock');
+      return { file, release: async () => undefined };
+    }
+    if (created !== 'exists') {
       heldHere.add(file);
-      return { file, release: () => release(fs, file, mine) };
+      if (created !== 'created') unguarded(created.unwritten, 'could not write this process\'s pid to the lock');
+      // An empty lock, once ours, is removed as ours is: by content.
+      const content = created === 'created' ? mine : '';
+      return { file, release: () => release(fs, file, content) };
     }
     const owner = await readOwner(fs, file);
     if (owner === 'gone') continue; // removed meanwhile: try again
@@ -45,21 +67,29 @@ export async function acquireDirLock(dir: string, fs: FsFacade = defaultFs): Pro
   throw new Error(`could not take the lock ${file}: other processes keep changing it`);
 }
 
-async function tryCreate(fs: FsFacade, file: string, content: string): Promise<boolean> {
+const isDiskFull = (error: unknown) => ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException).code!);
+
+/** 'exists': another lock is there; `unwritten`: created, but the disk was full for its content. */
+type Created = 'created' | 'exists' | { unwritten: unknown };
+
+async function tryCreate(fs: FsFacade, file: string, content: string): Promise<Created> {
   let handle;
   try {
     handle = await fs.open(file, 'wx', 0o644);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
     throw error;
   }
   try {
     const buffer = Buffer.from(content);
     await handle.write(buffer, 0, buffer.length, 0);
+  } catch (error) {
+    if (isDiskFull(error)) return { unwritten: error };
+    throw error;
   } finally {
     await handle.close();
   }
-  return true;
+  return 'created';
 }
 
 /** The owner's pid; 'stale' for content that is no pid; 'gone' if the file vanished. */

@@ -71,6 +71,13 @@ export function durableWriter(fs) {
   /** @param {string} dir */
   const syncFolder = (dir) => {
     let fd = folders.get(dir);
+    if (fd !== undefined && fs.fstatSync(fd, { bigint: true }).nlink === 0n) {
+      // The folder was removed (a dropped log) since its descriptor was opened: an fsync through it would
+      // succeed and make nothing durable, as a folder made again under that name is another folder.
+      folders.delete(dir);
+      try { fs.closeSync(fd); } catch { /* closing is best effort */ }
+      fd = undefined;
+    }
     if (fd === undefined) {
       // Every resource has a folder of its own: keep the descriptors of the recent ones only.
       if (folders.size >= MAX_OPEN_FOLDERS) {

@@ -1,9 +1,12 @@
 // Concurrent writers on one map, through HTTP on createApp over the file
 // store: 100 concurrent PUTs give versions 2..101, each exactly once, each
 // holding the body that its response acknowledged, all readable after a
-// restart (store reopened, new app).
+// restart (store reopened, new app), and on disk one file per version,
+// maps/<id>/v1.json..v101.json, each holding its own number and body.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
 type MapVersion = { mapId: string; version: number; name: string; configuration: Record<string, unknown> };
@@ -39,8 +42,7 @@ describe('100 concurrent PUTs on one map', () => {
     const versions = acked.map((v) => v.version).sort((a, b) => a - b);
     assert.deepEqual(versions, Array.from({ length: 100 }, (_, i) => i + 2));
     // Each response's version holds that request's own body.
-    const names = new Set(acked.map((v) => v.name));
-    assert.equal(names.size, 100);
+    assert.equal(new Set(acked.map((v) => v.name)).size, 100);
 
     // Restart: close the store, open the same folder with a new app.
     await t.close(false);
@@ -56,5 +58,19 @@ describe('100 concurrent PUTs on one map', () => {
     assert.equal(latest.version, 101);
     const all = await again.request(`/api/v1/maps/?version=all&mapId=${mapId}&fields=version`, { token: token2 });
     assert.deepEqual(await all.json(), Array.from({ length: 101 }, (_, i) => ({ version: i + 1 })));
+
+    // On disk: the versions from the file names, contiguous, each file whole and holding what was acknowledged.
+    const names = (await readdir(path.join(t.dir, 'maps', mapId))).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    assert.deepEqual(names, Array.from({ length: 101 }, (_, i) => `v${i + 1}.json`));
+    const byVersion = new Map(acked.map((v) => [v.version, v]));
+    for (const name of names) {
+      const stored = JSON.parse(await readFile(path.join(t.dir, 'maps', mapId, name), 'utf8'));
+      assert.equal(`v${stored.version}.json`, name);
+      assert.equal(stored.mapId, mapId);
+      assert.equal(stored.name, stored.version === 1 ? 'revision 0' : byVersion.get(stored.version)!.name, name);
+    }
+    const everything = await readdir(t.dir, { recursive: true });
+    assert.deepEqual(everything.filter((f) => f.endsWith('.tmp')), [], 'no temp file');
+    assert.deepEqual(everything.filter((f) => /^maps\/[^/]+\.json$/.test(f)), [], 'no file of the old layout');
   });
 });

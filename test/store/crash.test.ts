@@ -2,8 +2,9 @@
 // 500 concurrent map writes (creates and updates) and is killed with SIGKILL
 // while they are in flight, 10 times in a row on the same data folder. After
 // each restart: every write acknowledged with a 2xx is readable with exactly
-// the acknowledged content, every file in the data folder parses, every map's
-// versions are contiguous from 1, and no temp file is left behind.
+// the acknowledged content, on disk as well as through the API; every file in
+// the data folder parses; every map's folder holds v1.json..v<n>.json with no
+// gap, each holding its own number; and no temp file is left behind.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -78,9 +79,30 @@ describe('SIGKILL while 500 writes are in flight, 10 times in a row', () => {
     const verify = async (send: (m: string, u: string) => Promise<Response>, round: number) => {
       const files = await walk(data);
       assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), [], `round ${round}: temp files left`);
+      const parsed = new Map<string, Record<string, unknown>>();
       for (const f of files.filter((f) => f.endsWith('.json'))) {
         const text = await readFile(path.join(data, f), 'utf8');
-        assert.doesNotThrow(() => JSON.parse(text), `round ${round}: ${f} does not parse`);
+        assert.doesNotThrow(() => parsed.set(f, JSON.parse(text)), `round ${round}: ${f} does not parse`);
+      }
+      // The layout on disk, read from the file names: maps/<id>/v1.json .. v<n>.json, nothing else in maps/.
+      const onDisk = new Map<string, number[]>();
+      for (const f of files.filter((f) => f.startsWith(`maps${path.sep}`))) {
+        const m = /^maps\/([A-Za-z0-9]+)\/v([1-9][0-9]*)\.json$/.exec(f.split(path.sep).join('/'));
+        assert.ok(m, `round ${round}: ${f} is not a version file maps/<id>/v<N>.json`);
+        const version = Number(m[2]);
+        onDisk.set(m[1], [...(onDisk.get(m[1]) ?? []), version]);
+        const stored = parsed.get(f)!;
+        assert.equal(stored.version, version, `round ${round}: ${f} holds version ${stored.version}`);
+        assert.equal(stored.mapId, m[1], `round ${round}: ${f} holds map ${stored.mapId}`);
+      }
+      for (const [mapId, versions] of onDisk) {
+        versions.sort((a, b) => a - b);
+        assert.deepEqual(versions, versions.map((_, i) => i + 1), `round ${round}: the version files of ${mapId} are not contiguous from 1`);
+      }
+      for (const ack of acked) {
+        const stored = parsed.get(path.join('maps', ack.mapId, `v${ack.version}.json`));
+        assert.ok(stored, `round ${round}: acknowledged ${ack.mapId} v${ack.version} has no file`);
+        assert.equal(stored.name, ack.name, `round ${round}: maps/${ack.mapId}/v${ack.version}.json holds another write`);
       }
       // The writes acknowledged just before the kill, one by one through GET by ID...
       await inParallel(acked.slice(checkedBefore), 32, async (ack) => {

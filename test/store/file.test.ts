@@ -1,18 +1,21 @@
 // File-adapter specifics beyond the shared contract: the order of file-system
-// calls that makes a write durable, failures (full disk, short writes), the
-// sweep of leftover temp files, files changed on disk under the running
-// service, the private folder, the owner lock and unreadable data files at
-// open.
+// calls that makes a version, a result or a document durable; failures (full
+// disk, short writes); files put on disk under the running service; what the
+// open does (temp files swept, odd names ignored, unreadable files making only
+// their own resource unavailable); the private folder, the owner lock; and
+// what a long history costs: bytes written per version, and memory.
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ServiceError } from '../../errors.ts';
 import { canonicalJson } from '../../store/canonical-json.ts';
 import { openFileStore } from '../../store/file.ts';
-import type { Store } from '../../store/types.ts';
+import { MAX_FILE_BYTES } from '../../store/keys.ts';
+import type { Entry, Store } from '../../store/types.ts';
 import { errno, spyFs, type Op, type Spy } from './fs-spy.ts';
 
 let dir: string;
@@ -22,8 +25,46 @@ const log = (m: string) => void logs.push(m);
 const open = (spy?: Spy, opts?: { maxWriteBytes?: number }) =>
   openFileStore(dir, { log, ...(spy ? spyFs(spy, opts) : {}) });
 const rel = (file: string) => path.relative(dir, file) || '.';
+const at = (...parts: string[]) => path.join(dir, ...parts);
 const mode = async (file: string) => (await stat(file)).mode & 0o777;
-const tempsIn = async (folder: string) => (await readdir(folder)).filter((n) => n.endsWith('.tmp'));
+/** A call as the tests list it: temp names with their random part replaced, paths relative to the data folder. */
+const describeCall = (op: Op, file: string, to?: string, flags?: string) =>
+  `${op} ${rel(file).replace(/\.[0-9a-f]{12}\.tmp$/, '.<rand>.tmp')}${to ? ` -> ${rel(to)}` : ''}${flags ? ` ${flags}` : ''}`;
+/** Every file under `folder` (relative paths, sorted). */
+async function walk(folder: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(path.join(folder, prefix), { withFileTypes: true })) {
+    const name = path.join(prefix, e.name);
+    if (e.isDirectory()) out.push(...(await walk(folder, name)));
+    else out.push(name);
+  }
+  return out.sort();
+}
+const tempsUnder = async (folder: string) => (await walk(folder)).filter((n) => n.endsWith('.tmp'));
+/** The next entry after `head`, with `fields`. */
+const next = (fields: Record<string, unknown> = {}) => (head: Entry | undefined) => ({ ...fields, version: (head?.version ?? 0) + 1 }) as Entry;
+/** Writes files by hand, as a checkout or an older service would have left them. */
+async function put(files: Record<string, string>) {
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(at(name)), { recursive: true });
+    await writeFile(at(name), text);
+  }
+}
+/** The ServiceError `promise` rejects with (fails when it resolves or rejects with anything else). */
+async function serviceError(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(() => undefined, (e) => e);
+  assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${error}`);
+  return error;
+}
+function thrownBy(fn: () => unknown): ServiceError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${error}`);
+    return error;
+  }
+  assert.fail('expected a ServiceError, nothing was thrown');
+}
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'mts-store-file-'));
@@ -32,291 +73,601 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('durability order', () => {
-  it('write, fsync file, close, check the target is unchanged, rename, fsync folder, then the promise resolves; memory changes last', async () => {
-    const events: string[] = [];
-    let recording = false;
-    let store!: Store;
-    let written = '';
-    store = await open((op, file, { to, flags, bytes }) => {
-      if (!recording) return;
-      const name = rel(file).replace(/\.[0-9a-f]{12}\.tmp$/, '.<rand>.tmp');
-      events.push(`${op} ${name}${to ? ` -> ${rel(to)}` : ''}${flags ? ` ${flags}` : ''}`);
-      if (bytes) written += Buffer.from(bytes).toString();
-      if (op === 'rename' || (op === 'sync' && name === 'maps')) {
-        events.push(`  memory: ${JSON.stringify(store.get('maps', 'm1'))}`);
-      }
+  /** Opens a store that records calls (once `recording` is set) in `events`, with the bytes written; `annotate` adds a line after each call. */
+  async function recorded(annotate?: (store: Store) => string) {
+    const state = { recording: false, events: [] as string[], written: '', store: undefined as unknown as Store };
+    state.store = await open((op, file, { to, flags, bytes }) => {
+      if (!state.recording) return;
+      state.events.push(describeCall(op, file, to, flags));
+      if (annotate) state.events.push(`  ${annotate(state.store)}`);
+      if (bytes) state.written += Buffer.from(bytes).toString();
     });
-    await store.update('maps', 'm1', () => ({ version: 1 }));
-    recording = true;
-    await store.update('maps', 'm1', () => ({ version: 2 })).then(() => events.push('resolved'));
-    assert.deepEqual(events, [
-      'open maps/.m1.json.<rand>.tmp wx',
-      'write maps/.m1.json.<rand>.tmp',
-      'sync maps/.m1.json.<rand>.tmp',
-      'close maps/.m1.json.<rand>.tmp',
-      'stat maps/m1.json', // still the file the service wrote last (see "files changed on disk")
-      'rename maps/.m1.json.<rand>.tmp -> maps/m1.json',
-      '  memory: {"version":1}',
-      'sync maps', // the folder's handle stays open between writes (opened by the first one)
-      '  memory: {"version":1}',
+    return state;
+  }
+
+  it('a version: temp file written, fsynced, closed; checked that no file is there; renamed; the folder fsynced; then the promise resolves; memory changes last', async () => {
+    // What memory holds at each call (made before the call): a version must not be served before it is durable.
+    const memory = (store: Store) => `memory: head v${store.head('maps', 'm1')?.version}, versions ${store.versions('maps', 'm1').join(',')}`;
+    const s = await recorded(memory);
+    const v1 = await s.store.append('maps', 'm1', next({ name: 'first' }));
+    const v1Bytes = await readFile(at('maps/m1/v1.json'), 'utf8');
+    s.recording = true;
+    const v2 = await s.store.append('maps', 'm1', next({ name: 'second' }));
+    s.events.push('resolved', memory(s.store));
+    assert.deepEqual(s.events, [
+      'open maps/m1/.v2.json.<rand>.tmp wx', '  memory: head v1, versions 1',
+      'write maps/m1/.v2.json.<rand>.tmp', '  memory: head v1, versions 1',
+      'sync maps/m1/.v2.json.<rand>.tmp', '  memory: head v1, versions 1',
+      'close maps/m1/.v2.json.<rand>.tmp', '  memory: head v1, versions 1',
+      'stat maps/m1/v2.json', '  memory: head v1, versions 1', // no file there: a version file is never replaced
+      'rename maps/m1/.v2.json.<rand>.tmp -> maps/m1/v2.json', '  memory: head v1, versions 1',
+      'sync maps/m1', '  memory: head v1, versions 1', // the folder's handle stays open between writes (opened by the first one)
+      'resolved', 'memory: head v2, versions 1,2',
+    ]);
+    assert.equal(s.written, canonicalJson(v2));
+    assert.equal(await readFile(at('maps/m1/v2.json'), 'utf8'), canonicalJson(v2));
+    assert.equal(await readFile(at('maps/m1/v1.json'), 'utf8'), v1Bytes, 'the earlier version is left as it was');
+    assert.equal(v1Bytes, canonicalJson(v1));
+    await s.store.close();
+  });
+
+  it('the first version of a resource: its folder is created and the collection folder fsynced before the version is written', async () => {
+    const s = await recorded();
+    s.recording = true;
+    await s.store.append('datasets', 'd1', next()).then(() => s.events.push('resolved'));
+    assert.deepEqual(s.events, [
+      'mkdir datasets/d1', 'open datasets r', 'sync datasets', 'close datasets',
+      'open datasets/d1/.v1.json.<rand>.tmp wx', 'write datasets/d1/.v1.json.<rand>.tmp', 'sync datasets/d1/.v1.json.<rand>.tmp',
+      'close datasets/d1/.v1.json.<rand>.tmp', 'stat datasets/d1/v1.json', 'rename datasets/d1/.v1.json.<rand>.tmp -> datasets/d1/v1.json',
+      'open datasets/d1 r', 'sync datasets/d1',
       'resolved',
     ]);
-    assert.equal(written, canonicalJson({ version: 2 }));
-    assert.deepEqual(store.get('maps', 'm1'), { version: 2 });
-    await store.close();
+    await s.store.close();
   });
 
-  it('delete: check the file is unchanged, unlink, fsync folder, then the promise resolves', async () => {
-    const events: string[] = [];
-    let recording = false;
-    const store = await open((op, file, { flags }) => void (recording && events.push(`${op} ${rel(file)}${flags ? ` ${flags}` : ''}`)));
-    await store.update('templates', 't', () => ({}));
-    recording = true;
-    await store.delete('templates', 't').then(() => events.push('resolved'));
-    assert.deepEqual(events, ['stat templates/t.json', 'unlink templates/t.json', 'sync templates', 'resolved']);
-    await assert.rejects(stat(path.join(dir, 'templates', 't.json')), { code: 'ENOENT' });
-    await store.close();
+  it('a result is written under the hash of its content; equal content later writes nothing', async () => {
+    const s = await recorded();
+    s.recording = true;
+    const key = await s.store.put({ b: [1, 2], a: 'é' });
+    s.events.push('resolved');
+    assert.deepEqual(s.events, [
+      `open results/.${key}.json.<rand>.tmp wx`, `write results/.${key}.json.<rand>.tmp`, `sync results/.${key}.json.<rand>.tmp`,
+      `close results/.${key}.json.<rand>.tmp`,
+      // No check of the target: a file of that name holds these very bytes.
+      `rename results/.${key}.json.<rand>.tmp -> results/${key}.json`, 'open results r', 'sync results',
+      'resolved',
+    ]);
+    assert.equal(await readFile(at('results', `${key}.json`), 'utf8'), canonicalJson({ a: 'é', b: [1, 2] }));
+    s.events.length = 0;
+    assert.equal(await s.store.put({ a: 'é', b: [1, 2] }), key);
+    assert.deepEqual(s.events, [], 'no second write');
+    await s.store.close();
   });
 
-  it('a document grown over 150 writes on the writer threads holds its canonical bytes after each one', async () => {
+  it('a private document: checked to be the file the service knows, then replaced as a version is', async () => {
+    const s = await recorded();
+    await s.store.update('private', 'users', () => ({ users: [] }));
+    s.recording = true;
+    const doc = await s.store.update('private', 'users', () => ({ users: ['admin'] }));
+    s.events.push('resolved');
+    assert.deepEqual(s.events, [
+      'open private/.users.json.<rand>.tmp wx', 'write private/.users.json.<rand>.tmp', 'sync private/.users.json.<rand>.tmp',
+      'close private/.users.json.<rand>.tmp',
+      'stat private/users.json', // still the file the service wrote last (see "files changed on disk")
+      'rename private/.users.json.<rand>.tmp -> private/users.json', 'sync private',
+      'resolved',
+    ]);
+    assert.equal(s.written, canonicalJson(doc));
+    await s.store.close();
+  });
+
+  it('a private document deleted: checked, unlinked, the folder fsynced, then the promise resolves', async () => {
+    const s = await recorded();
+    await s.store.update('private', 't', () => ({}));
+    s.recording = true;
+    await s.store.delete('private', 't').then(() => s.events.push('resolved'));
+    assert.deepEqual(s.events, ['stat private/t.json', 'unlink private/t.json', 'sync private', 'resolved']);
+    await assert.rejects(stat(at('private/t.json')), { code: 'ENOENT' });
+    await s.store.close();
+  });
+
+  it('a dropped log: every version unlinked, its folder removed; started again, its new folder is fsynced through a descriptor of its own', async () => {
+    const s = await recorded();
+    for (let i = 0; i < 2; i++) await s.store.append('maps', 'm', next());
+    s.recording = true;
+    await s.store.drop('maps', 'm').then(() => s.events.push('resolved'));
+    assert.deepEqual(s.events, ['unlink maps/m/v1.json', 'sync maps/m', 'unlink maps/m/v2.json', 'sync maps/m', 'rmdir maps/m', 'resolved']);
+    assert.ok(!existsSync(at('maps/m')));
+    s.events.length = 0;
+    await s.store.append('maps', 'm', next({ again: true }));
+    // The descriptor kept for the removed folder would fsync a folder no longer in the tree.
+    assert.deepEqual(s.events.filter((e) => /^(open|sync) maps\/m$/.test(e.replace(/ r$/, ''))), ['open maps/m r', 'sync maps/m']);
+    await s.store.close();
+  });
+
+  it('versions of growing size, written by the writer threads, hold their canonical bytes; earlier files are never rewritten', async () => {
     const store = await openFileStore(dir, { log });
-    type Doc = { name: string; versions: unknown[] };
-    let doc: Doc | undefined;
+    const identities: string[] = [];
+    const identity = async (file: string) => {
+      const st = await stat(file, { bigint: true });
+      return `${st.ino}:${st.size}:${st.mtimeNs}`;
+    };
     for (let n = 1; n <= 150; n++) {
       // Versions of a few KB with non-ASCII text: the file passes the writer's first scratch size early on.
-      doc = await store.update<Doc>('maps', 'grown', (cur) => ({
-        name: n % 40 === 0 ? `renamed ${n} → é` : cur?.name ?? 'grown',
-        versions: [...(cur?.versions ?? []), { version: n, note: `Zürich ${n} `.repeat(n % 7 * 40) }],
-      }));
-      assert.equal(await readFile(path.join(dir, 'maps', 'grown.json'), 'utf8'), canonicalJson(doc), `write ${n}`);
+      const entry = await store.append('maps', 'grown', next({ name: `Zürich ${n} → é`, note: `Zürich ${n} `.repeat(n % 7 * 400) }));
+      assert.equal(await readFile(at('maps/grown', `v${n}.json`), 'utf8'), canonicalJson(entry), `version ${n}`);
+      identities.push(await identity(at('maps/grown', `v${n}.json`)));
     }
+    for (let n = 1; n <= 150; n++) assert.equal(await identity(at('maps/grown', `v${n}.json`)), identities[n - 1], `v${n}.json untouched`);
     await store.close();
   });
 
   it('writes the file in canonical form, continuing short writes', async () => {
     const store = await open(() => undefined, { maxWriteBytes: 7 });
-    const doc = await store.update('datasets', 'd', () => ({ b: 'x'.repeat(100), a: [1, 2] }));
-    assert.equal(await readFile(path.join(dir, 'datasets', 'd.json'), 'utf8'), canonicalJson(doc));
+    const entry = await store.append('datasets', 'd', () => ({ b: 'x'.repeat(100), a: [1, 2], version: 1 }));
+    assert.equal(await readFile(at('datasets/d/v1.json'), 'utf8'), canonicalJson(entry));
     await store.close();
   });
-});
-
-describe('a failed write keeps the previous document', () => {
-  const cases: Array<[string, Op, string, RegExp]> = [
-    ['disk full while writing', 'write', 'ENOSPC', /data folder is full; maps\/m was not saved/],
-    ['quota exceeded at fsync', 'sync', 'EDQUOT', /data folder is full/],
-    ['disk full creating the temp file', 'open', 'ENOSPC', /data folder is full/],
-    ['I/O error at rename', 'rename', 'EIO', /could not be written \(EIO\)/],
-  ];
-  for (const [label, failAt, code, message] of cases) {
-    it(`${label} (${code} at ${failAt})`, async () => {
-      let failing = false;
-      const store = await open((op, file) => {
-        if (failing && op === failAt && file.endsWith('.tmp')) throw errno(code);
-      });
-      // A growing versions array: the retry below appends to the bytes kept from the last good write.
-      const append = (version: number) => (doc: { versions: unknown[] } | undefined) => ({ versions: [...(doc?.versions ?? []), { version }] });
-      const before = await store.update('maps', 'm', append(1));
-      const file = path.join(dir, 'maps', 'm.json');
-      const bytes = await readFile(file, 'utf8');
-      failing = true;
-      const error = await store.update('maps', 'm', append(2)).catch((e) => e);
-      assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${error}`);
-      assert.equal(error.code, 'storage_unavailable');
-      assert.match(error.message, message);
-      assert.equal(store.get('maps', 'm'), before, 'memory keeps the previous document');
-      assert.equal(await readFile(file, 'utf8'), bytes, 'disk keeps the previous document');
-      assert.deepEqual(await tempsIn(path.join(dir, 'maps')), [], 'no temp file left');
-      assert.ok(logs.some((m) => m.includes('maps/m') && m.includes(code)), 'the failure is logged');
-      failing = false; // space freed: the next write works
-      const after = await store.update('maps', 'm', append(2));
-      assert.deepEqual(after, { versions: [{ version: 1 }, { version: 2 }] });
-      assert.equal(await readFile(file, 'utf8'), canonicalJson(after));
-      await store.close();
-    });
-  }
 
   it('a write that makes no progress fails instead of looping', async () => {
     const limits: { maxWriteBytes?: number } = {};
     const store = await open(() => undefined, limits);
     limits.maxWriteBytes = 0;
-    const error = await store.update('maps', 'm', () => ({ n: 1 })).catch((e) => e);
-    assert.equal(error.code, 'storage_unavailable');
-    assert.equal(store.get('maps', 'm'), undefined);
-    assert.deepEqual(await readdir(path.join(dir, 'maps')), []);
-    await store.close();
-  });
-
-  it('a failed folder fsync after the rename still rejects and memory keeps the previous document', async () => {
-    let failing = false;
-    const store = await open((op, file) => {
-      if (failing && op === 'sync' && rel(file) === 'maps') throw errno('EIO');
-    });
-    const before = await store.update('maps', 'm', () => ({ version: 1 }));
-    failing = true;
-    await assert.rejects(store.update('maps', 'm', () => ({ version: 2 })), { code: 'storage_unavailable' });
-    assert.equal(store.get('maps', 'm'), before);
+    assert.equal((await serviceError(store.append('maps', 'm', next()))).code, 'storage_unavailable');
+    assert.equal(store.head('maps', 'm'), undefined);
+    assert.deepEqual(await walk(at('maps')), []);
     await store.close();
   });
 });
 
-describe('files changed on disk', () => {
-  // What a checkout, a merge or an editor does to a file the running service wrote.
-  const file = () => path.join(dir, 'maps', 'm.json');
-  const replace = async (text: string) => { // as git and most editors do: a new file renamed over the old one
-    await writeFile(`${file()}.new`, text);
-    await rename(`${file()}.new`, file());
-  };
-  const theirs = canonicalJson({ versions: [{ version: 1, name: 'theirs' }] });
-  const ours = { versions: [{ version: 1, name: 'ours' }] };
-  const next = () => ({ versions: [{ version: 1, name: 'ours' }, { version: 2, name: 'ours' }] });
-
-  const refused: Array<[string, () => Promise<void>, string | undefined]> = [
-    ['replaced by other content (a checkout)', () => replace(theirs), theirs],
-    ['edited in place', () => writeFile(file(), theirs), theirs],
-    ['deleted', () => rm(file()), undefined],
+describe('a failed write keeps the previous state', () => {
+  // Each step of the durable write failing on a full disk, once; `temp`: a call on the temp file, else on the folder.
+  const steps: Array<[string, Op, 'temp' | 'folder']> = [
+    ['creating the temp file', 'open', 'temp'],
+    ['writing', 'write', 'temp'],
+    ['fsyncing the file', 'sync', 'temp'],
+    ['closing the file', 'close', 'temp'],
+    ['renaming', 'rename', 'temp'],
+    ['fsyncing the folder after the rename', 'sync', 'folder'],
   ];
-  for (const [label, change, left] of refused) {
-    it(`a write over a file ${label} is refused with 409 changed_on_disk, and the change is kept`, async () => {
-      const store = await open();
-      const before = await store.update('maps', 'm', () => ours);
-      await change();
-      const error = await store.update('maps', 'm', next).catch((e) => e);
-      assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${error}`);
-      assert.equal(error.code, 'changed_on_disk');
-      assert.equal(error.status, 409);
-      assert.match(error.message, /maps\/m was changed on disk .* restart the service/);
-      assert.equal(await readFile(file(), 'utf8').catch(() => undefined), left);
-      assert.equal(store.get('maps', 'm'), before, 'memory keeps serving what the service had');
-      assert.deepEqual(await tempsIn(path.join(dir, 'maps')), [], 'no temp file left');
-      assert.ok(logs.some((m) => m.includes('maps/m') && m.includes('changed on disk')), 'the refusal is logged');
+  /** A spy that fails the first matching call while `armed.on`, then lets calls through (space was freed). */
+  const failOnce = (armed: { on: boolean }, op: Op, where: 'temp' | 'folder', folder: string, code = 'ENOSPC'): Spy => (o, file) => {
+    if (!armed.on || o !== op) return;
+    if (where === 'temp' ? !file.endsWith('.tmp') : file !== at(folder)) return;
+    armed.on = false;
+    throw errno(code);
+  };
+
+  for (const [label, op, where] of steps) {
+    it(`a version: ENOSPC ${label} gives 507, keeps the head, the version count and the files; the next append works`, async () => {
+      const armed = { on: false };
+      const store = await open(failOnce(armed, op, where, 'maps/m'));
+      await store.append('maps', 'm', next());
+      const head = await store.append('maps', 'm', next());
+      const files = await walk(at('maps'));
+      armed.on = true;
+      const error = await serviceError(store.append('maps', 'm', next({ lost: true })));
+      assert.equal(armed.on, false, 'the failure was injected');
+      assert.equal(error.code, 'storage_unavailable');
+      assert.equal(error.status, 507);
+      assert.match(error.message, /data folder is full; maps\/m\/v3\.json was not saved/);
+      assert.equal(store.head('maps', 'm'), head, 'memory keeps the previous head');
+      assert.deepEqual(store.versions('maps', 'm'), [1, 2]);
+      assert.deepEqual(await walk(at('maps')), files, 'no version file, no temp file left');
+      assert.ok(logs.some((m) => m.includes('maps/m/v3.json') && m.includes('ENOSPC')), 'the failure is logged');
+      // Space freed: the same version number is written now (nothing on disk claims it).
+      const v3 = await store.append('maps', 'm', next());
+      assert.equal(v3.version, 3);
+      assert.equal(await readFile(at('maps/m/v3.json'), 'utf8'), canonicalJson(v3));
       await store.close();
       const reopened = await open();
-      assert.deepEqual(reopened.get('maps', 'm'), left === undefined ? undefined : JSON.parse(left), 'a restart serves the file as it is');
+      assert.deepEqual(reopened.versions('maps', 'm'), [1, 2, 3]);
+      assert.deepEqual(reopened.head('maps', 'm'), v3);
       await reopened.close();
     });
   }
 
-  const allowed: Array<[string, () => Promise<void>]> = [
-    ['touched (same content, new modification time)', async () => {
-      const later = new Date(Date.now() + 60_000);
-      await utimes(file(), later, later);
-    }],
-    ['checked out again with the same content', () => replace(canonicalJson(ours))],
-    ['rewritten with the same JSON in another layout', () => replace(JSON.stringify({ versions: [{ name: 'ours', version: 1 }] }))],
-  ];
-  for (const [label, change] of allowed) {
-    it(`a write over a file ${label} goes ahead, and so do the writes after it`, async () => {
-      const store = await open();
-      await store.update('maps', 'm', () => ours);
-      await change();
-      const written = await store.update('maps', 'm', next);
-      assert.equal(await readFile(file(), 'utf8'), canonicalJson(written));
-      const third = await store.update('maps', 'm', (cur: any) => ({ versions: [...cur.versions, { version: 3 }] }));
-      assert.equal(await readFile(file(), 'utf8'), canonicalJson(third));
+  it('a new resource: ENOSPC creating its folder gives 507 and no resource', async () => {
+    const armed = { on: true };
+    const store = await open((op, file) => {
+      if (armed.on && op === 'mkdir' && file === at('maps/new')) {
+        armed.on = false;
+        throw errno('ENOSPC');
+      }
+    });
+    assert.equal((await serviceError(store.append('maps', 'new', next()))).code, 'storage_unavailable');
+    assert.equal(store.head('maps', 'new'), undefined);
+    assert.deepEqual(store.heads('maps'), []);
+    assert.deepEqual((await store.append('maps', 'new', next())).version, 1);
+    await store.close();
+  });
+
+  it('a new resource: a failed fsync of the collection folder is made good by the next append', async () => {
+    const armed = { on: true };
+    const calls: string[] = [];
+    const store = await open((op, file, { flags }) => {
+      calls.push(describeCall(op, file, undefined, flags));
+      if (armed.on && op === 'sync' && file === at('maps')) {
+        armed.on = false;
+        throw errno('EIO');
+      }
+    });
+    calls.length = 0;
+    assert.equal((await serviceError(store.append('maps', 'new', next()))).code, 'storage_unavailable');
+    assert.equal(store.head('maps', 'new'), undefined);
+    calls.length = 0;
+    await store.append('maps', 'new', next());
+    // The folder exists now, but its entry in maps/ was never made durable: the retry fsyncs maps/ before writing v1.
+    assert.deepEqual(calls.slice(0, 4), ['mkdir maps/new', 'open maps r', 'sync maps', 'close maps']);
+    await store.close();
+  });
+
+  for (const [label, op, where] of steps) {
+    it(`a private document: ENOSPC ${label} gives 507 and keeps the previous document in memory; the next write works`, async () => {
+      const armed = { on: false };
+      const store = await open(failOnce(armed, op, where, 'private'));
+      const before = await store.update('private', 'users', () => ({ users: ['a'] }));
+      armed.on = true;
+      const error = await serviceError(store.update('private', 'users', () => ({ users: ['a', 'lost'] })));
+      assert.equal(armed.on, false, 'the failure was injected');
+      assert.equal(error.code, 'storage_unavailable');
+      assert.match(error.message, /data folder is full; private\/users was not saved/);
+      assert.equal(store.get('private', 'users'), before);
+      assert.deepEqual(await tempsUnder(at('private')), []);
+      if (where === 'temp') assert.equal(await readFile(at('private/users.json'), 'utf8'), canonicalJson(before), 'disk keeps the previous document');
+      // Space freed: the next write goes ahead (a failure after the rename must not read as a change made by someone else).
+      const after = await store.update('private', 'users', (cur: any) => ({ users: [...cur.users, 'b'] }));
+      assert.deepEqual(after, { users: ['a', 'b'] });
+      assert.equal(await readFile(at('private/users.json'), 'utf8'), canonicalJson(after));
       await store.close();
     });
   }
+});
 
-  it('a file that appeared for a key the service does not know is not overwritten by a create', async () => {
-    const store = await open();
-    await writeFile(file(), theirs);
-    await assert.rejects(store.update('maps', 'm', () => ours), { code: 'changed_on_disk' });
-    assert.equal(await readFile(file(), 'utf8'), theirs);
-    assert.equal(store.get('maps', 'm'), undefined);
-    await store.close();
+describe('full disk: nothing can be written, everything can be read', () => {
+  // Two shapes of a full disk: data blocks gone (files can be created empty, not written)
+  // and inodes gone too (nothing can be created). Either way the service starts and serves reads.
+  const variants: Array<[string, boolean]> = [['no free blocks', false], ['no free blocks nor inodes', true]];
+  for (const [label, noInodes] of variants) {
+    it(`${label}: the open succeeds, reads are served, writes answer 507`, async () => {
+      const first = await open();
+      const v1 = await first.append('maps', 'm', next({ n: 1 }));
+      const v2 = await first.append('maps', 'm', next({ n: 2 }));
+      const users = await first.update('private', 'users', () => ({ users: ['admin'] }));
+      const blob = await first.put({ rows: [1, 2, 3] });
+      await first.close();
+      const before = await walk(dir);
+
+      const full: Spy = (op, file, { flags }) => {
+        if (op === 'write') throw errno('ENOSPC');
+        if (op === 'mkdir' && !existsSync(file)) throw errno('ENOSPC');
+        if (noInodes && op === 'open' && /[wax+]/.test(flags ?? '')) throw errno('ENOSPC');
+      };
+      const store = await open(full);
+      assert.ok(logs.some((m) => m.includes('.lock') && /full/.test(m)), `the lock that could not be written is logged: ${logs.join(' | ')}`);
+      // Reads
+      assert.deepEqual(store.head('maps', 'm'), v2);
+      assert.deepEqual(await store.read('maps', 'm', 1), v1);
+      assert.deepEqual(store.get('private', 'users'), users);
+      assert.deepEqual(await store.fetch(blob), { rows: [1, 2, 3] });
+      assert.deepEqual(store.problems(), []);
+      // Writes
+      const writes: Array<[string, () => Promise<unknown>]> = [
+        ['append', () => store.append('maps', 'm', next())],
+        ['append to a new resource', () => store.append('maps', 'other', next())],
+        ['update', () => store.update('private', 'users', () => ({ users: [] }))],
+        ['put', () => store.put({ rows: [4] })],
+      ];
+      for (const [what, write] of writes) {
+        const error = await serviceError(write());
+        assert.equal(error.code, 'storage_unavailable', what);
+        assert.match(error.message, /data folder is full/, what);
+      }
+      assert.deepEqual(store.versions('maps', 'm'), [1, 2]);
+      assert.deepEqual(store.head('maps', 'm'), v2);
+      assert.equal(store.head('maps', 'other'), undefined);
+      assert.deepEqual(store.get('private', 'users'), users);
+      assert.deepEqual(store.blobKeys(), [blob]);
+      await store.close();
+      assert.deepEqual(await walk(dir), before, 'nothing left behind: no temp file, no lock');
+      const again = await open();
+      assert.deepEqual(again.head('maps', 'm'), v2);
+      await again.close();
+    });
+  }
+});
+
+describe('files changed on disk', () => {
+  describe('a private document', () => {
+    // What a checkout, a merge or an editor does to a file the running service wrote.
+    const file = () => at('private', 'm.json');
+    const replace = async (text: string) => { // as git and most editors do: a new file renamed over the old one
+      await writeFile(`${file()}.new`, text);
+      await rename(`${file()}.new`, file());
+    };
+    const theirs = canonicalJson({ users: [{ name: 'theirs' }] });
+    const ours = { users: [{ name: 'ours' }] };
+    const nextDoc = () => ({ users: [{ name: 'ours' }, { name: 'second' }] });
+
+    const refused: Array<[string, () => Promise<void>, string | undefined]> = [
+      ['replaced by other content (a checkout)', () => replace(theirs), theirs],
+      ['edited in place', () => writeFile(file(), theirs), theirs],
+      ['deleted', () => rm(file()), undefined],
+    ];
+    for (const [label, change, left] of refused) {
+      it(`a write over a file ${label} is refused with 409 changed_on_disk, and the change is kept`, async () => {
+        const store = await open();
+        const before = await store.update('private', 'm', () => ours);
+        await change();
+        const error = await serviceError(store.update('private', 'm', nextDoc));
+        assert.equal(error.code, 'changed_on_disk');
+        assert.equal(error.status, 409);
+        assert.match(error.message, /private\/m was changed on disk .* restart the service/);
+        assert.equal(await readFile(file(), 'utf8').catch(() => undefined), left);
+        assert.equal(store.get('private', 'm'), before, 'memory keeps serving what the service had');
+        assert.deepEqual(await tempsUnder(at('private')), [], 'no temp file left');
+        assert.ok(logs.some((m) => m.includes('private/m') && m.includes('changed on disk')), 'the refusal is logged');
+        await store.close();
+        const reopened = await open();
+        assert.deepEqual(reopened.get('private', 'm'), left === undefined ? undefined : JSON.parse(left), 'a restart serves the file as it is');
+        await reopened.close();
+      });
+    }
+
+    const allowed: Array<[string, () => Promise<void>]> = [
+      ['touched (same content, new modification time)', async () => {
+        const later = new Date(Date.now() + 60_000);
+        await utimes(file(), later, later);
+      }],
+      ['checked out again with the same content', () => replace(canonicalJson(ours))],
+      ['rewritten with the same JSON in another layout', () => replace(JSON.stringify({ users: [{ name: 'ours' }] }))],
+    ];
+    for (const [label, change] of allowed) {
+      it(`a write over a file ${label} goes ahead, and so do the writes after it`, async () => {
+        const store = await open();
+        await store.update('private', 'm', () => ours);
+        await change();
+        const written = await store.update('private', 'm', nextDoc);
+        assert.equal(await readFile(file(), 'utf8'), canonicalJson(written));
+        const third = await store.update('private', 'm', (cur: any) => ({ users: [...cur.users, { name: 'third' }] }));
+        assert.equal(await readFile(file(), 'utf8'), canonicalJson(third));
+        await store.close();
+      });
+    }
+
+    it('a file that appeared for a key the service does not know is not overwritten by a create', async () => {
+      const store = await open();
+      await writeFile(file(), theirs);
+      await assert.rejects(store.update('private', 'm', () => ours), { code: 'changed_on_disk' });
+      assert.equal(await readFile(file(), 'utf8'), theirs);
+      assert.equal(store.get('private', 'm'), undefined);
+      await store.close();
+    });
+
+    it('a delete refuses a file replaced on disk, and goes ahead when the file is already gone', async () => {
+      const store = await open();
+      await store.update('private', 'm', () => ours);
+      await replace(theirs);
+      await assert.rejects(store.delete('private', 'm'), { code: 'changed_on_disk' });
+      assert.equal(await readFile(file(), 'utf8'), theirs);
+      assert.ok(store.get('private', 'm'));
+      await rm(file());
+      await store.delete('private', 'm');
+      assert.equal(store.get('private', 'm'), undefined);
+      await store.close();
+    });
+
+    it('a file changed on disk before the service started is the one it knows', async () => {
+      await put({ 'private/m.json': theirs });
+      const store = await open();
+      const written = await store.update('private', 'm', (cur: any) => ({ users: [...cur.users, { name: 'second' }] }));
+      assert.equal(await readFile(file(), 'utf8'), canonicalJson(written));
+      await store.close();
+    });
   });
 
-  it('a delete refuses a file replaced on disk, and goes ahead when the file is already gone', async () => {
-    const store = await open();
-    await store.update('maps', 'm', () => ours);
-    await replace(theirs);
-    await assert.rejects(store.delete('maps', 'm'), { code: 'changed_on_disk' });
-    assert.equal(await readFile(file(), 'utf8'), theirs);
-    assert.ok(store.get('maps', 'm'));
-    await rm(file());
-    await store.delete('maps', 'm');
-    assert.equal(store.get('maps', 'm'), undefined);
-    await store.close();
-  });
-
-  it('a file changed on disk before the service started is the one it knows', async () => {
-    await mkdir(path.join(dir, 'maps'), { recursive: true });
-    await writeFile(file(), theirs);
-    const store = await open();
-    const written = await store.update('maps', 'm', (cur: any) => ({ versions: [...cur.versions, { version: 2 }] }));
-    assert.equal(await readFile(file(), 'utf8'), canonicalJson(written));
-    await store.close();
+  describe('a version file', () => {
+    const theirs = canonicalJson({ name: 'theirs', version: 3 });
+    const cases: Array<[string, string, number]> = [
+      ['the next version of a resource', 'maps/m/v3.json', 2],
+      ['the first version of a resource the service does not know', 'maps/m/v1.json', 0],
+    ];
+    for (const [label, name, existing] of cases) {
+      it(`put on disk for ${label} is not overwritten: the append is 409 changed_on_disk and the file kept`, async () => {
+        const store = await open();
+        for (let i = 0; i < existing; i++) await store.append('maps', 'm', next({ name: 'ours' }));
+        const head = store.head('maps', 'm');
+        await put({ [name]: theirs });
+        const error = await serviceError(store.append('maps', 'm', next({ name: 'ours' })));
+        assert.equal(error.code, 'changed_on_disk');
+        assert.equal(error.status, 409);
+        assert.match(error.message, new RegExp(`version ${existing + 1} of maps/m is already on disk .* restart the service`));
+        assert.equal(await readFile(at(name), 'utf8'), theirs, 'their file is kept');
+        assert.equal(store.head('maps', 'm'), head, 'memory keeps serving what the service had');
+        assert.deepEqual(store.versions('maps', 'm'), Array.from({ length: existing }, (_, i) => i + 1));
+        assert.deepEqual(await tempsUnder(at('maps')), []);
+        assert.ok(logs.some((m) => m.includes(name) && m.includes('something other than the service')), 'the refusal is logged');
+        await store.close();
+      });
+    }
   });
 });
 
 describe('open', () => {
-  it('creates the folder tree and loads every document', async () => {
+  it('creates the folder tree and loads the head of every log, the blob names and the documents', async () => {
     const nested = path.join(dir, 'a', 'b');
-    await mkdir(path.join(nested, 'maps'), { recursive: true });
-    await writeFile(path.join(nested, 'maps', 'abc1234.json'), canonicalJson({ name: 'n' }));
+    const files = {
+      'maps/abc1234/v1.json': '{"name":"one","version":1}',
+      'maps/abc1234/v2.json': '{"version": 2, "name": "two"}', // any JSON layout is read
+      'datasets/ds1/v1.json': canonicalJson({ version: 1 }),
+      [`results/${'a'.repeat(64)}.json`]: '[1,2]',
+      'results/ds1.v1.json': '[3]', // a result named by an older service: still a valid key
+      'private/users.json': canonicalJson({ users: [] }),
+    };
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(nested, name)), { recursive: true });
+      await writeFile(path.join(nested, name), text);
+    }
     const store = await openFileStore(nested, { log });
-    assert.deepEqual(store.entries('maps'), [['abc1234', { name: 'n' }]]);
+    assert.deepEqual(store.heads('maps'), [['abc1234', { name: 'two', version: 2 }]]);
+    assert.deepEqual(store.versions('maps', 'abc1234'), [1, 2]);
+    assert.deepEqual(await store.read('maps', 'abc1234', 1), { name: 'one', version: 1 });
+    assert.deepEqual(store.heads('datasets'), [['ds1', { version: 1 }]]);
+    assert.deepEqual(store.blobKeys(), ['a'.repeat(64), 'ds1.v1']);
+    assert.deepEqual(await store.fetch('ds1.v1'), [3]);
+    assert.deepEqual(store.get('private', 'users'), { users: [] });
+    assert.deepEqual(store.problems(), []);
     for (const c of ['maps', 'datasets', 'templates', 'results', 'private']) assert.ok((await stat(path.join(nested, c))).isDirectory());
     await store.close();
   });
 
-  it('sweeps temp files left by interrupted writes and keeps the documents', async () => {
+  it('sweeps temp files left by interrupted writes, in collection folders and in resource folders, and keeps the rest', async () => {
     const first = await open();
-    await first.update('maps', 'keep', () => ({ n: 1 }));
+    await first.append('maps', 'keep', next());
     await first.update('private', 'users', () => ({ users: [] }));
     await first.close();
-    const leftovers = ['maps/.keep.json.0123456789ab.tmp', 'private/.users.json.ba9876543210.tmp', '.lock.0123456789ab.stale.tmp'];
-    for (const f of leftovers) await writeFile(path.join(dir, f), '{"half');
-    await writeFile(path.join(dir, 'backup.tmp'), 'a file of the user, not ours');
+    const leftovers = [
+      'maps/keep/.v2.json.0123456789ab.tmp', // an append cut off
+      'maps/.keep.json.0123456789ab.tmp', // a migration or an older service's write cut off
+      `results/.${'b'.repeat(64)}.json.0123456789ab.tmp`,
+      'private/.users.json.ba9876543210.tmp',
+      '.lock.0123456789ab.stale.tmp',
+    ];
+    await put(Object.fromEntries(leftovers.map((f) => [f, '{"half'])));
+    await put({ 'backup.tmp': 'a file of the user, not ours' });
     const store = await open();
-    for (const f of leftovers) await assert.rejects(stat(path.join(dir, f)), { code: 'ENOENT' }, f);
-    assert.equal(await readFile(path.join(dir, 'backup.tmp'), 'utf8'), 'a file of the user, not ours');
-    assert.deepEqual(store.get('maps', 'keep'), { n: 1 });
-    assert.ok(logs.some((m) => /removed 1 unfinished temp file/.test(m)));
+    for (const f of leftovers) assert.ok(!existsSync(at(f)), `${f} swept`);
+    assert.equal(await readFile(at('backup.tmp'), 'utf8'), 'a file of the user, not ours');
+    assert.deepEqual(store.head('maps', 'keep'), { version: 1 });
+    assert.deepEqual(store.versions('maps', 'keep'), [1]);
+    for (const folder of ['', 'maps/keep', 'maps', 'results', 'private']) {
+      assert.ok(logs.some((m) => m === `removed 1 unfinished temp file(s) from ${at(folder)}`), `${folder}: ${logs.join(' | ')}`);
+    }
     await store.close();
   });
 
-  it('fails naming a data file that is not valid JSON, and releases the folder', async () => {
-    await mkdir(path.join(dir, 'maps'), { recursive: true });
-    const bad = path.join(dir, 'maps', 'broken1.json');
-    await writeFile(bad, '{"name": "cut off');
-    await assert.rejects(open(), (e: Error) => e.message.includes(bad) && /not valid JSON/.test(e.message));
-    await writeFile(bad, '{}\n');
+  it('ignores names that are not of the layout, with a notice, and deletes none of them', async () => {
+    const odd = {
+      'maps/README.md': 'notes', // a file where resource folders are
+      'maps/bad name/v1.json': '{"version":1}', // a folder whose name is no ID
+      'maps/empty/.gitkeep': '', // a folder with no versions
+      'maps/abc/notes.txt': 'notes',
+      'maps/abc/v01.json': '{"version":1}',
+      'maps/abc/v0.json': '{"version":0}',
+      'maps/abc/V2.json': '{"version":2}',
+      'results/notes.txt': 'notes',
+      'private/notes.txt': 'notes',
+    };
+    await put({ ...odd, 'maps/.gitkeep': '', 'maps/abc/v1.json': '{"version":1}' });
     const store = await open();
-    assert.deepEqual(store.get('maps', 'broken1'), {});
+    assert.deepEqual(store.heads('maps'), [['abc', { version: 1 }]]);
+    assert.deepEqual(store.versions('maps', 'abc'), [1]);
+    assert.deepEqual(store.versions('maps', 'empty'), []);
+    assert.deepEqual(store.blobKeys(), []);
+    assert.deepEqual(store.entries('private'), []);
+    assert.deepEqual(store.problems(), [], 'odd names are no problem of any resource');
+    for (const name of Object.keys(odd)) {
+      const shown = name.endsWith('.gitkeep') ? path.dirname(name) : name.startsWith('maps/bad name') ? 'maps/bad name' : name;
+      assert.ok(logs.some((m) => m.includes(at(shown)) && /ignoring/.test(m)), `a notice for ${shown}: ${logs.join(' | ')}`);
+    }
+    assert.ok(!logs.some((m) => m.includes(at('maps/.gitkeep'))), 'hidden files are passed over silently');
+    for (const name of [...Object.keys(odd), 'maps/.gitkeep']) assert.ok(existsSync(at(name)), `${name} kept`);
     await store.close();
   });
 
-  it('fails naming a data file that holds no object or array', async () => {
-    await mkdir(path.join(dir, 'datasets'), { recursive: true });
-    const bad = path.join(dir, 'datasets', 'scalar.json');
-    await writeFile(bad, '42\n');
-    await assert.rejects(open(), (e: Error) => e.message.includes(bad));
+  describe('a resource whose latest file cannot be served is a problem; the others are served', () => {
+    const cases: Array<[string, () => Promise<void>, RegExp]> = [
+      ['is not valid JSON', () => put({ 'maps/bad/v2.json': '{"version": 2, "name": "cut off' }), /is not valid JSON/],
+      ['holds another version', () => put({ 'maps/bad/v2.json': '{"version":1}' }), /does not hold an object with version 2/],
+      ['holds no object', () => put({ 'maps/bad/v2.json': '[{"version":2}]' }), /does not hold an object with version 2/],
+      ['holds null', () => put({ 'maps/bad/v2.json': 'null' }), /does not hold an object with version 2/],
+      // Sparse: the size is what the store checks, no 256 MiB are written.
+      ['is larger than the store reads', async () => {
+        await put({ 'maps/bad/v2.json': '{"version":2}' });
+        await truncate(at('maps/bad/v2.json'), MAX_FILE_BYTES + 1);
+      }, new RegExp(`is ${MAX_FILE_BYTES + 1} bytes, more than the ${MAX_FILE_BYTES}`)],
+      ['is a folder', () => mkdir(at('maps/bad/v2.json'), { recursive: true }).then(() => undefined), /cannot be read \(EISDIR\)/],
+    ];
+    for (const [label, damage, message] of cases) {
+      it(`when it ${label}`, async () => {
+        await put({ 'maps/good/v1.json': '{"version":1}', 'maps/bad/v1.json': '{"version":1,"n":"old"}', 'templates/t/v1.json': '{"version":1}' });
+        await damage();
+        const store = await open(); // the open does not fail
+        assert.deepEqual(store.problems().map((p) => ({ ...p })), [
+          { collection: 'maps', key: 'bad', where: 'maps/bad/v2.json', message: store.problems()[0]?.message },
+        ]);
+        assert.match(store.problems()[0].message, message);
+        const error = thrownBy(() => store.head('maps', 'bad'));
+        assert.equal(error.code, 'resource_unavailable');
+        assert.equal(error.status, 503);
+        assert.match(error.message, /maps\/bad cannot be served: data file maps\/bad\/v2\.json /);
+        assert.match(error.message, message);
+        assert.deepEqual(store.heads('maps'), [['good', { version: 1 }]], 'left out of the list');
+        assert.deepEqual(store.head('maps', 'good'), { version: 1 });
+        assert.deepEqual(store.heads('templates'), [['t', { version: 1 }]]);
+        assert.deepEqual(store.versions('maps', 'bad'), [1, 2]);
+        assert.deepEqual(await store.read('maps', 'bad', 1), { n: 'old', version: 1 }, 'its readable history is still served');
+        // No version is added over a file the service cannot read.
+        assert.equal((await serviceError(store.append('maps', 'bad', next()))).code, 'resource_unavailable');
+        assert.ok(!existsSync(at('maps/bad/v3.json')));
+        assert.ok(logs.some((m) => m.includes('maps/bad/v2.json') && m.includes('unavailable')), logs.join(' | '));
+        await store.append('maps', 'good', next());
+        await store.close();
+      });
+    }
   });
 
-  it('ignores other files with a notice, without deleting them', async () => {
-    await mkdir(path.join(dir, 'maps'), { recursive: true });
-    await writeFile(path.join(dir, 'maps', 'README.md'), 'notes');
-    await writeFile(path.join(dir, 'maps', 'bad name.json'), '{}');
-    await writeFile(path.join(dir, 'maps', '.gitkeep'), '');
-    const store = await open();
-    assert.deepEqual(store.entries('maps'), []);
-    assert.ok(logs.some((m) => m.includes('README.md')));
-    assert.ok(logs.some((m) => m.includes('bad name.json')));
-    assert.ok(!logs.some((m) => m.includes('.gitkeep')));
-    assert.deepEqual((await readdir(path.join(dir, 'maps'))).sort(), ['.gitkeep', 'README.md', 'bad name.json']);
-    await store.close();
+  describe('an older version that cannot be read: read() answers 503 and it becomes a problem; the rest is served', () => {
+    const cases: Array<[string, () => Promise<void>, RegExp]> = [
+      ['is not valid JSON', () => put({ 'maps/m/v2.json': '{"cut' }), /is not valid JSON/],
+      ['holds another version', () => put({ 'maps/m/v2.json': '{"version":3}' }), /does not hold version 2/],
+      ['is missing', () => rm(at('maps/m/v2.json')), /is missing/],
+      ['is larger than the store reads', () => truncate(at('maps/m/v2.json'), MAX_FILE_BYTES + 1), /more than the/],
+    ];
+    for (const [label, damage, message] of cases) {
+      it(`when it ${label}`, async () => {
+        const first = await open();
+        for (let i = 0; i < 3; i++) await first.append('maps', 'm', next({ i }));
+        await first.close();
+        const store = await open();
+        await damage(); // under the running service: the open read the latest version only
+        assert.deepEqual(store.problems(), []);
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const error = await serviceError(store.read('maps', 'm', 2));
+          assert.equal(error.code, 'resource_unavailable');
+          assert.match(error.message, /data file maps\/m\/v2\.json /);
+          assert.match(error.message, message);
+        }
+        assert.equal(store.problems().length, 1, 'listed once however often it is read');
+        assert.deepEqual({ ...store.problems()[0], message: '' }, { collection: 'maps', key: 'm', where: 'maps/m/v2.json', message: '' });
+        assert.deepEqual(store.head('maps', 'm'), { i: 2, version: 3 });
+        assert.deepEqual(await store.read('maps', 'm', 1), { i: 0, version: 1 });
+        await store.close();
+      });
+    }
   });
+
+  const privateCases: Array<[string, string]> = [['is not valid JSON', '{"users": [cut'], ['holds no object or array', '42\n']];
+  for (const [label, text] of privateCases) {
+    it(`fails naming a private file that ${label}, and releases the folder`, async () => {
+      await put({ 'private/users.json': text, 'maps/m/v1.json': '{"version":1}' });
+      await assert.rejects(open(), (e: Error) => e.message.includes(at('private/users.json')));
+      assert.ok(!existsSync(at('.lock')), 'the lock is released');
+      await writeFile(at('private/users.json'), '{"users":[]}\n');
+      const store = await open();
+      assert.deepEqual(store.get('private', 'users'), { users: [] });
+      await store.close();
+    });
+  }
 });
 
 describe('private folder', () => {
   it('is owner-only, ignored by git, and its files are 0600', async () => {
     const store = await open();
     await store.update('private', 'signing-key', () => ({ secret: 's' }));
-    assert.equal(await mode(path.join(dir, 'private')), 0o700);
-    assert.equal(await readFile(path.join(dir, 'private', '.gitignore'), 'utf8'), '*\n');
-    assert.equal(await mode(path.join(dir, 'private', 'signing-key.json')), 0o600);
+    assert.equal(await mode(at('private')), 0o700);
+    assert.equal(await readFile(at('private', '.gitignore'), 'utf8'), '*\n');
+    assert.equal(await mode(at('private', 'signing-key.json')), 0o600);
     await store.close();
   });
 
@@ -324,13 +675,13 @@ describe('private folder', () => {
     const first = await open();
     await first.update('private', 'users', () => ({ users: [] }));
     await first.close();
-    await chmod(path.join(dir, 'private'), 0o755);
-    await chmod(path.join(dir, 'private', 'users.json'), 0o644);
-    await rm(path.join(dir, 'private', '.gitignore'));
+    await chmod(at('private'), 0o755);
+    await chmod(at('private', 'users.json'), 0o644);
+    await rm(at('private', '.gitignore'));
     const store = await open();
-    assert.equal(await mode(path.join(dir, 'private')), 0o700);
-    assert.equal(await mode(path.join(dir, 'private', 'users.json')), 0o600);
-    assert.equal(await readFile(path.join(dir, 'private', '.gitignore'), 'utf8'), '*\n');
+    assert.equal(await mode(at('private')), 0o700);
+    assert.equal(await mode(at('private', 'users.json')), 0o600);
+    assert.equal(await readFile(at('private', '.gitignore'), 'utf8'), '*\n');
     await store.close();
   });
 });
@@ -338,21 +689,21 @@ describe('private folder', () => {
 describe('root .gitignore', () => {
   it('a folder without one gets one that ignores the lock and temp files', async () => {
     const store = await open();
-    const lines = (await readFile(path.join(dir, '.gitignore'), 'utf8')).split('\n');
+    const lines = (await readFile(at('.gitignore'), 'utf8')).split('\n');
     assert.ok(lines.includes('.lock') && lines.includes('.*.tmp'), lines.join(' | '));
     await store.close();
   });
 
   it('a folder with its own is left as it is', async () => {
-    await writeFile(path.join(dir, '.gitignore'), 'mine\n');
+    await writeFile(at('.gitignore'), 'mine\n');
     const store = await open();
-    assert.equal(await readFile(path.join(dir, '.gitignore'), 'utf8'), 'mine\n');
+    assert.equal(await readFile(at('.gitignore'), 'utf8'), 'mine\n');
     await store.close();
   });
 });
 
 describe('owner lock', () => {
-  const lockFile = () => path.join(dir, '.lock');
+  const lockFile = () => at('.lock');
   /** A child process that stays alive until killed. */
   const sleeper = () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   const exited = (child: ReturnType<typeof spawn>) => new Promise((resolve) => child.once('exit', resolve));
@@ -409,4 +760,80 @@ describe('owner lock', () => {
       await store.close();
     });
   }
+});
+
+describe('a long history', () => {
+  it('writing a 10,000-version history costs the same bytes per version, the first or the ten-thousandth', async () => {
+    // Bytes and files written per append, by append number (the old layout rewrote the whole history each time).
+    const costs = new Map<number, { files: string[]; bytes: number }>();
+    let current = 0;
+    const recorder: Spy = (op, file, { flags, bytes }) => {
+      if (!current) return;
+      let cost = costs.get(current);
+      if (!cost) costs.set(current, (cost = { files: [], bytes: 0 }));
+      if (op === 'open' && flags === 'wx') cost.files.push(describeCall(op, file));
+      if (op === 'write') cost.bytes += bytes!.length;
+    };
+    const content = { name: 'Backbone', layers: [{ name: 'links', color: '#ff0000', width: 2 }], note: 'ünïcödé' };
+    const entry = (n: number) => ({ ...content, version: n });
+    const appendThrough = async (store: Store, from: number, to: number) => {
+      for (let n = from; n <= to; n++) {
+        current = n;
+        await store.append('maps', 'long', () => entry(n));
+      }
+      current = 0;
+    };
+    let store = await open(recorder);
+    await appendThrough(store, 1, 1000);
+    await store.close();
+    // Versions 1001..9998 as the store writes them, put there by hand: a fsync each would make this test slow, not stronger.
+    for (let n = 1001; n <= 9998; n += 250) {
+      await Promise.all(Array.from({ length: Math.min(250, 9999 - n) }, (_, i) =>
+        writeFile(at('maps/long', `v${n + i}.json`), canonicalJson(entry(n + i)))));
+    }
+    store = await open(recorder);
+    assert.equal(store.versions('maps', 'long').length, 9998);
+    await appendThrough(store, 9999, 10_000);
+    const sizeOf = (n: number) => Buffer.byteLength(canonicalJson(entry(n)));
+    for (const n of [1, 9, 10, 99, 1000, 9999, 10_000]) {
+      assert.deepEqual(costs.get(n)!.files, [`open maps/long/.v${n}.json.<rand>.tmp`], `append ${n} writes one file, its own`);
+      assert.equal(costs.get(n)!.bytes, sizeOf(n), `append ${n} writes its own bytes and nothing more`);
+    }
+    // Same content, as many digits in the version number: the same bytes, early or late in the history.
+    assert.equal(costs.get(1000)!.bytes, costs.get(9999)!.bytes);
+    assert.equal(costs.get(1)!.bytes, costs.get(9)!.bytes);
+    assert.equal(costs.get(10)!.bytes, costs.get(99)!.bytes);
+    assert.equal((await readdir(at('maps/long'))).length, 10_000);
+    assert.deepEqual(await store.read('maps', 'long', 500), entry(500));
+    await store.close();
+  });
+
+  it('after a restart of 2,000 versions of one resource only the head is in memory: an older version is read from disk', async () => {
+    const versions = 2000;
+    const files: Record<string, string> = {};
+    for (let n = 1; n <= versions; n++) files[`maps/big/v${n}.json`] = canonicalJson({ n, text: 'x'.repeat(100), version: n });
+    await mkdir(at('maps/big'), { recursive: true });
+    const names = Object.entries(files);
+    for (let i = 0; i < names.length; i += 100) {
+      await Promise.all(names.slice(i, i + 100).map(([name, text]) => writeFile(at(name), text)));
+    }
+    const reads: string[] = [];
+    const store = await open((op, file) => void (op === 'readFile' && file.startsWith(at('maps/big')) && reads.push(rel(file))));
+    assert.deepEqual(reads, ['maps/big/v2000.json'], 'the open reads the latest version only');
+    assert.equal(store.versions('maps', 'big').length, versions);
+    assert.deepEqual(store.head('maps', 'big'), JSON.parse(files['maps/big/v2000.json']));
+    reads.length = 0;
+    assert.deepEqual(await store.read('maps', 'big', versions), JSON.parse(files['maps/big/v2000.json']));
+    assert.deepEqual(reads, [], 'the head is in memory');
+    assert.deepEqual(await store.read('maps', 'big', 1), JSON.parse(files['maps/big/v1.json']));
+    assert.deepEqual(await store.read('maps', 'big', 1500), JSON.parse(files['maps/big/v1500.json']));
+    assert.deepEqual(reads, ['maps/big/v1.json', 'maps/big/v1500.json'], 'older versions come from disk');
+    reads.length = 0;
+    assert.deepEqual(await store.read('maps', 'big', 1), JSON.parse(files['maps/big/v1.json']));
+    assert.deepEqual(reads, [], 'a version read recently is cached');
+    // Never read, so never held: a version removed on disk since the open is missing.
+    await rm(at('maps/big/v7.json'));
+    assert.equal((await serviceError(store.read('maps', 'big', 7))).code, 'resource_unavailable');
+    await store.close();
+  });
 });

@@ -7,7 +7,7 @@ import * as fsSync from 'node:fs';
 import type { FileHandleLike, FsFacade } from '../../store/durable-file.ts';
 import type { SyncFs } from '../../store/write-thread.mjs';
 
-export type Op = 'open' | 'write' | 'sync' | 'close' | 'rename' | 'unlink' | 'readFile' | 'readdir' | 'mkdir' | 'chmod' | 'stat';
+export type Op = 'open' | 'write' | 'sync' | 'close' | 'rename' | 'unlink' | 'readFile' | 'readdir' | 'mkdir' | 'chmod' | 'stat' | 'rmdir';
 
 /** Called before the real operation; throw to make the operation fail. `bytes` is set for writes. */
 export type Spy = (op: Op, file: string, detail: { to?: string; flags?: string; bytes?: Uint8Array }) => void;
@@ -33,6 +33,7 @@ export function spyFs(spy: Spy, options: { maxWriteBytes?: number } = {}): { fs:
     chmod: async (file, mode) => (spy('chmod', file, {}), nodeFs.chmod(file, mode)),
     rename: async (from, to) => (spy('rename', from, { to }), nodeFs.rename(from, to)),
     unlink: async (file) => (spy('unlink', file, {}), nodeFs.unlink(file)),
+    rmdir: async (dir) => (spy('rmdir', dir, {}), nodeFs.rmdir(dir)),
   };
   const paths = new Map<number, string>();
   const syncFs: SyncFs = {

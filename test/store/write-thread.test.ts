@@ -4,7 +4,7 @@
 // runs here on the test's thread over a facade that records or fails calls.
 import { describe, it, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { statSync } from 'node:fs';
@@ -126,5 +126,22 @@ describe('a group of writes', () => {
       'open .d.json', 'unlink .d.json', 'close maps',
     ]);
     assert.equal(await readFile(write.file, 'utf8'), '{"a":2}');
+  });
+
+  it('a folder removed and made again (a dropped log started anew) is fsynced through a descriptor of the new folder', async () => {
+    // A descriptor kept for the removed folder would still fsync without error, and make nothing durable.
+    const calls: string[] = [];
+    const writer = durableWriter(spyFs((op, file, { to }) => void calls.push(describeCall(op, file, to))).syncFs);
+    const folder = path.join(dir, 'maps', 'm');
+    await mkdir(folder);
+    writer.write(path.join(folder, 'v1.json'), Buffer.from('{"version":1}'), 0o666);
+    writer.remove(path.join(folder, 'v1.json'));
+    await rmdir(folder);
+    await mkdir(folder);
+    calls.length = 0;
+    writer.write(path.join(folder, 'v1.json'), Buffer.from('{"version":1,"again":true}'), 0o666);
+    assert.deepEqual(calls.slice(-4), ['rename .v1.json -> maps/m/v1.json', 'close maps/m', 'open maps/m', 'sync maps/m']);
+    writer.close();
+    assert.equal(await readFile(path.join(folder, 'v1.json'), 'utf8'), '{"version":1,"again":true}');
   });
 });
