@@ -1,13 +1,27 @@
-// Node templates: SVG fragments with `{{ name }}`, `{{ endpoint_name }}` and
-// `{{ meta.<field> }}` placeholders (DESIGN: Output). A template is parsed and
-// sanitized once (compileTemplate); the placeholders become holes that are
-// filled per node with escaped values, and a value landing in an attribute is
-// checked by the sanitizer's attribute rules at fill time, so node data can
-// neither add markup nor smuggle a URL into an attribute.
+// Node templates: SVG fragments filled in per node (DESIGN: Output, and
+// Terranova's clients for Jinja). The placeholders `{{ name }}`,
+// `{{ endpoint_name }}` and `{{ meta.<field> }}` work as they always did; the
+// rest of the safe Jinja subset (jinja.ts: filters, `{% if %}` blocks,
+// comments) is read by our own interpreter, never run as code.
+//
+// A template is parsed and sanitized once (compileTemplate): the sanitizer's
+// walk writes the allowlisted markup as a stream, in which text holding Jinja
+// becomes literal text, holes and block tags, and an attribute holding Jinja
+// becomes a small template of its own whose value is checked by the
+// sanitizer's attribute rules at fill time. So node data can neither add
+// markup nor smuggle a URL into an attribute, and a `{% if %}` can only choose
+// among markup the sanitizer already wrote. A block must close within the
+// element it opens in (then every choice of branches is well-formed).
+//
+// Markup the sanitizer drops (HTML in <foreignObject>, as in Terranova's
+// default logical template) can leave a node with nothing to draw: such a
+// node is drawn with a default marker instead, and the template's `warnings`
+// say so (the template save answer carries them).
 import { parseFragment, FragmentError } from './parse.ts';
-import { walk, escapeText, writeAttribute, MAX_DEPTH, type Sink, type DomLike } from './sanitize.ts';
+import { walk, escapeText, writeAttribute, elementMarkup, SVG_NS, MAX_DEPTH, type Sink, type DomLike } from './sanitize.ts';
 import { markSafe } from './safe-markup.ts';
 import { idScoper } from './template-ids.ts';
+import { Budget, display, evaluate, lex, LimitError, MAX_VALUE_CHARS, truthy, UNDEFINED, WORK_BUDGET, type Expr, type Piece, type Scope, type Value } from './jinja.ts';
 
 /** The node templates used when none is given; the core service stores them as documents on first start. */
 export const DEFAULT_TEMPLATES = {
@@ -37,14 +51,39 @@ export interface RenderedNode {
   svg: string;
   width: number | null;
   height: number | null;
+  /** Present when the template drew nothing once sanitized and the default marker stands in. */
+  fallback?: true;
 }
 
 export interface CompiledTemplate {
   render(ctx: TemplateContext): RenderedNode;
+  /**
+   * Why saving this template is refused (422): Jinja outside the subset,
+   * blocks that do not close within their element. When such a template is
+   * rendered anyway (stored by other means), each of these is written out as
+   * the text it is, never run.
+   */
+  readonly problems: readonly string[];
+  /** What its author should know though it renders: markup that is removed, the default marker standing in, capped output. */
+  readonly warnings: readonly string[];
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*(?:\.[^\s{}]+)?)\s*\}\}/g;
+export interface CompileOptions {
+  /**
+   * Which default marker stands in for a node the template leaves empty.
+   * Without it: the logical label when the removed markup held text (a label
+   * the author meant to show), else the geographic marker.
+   */
+  fallback?: keyof typeof DEFAULT_TEMPLATES;
+}
+
+/** `{% if %}` blocks nest at most this deep. */
+export const MAX_BLOCK_DEPTH = 16;
+/** Characters all of one node's filled-in values may take together; values beyond are cut. */
+export const MAX_NODE_VALUE_CHARS = 100_000;
+
 const LABEL_FONT_PX = 10;
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Rough width of a label at 10px sans-serif: good enough to size a pill and a picture's margins. */
 export function estimateTextWidth(text: string, fontPx = LABEL_FONT_PX): number {
@@ -53,26 +92,20 @@ export function estimateTextWidth(text: string, fontPx = LABEL_FONT_PX): number 
   return w * fontPx;
 }
 
-function display(v: unknown): string {
-  if (v == null) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return v.map(display).join(', ');
-  return '';
-}
+const labelWidth = (ctx: TemplateContext) => Math.round(estimateTextWidth(display(ctx.endpoint_name ?? ctx.name)) + 16);
 
+/** The original placeholder lookup, unchanged: a meta key holding dots first, then nested keys; own keys only. */
 function lookup(path: string, ctx: TemplateContext): string {
-  const label = display(ctx.endpoint_name ?? ctx.name);
   if (path === 'name') return ctx.name;
   if (path === 'endpoint_name') return display(ctx.endpoint_name ?? ctx.name);
-  if (path === 'label_width') return String(Math.round(estimateTextWidth(label) + 16));
-  if (path === 'label_x') return String(-Math.round((estimateTextWidth(label) + 16) / 2));
+  if (path === 'label_width') return String(labelWidth(ctx));
+  if (path === 'label_x') return String(-Math.round(labelWidth(ctx) / 2));
   if (path.startsWith('meta.')) {
     const key = path.slice(5);
-    if (Object.hasOwn(ctx.meta, key)) return display(ctx.meta[key]);
+    if (Object.hasOwn(ctx.meta, key) && !UNSAFE_KEYS.has(key)) return display(ctx.meta[key]);
     let cur: unknown = ctx.meta;
     for (const part of key.split('.')) {
-      if (cur == null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return '';
+      if (cur == null || typeof cur !== 'object' || UNSAFE_KEYS.has(part) || !Object.hasOwn(cur, part)) return '';
       cur = (cur as Record<string, unknown>)[part];
     }
     return display(cur);
@@ -80,43 +113,377 @@ function lookup(path: string, ctx: TemplateContext): string {
   return '';
 }
 
-const fill = (s: string, ctx: TemplateContext) => s.replace(PLACEHOLDER, (_, p: string) => lookup(p, ctx));
-const hasHole = (s: string) => s.includes('{{');
+/** The names a Jinja expression can read: the node's, as Terranova passes them (plus the label sizes). */
+function variable(ctx: TemplateContext, name: string): Value {
+  switch (name) {
+    case 'name': return ctx.name;
+    case 'endpoint_name': return ctx.endpoint_name ?? ctx.name;
+    case 'meta': return ctx.meta;
+    case 'label_width': return labelWidth(ctx);
+    case 'label_x': return -Math.round(labelWidth(ctx) / 2);
+    default: return UNDEFINED;
+  }
+}
 
-type Part = string | ((ctx: TemplateContext, out: string[]) => void);
+// ---- the stream the sanitizer's walk writes, and the tree built from it
 
-/** Compiles well-formed markup; throws FragmentError (message suitable for a 422) otherwise. */
-export function compileTemplate(markup: string): CompiledTemplate {
-  const root = parseFragment(markup);
+type Tag = 'if' | 'elif' | 'else' | 'endif';
+type Item =
+  | { k: 'markup'; s: string }
+  /** An element's children begin / end: a block must close within one such list. */
+  | { k: 'open' }
+  | { k: 'close' }
+  | { k: 'text'; s: string }
+  | { k: 'out'; expr: Expr | null; legacy: string | null }
+  | { k: 'attr'; el: string; name: string; body: TNode[] }
+  | { k: 'tag'; tag: Tag; expr: Expr | null; src: string };
+
+interface IfNode { k: 'if'; branches: { cond: Expr; body: TNode[] }[]; otherwise: TNode[] | null }
+/** Strings are markup (escaped) in element content, plain text in an attribute's body. */
+type TNode = string | { k: 'out'; expr: Expr | null; legacy: string | null } | { k: 'attr'; el: string; name: string; body: TNode[] } | IfNode;
+
+const JINJA = /\{[{%#]/;
+const shown = (src: string) => (src.length > 60 ? `${src.slice(0, 57)}…` : src);
+
+function pieceItem(p: Piece): Item {
+  if (p.t === 'text') return { k: 'text', s: p.s };
+  if (p.t === 'out') return { k: 'out', expr: p.expr, legacy: p.legacy };
+  return { k: 'tag', tag: p.tag, expr: p.expr, src: p.src };
+}
+
+/**
+ * Checks that every block opens and closes within one list of siblings and
+ * nests at most MAX_BLOCK_DEPTH deep; a tag that does not is reported and
+ * becomes the text it is (with the rest of its block), so what remains always
+ * builds a tree whose branches are well-formed markup.
+ */
+function balance(items: Item[], problem: (m: string) => void): void {
+  interface Open { parts: number[]; demoted: boolean; sawElse: boolean; src: string }
+  const lists: Open[][] = [[]];
+  let depth = 0;
+  const demote = (i: number) => {
+    const it = items[i];
+    if (it.k === 'tag') items[i] = { k: 'text', s: it.src };
+  };
+  const closeList = () => {
+    for (const o of lists.pop()!) {
+      if (!o.demoted) {
+        problem(`${shown(o.src)} is not closed by {% endif %} within the same element`);
+        depth--;
+      }
+      o.parts.forEach(demote);
+    }
+  };
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i];
+    if (it.k === 'open') lists.push([]);
+    else if (it.k === 'close') closeList();
+    if (it.k !== 'tag') continue;
+    const list = lists[lists.length - 1];
+    const top = list[list.length - 1];
+    if (it.tag === 'if') {
+      const demoted = depth >= MAX_BLOCK_DEPTH;
+      if (demoted) problem(`{% if %} blocks nest more than ${MAX_BLOCK_DEPTH} deep (at ${shown(it.src)})`);
+      else depth++;
+      list.push({ parts: [i], demoted, sawElse: false, src: it.src });
+      if (demoted) demote(i);
+    } else if (!top) {
+      problem(`${shown(it.src)} has no {% if %} before it in the same element`);
+      demote(i);
+    } else if (it.tag === 'endif') {
+      list.pop();
+      if (top.demoted) demote(i);
+      else depth--;
+    } else if (top.demoted) demote(i);
+    else if (top.sawElse) {
+      problem(`${shown(it.src)} comes after {% else %}`);
+      demote(i);
+    } else {
+      top.parts.push(i);
+      if (it.tag === 'else') top.sawElse = true;
+    }
+  }
+  while (lists.length) closeList();
+}
+
+function buildTree(items: Item[], escape: boolean): TNode[] {
+  const root: TNode[] = [];
+  const stack: { node: IfNode; outer: TNode[] }[] = [];
+  let body = root;
+  const push = (n: TNode) => {
+    if (n === '') return;
+    if (typeof n === 'string' && typeof body[body.length - 1] === 'string') body[body.length - 1] += n;
+    else body.push(n);
+  };
+  for (const it of items) {
+    switch (it.k) {
+      case 'markup': push(it.s); break;
+      case 'text': push(escape ? escapeText(it.s) : it.s); break;
+      case 'out': push({ k: 'out', expr: it.expr, legacy: it.legacy }); break;
+      case 'attr': push({ k: 'attr', el: it.el, name: it.name, body: it.body }); break;
+      case 'tag': {
+        if (it.tag === 'if') {
+          const node: IfNode = { k: 'if', branches: [{ cond: it.expr!, body: [] }], otherwise: null };
+          push(node);
+          stack.push({ node, outer: body });
+          body = node.branches[0].body;
+        } else {
+          const top = stack[stack.length - 1]; // balance() guarantees one
+          if (it.tag === 'elif') top.node.branches.push({ cond: it.expr!, body: (body = []) });
+          else if (it.tag === 'else') top.node.otherwise = body = [];
+          else body = stack.pop()!.outer;
+        }
+        break;
+      }
+    }
+  }
+  return root;
+}
+
+/** A template text (attribute value) as a tree of its own; its blocks must close within it. */
+function textTree(text: string, problem: (m: string) => void): TNode[] {
+  const items = lex(text, problem).map(pieceItem);
+  balance(items, problem);
+  return buildTree(items, false);
+}
+
+// ---- what a node draws
+
+const SHAPES = new Set(['rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'path', 'use']);
+const TEXTS = new Set(['text', 'tspan', 'textPath']);
+/** Content of these is not drawn where it stands (definitions, metadata). */
+const UNDRAWN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'marker', 'linearGradient', 'radialGradient', 'filter', 'title', 'desc']);
+const MARKUP_TOKEN = /<(\/?)([A-Za-z][\w:.-]*)[^>]*?(\/?)>|([^<]+)/g;
+
+/** Whether sanitizer output draws anything: a shape, or text with something in it, outside definitions. */
+export function drawsSomething(svg: string): boolean {
+  const stack: string[] = [];
+  let undrawn = 0;
+  let inText = 0;
+  for (const m of svg.matchAll(MARKUP_TOKEN)) {
+    const [, close, name, selfClosing, chars] = m;
+    if (chars !== undefined) {
+      if (undrawn === 0 && inText > 0 && /\S/.test(chars)) return true;
+      continue;
+    }
+    if (close) {
+      const n = stack.pop();
+      if (n && UNDRAWN.has(n)) undrawn--;
+      if (n && TEXTS.has(n)) inText--;
+      continue;
+    }
+    if (undrawn === 0 && SHAPES.has(name)) return true;
+    if (selfClosing) continue;
+    stack.push(name);
+    if (UNDRAWN.has(name)) undrawn++;
+    if (TEXTS.has(name)) inText++;
+  }
+  return false;
+}
+
+/** Elements of the template the sanitizer leaves out (outermost only), and whether any of them held text. */
+function droppedElements(root: DomLike): { names: string[]; text: boolean } {
+  const names = new Set<string>();
+  let text = false;
+  const holdsText = (node: DomLike): boolean => {
+    const stack = [node];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if ((n.nodeType === 3 || n.nodeType === 4) && /\S/.test(n.data ?? '')) return true;
+      for (let i = 0; i < n.childNodes.length; i++) stack.push(n.childNodes[i]);
+    }
+    return false;
+  };
+  const stack: [DomLike, number][] = [];
+  for (let i = 0; i < root.childNodes.length; i++) stack.push([root.childNodes[i], 1]);
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node.nodeType !== 1 || depth > MAX_DEPTH) continue;
+    const name = node.localName ?? node.nodeName;
+    if (node.namespaceURI !== SVG_NS || elementMarkup(name, {}) === '') {
+      names.add(name);
+      text ||= holdsText(node);
+      continue;
+    }
+    for (let i = 0; i < node.childNodes.length; i++) stack.push([node.childNodes[i], depth + 1]);
+  }
+  return { names: [...names].sort(), text };
+}
+
+const fallbacks: Partial<Record<keyof typeof DEFAULT_TEMPLATES, CompiledTemplate>> = {};
+function fallbackTemplate(kind: keyof typeof DEFAULT_TEMPLATES): CompiledTemplate {
+  return (fallbacks[kind] ??= compileTemplate(DEFAULT_TEMPLATES[kind].template));
+}
+
+const ENTITY_REF = /^&(#\d+|#x[0-9a-fA-F]+|[A-Za-z][\w.-]*);/;
+
+/**
+ * Jinja written as Terranova renders it, on the raw text: `{% if a < b %}` or
+ * `{{ "R&D" }}` are not well-formed XML. Inside `{{ }}`, `{% %}` and `{# #}`
+ * only, `<` and a `&` that starts no reference become references, which the
+ * parser turns back into the characters the author wrote.
+ */
+function escapeInJinja(markup: string): string {
+  const out: string[] = [];
+  const unclosed = new Set<string>();
+  let last = 0;
+  for (let at = markup.indexOf('{'); at >= 0; at = markup.indexOf('{', at + 1)) {
+    const kind = markup[at + 1];
+    const close = kind === '{' ? '}}' : kind === '%' ? '%}' : kind === '#' ? '#}' : null;
+    if (close === null || unclosed.has(close)) continue;
+    const end = markup.indexOf(close, at + 2);
+    if (end < 0) {
+      unclosed.add(close); // none later either: each kind is searched for once past its last close (linear time)
+      continue;
+    }
+    const construct = markup.slice(at, end + 2);
+    out.push(markup.slice(last, at), construct.replace(/<|&/g, (c, i: number) =>
+      c === '<' ? '&lt;' : ENTITY_REF.test(construct.slice(i, i + 40)) ? '&' : '&amp;'));
+    last = end + 2;
+    at = end + 1;
+  }
+  out.push(markup.slice(last));
+  return out.join('');
+}
+
+/** parseFragment, and for markup that is well-formed only once its Jinja is read as text, that reading. */
+export function parseTemplate(markup: string): DomLike {
+  try {
+    return parseFragment(markup);
+  } catch (e) {
+    if (!(e instanceof FragmentError) || !JINJA.test(markup)) throw e;
+    const escaped = escapeInJinja(markup);
+    if (escaped === markup) throw e;
+    try {
+      return parseFragment(escaped);
+    } catch {
+      throw e;
+    }
+  }
+}
+
+/** Compiles well-formed markup; throws FragmentError (message suitable for a 422) otherwise. Jinja problems are listed, not thrown. */
+export function compileTemplate(markup: string, options: CompileOptions = {}): CompiledTemplate {
+  const root = parseTemplate(markup);
   const scope = idScoper(markup, root);
-  const parts: Part[] = [];
+  const problems: string[] = [];
+  const problem = (m: string) => { if (!problems.includes(m) && problems.length < 20) problems.push(m); };
+  const items: Item[] = [];
+  // The walk's raw() writes an element as '<name', its attributes, then '/>' or '>' children '</name>'.
   const sink: Sink = {
-    raw: (s) => parts.push(s),
-    text: (d) => parts.push(hasHole(d) ? (ctx, out) => out.push(escapeText(fill(d, ctx))) : escapeText(d)),
+    raw: (s) => {
+      if (s.startsWith('</')) items.push({ k: 'close' });
+      items.push({ k: 'markup', s });
+      if (s === '>') items.push({ k: 'open' });
+    },
+    text: (d) => {
+      if (!JINJA.test(d)) items.push({ k: 'text', s: d });
+      else for (const p of lex(d, problem)) items.push(pieceItem(p));
+    },
     attribute: (el, n, v) => {
-      if (!hasHole(v)) {
+      const body = JINJA.test(v) ? textTree(v, problem) : [v];
+      if (body.every((x) => typeof x === 'string')) {
         const out: string[] = [];
-        writeAttribute(out, el, n, scope(n, v));
-        parts.push(out.join(''));
-      } else parts.push((ctx, out) => writeAttribute(out, el, n, scope(n, fill(v, ctx))));
+        writeAttribute(out, el, n, scope(n, body.join('')));
+        items.push({ k: 'markup', s: out.join('') });
+      } else items.push({ k: 'attr', el, name: n, body });
     },
   };
   for (let i = 0; i < root.childNodes.length; i++) walk(root.childNodes[i], sink, undefined, false, 0);
-  // Merge adjacent static strings so rendering is a short loop.
-  const merged: Part[] = [];
-  for (const p of parts) {
-    const last = merged[merged.length - 1];
-    if (typeof p === 'string' && typeof last === 'string') merged[merged.length - 1] = last + p;
-    else merged.push(p);
-  }
-  return {
-    render(ctx) {
-      const out: string[] = [];
-      for (const p of merged) typeof p === 'string' ? out.push(p) : p(ctx, out);
-      const svg = markSafe(out.join(''));
-      return { svg, width: sizeAttr(svg, 'data-width'), height: sizeAttr(svg, 'data-height') };
-    },
+  balance(items, problem);
+  const tree = buildTree(items, true);
+
+  const dropped = droppedElements(root);
+  const fallbackKind = options.fallback ?? (dropped.text ? 'logical' : 'geographic');
+
+  interface State { scope: Scope; room: number }
+  const value = (n: { expr: Expr | null; legacy: string | null }, ctx: TemplateContext, st: State): string => {
+    let s: string;
+    if (n.legacy !== null) s = lookup(n.legacy, ctx);
+    else {
+      try {
+        s = display(evaluate(n.expr!, st.scope));
+      } catch (e) {
+        if (!(e instanceof LimitError)) throw e;
+        s = '';
+      }
+    }
+    if (s.length > st.room) s = s.slice(0, st.room);
+    st.room -= s.length;
+    return s;
   };
+  const choose = (node: IfNode, st: State): TNode[] => {
+    for (const b of node.branches) {
+      try {
+        if (truthy(evaluate(b.cond, st.scope))) return b.body;
+      } catch (e) {
+        if (!(e instanceof LimitError)) throw e;
+      }
+    }
+    return node.otherwise ?? [];
+  };
+  const plain = (nodes: TNode[], ctx: TemplateContext, st: State, out: string[]): void => {
+    for (const n of nodes) {
+      if (typeof n === 'string') out.push(n);
+      else if (n.k === 'out') out.push(value(n, ctx, st));
+      else if (n.k === 'if') plain(choose(n, st), ctx, st, out);
+    }
+  };
+  const markupOf = (nodes: TNode[], ctx: TemplateContext, st: State, out: string[]): void => {
+    for (const n of nodes) {
+      if (typeof n === 'string') out.push(n);
+      else if (n.k === 'out') out.push(escapeText(value(n, ctx, st)));
+      else if (n.k === 'attr') {
+        const text: string[] = [];
+        plain(n.body, ctx, st, text);
+        writeAttribute(out, n.el, n.name, scope(n.name, text.join('')));
+      } else markupOf(choose(n, st), ctx, st, out);
+    }
+  };
+  const draw = (ctx: TemplateContext): { node: RenderedNode; limited: boolean } => {
+    const st: State = { scope: { variable: (name) => variable(ctx, name), budget: new Budget() }, room: MAX_NODE_VALUE_CHARS };
+    const out: string[] = [];
+    markupOf(tree, ctx, st, out);
+    const svg = out.join('');
+    const limited = st.scope.budget.exhausted || st.scope.budget.capped || st.room === 0;
+    // Only where the sanitizer removed something: a template that draws nothing on purpose stays so.
+    if (dropped.names.length > 0 && !drawsSomething(svg)) {
+      return { node: { ...fallbackTemplate(fallbackKind).render(ctx), fallback: true }, limited };
+    }
+    return { node: { svg: markSafe(svg), width: sizeAttr(svg, 'data-width'), height: sizeAttr(svg, 'data-height') }, limited };
+  };
+
+  const warnings: string[] = [];
+  if (dropped.names.length > 0) {
+    const list = dropped.names.map((n) => `<${n}>`).join(', ');
+    warnings.push(`${list} ${dropped.names.length === 1 ? 'is' : 'are'} removed when the template is drawn: node templates are SVG only (no HTML, scripts, styles, links or images)`);
+    // Whether any choice of branches could draw something: every branch's markup, values as a character.
+    const everything = items.map((it) => (it.k === 'markup' ? it.s : it.k === 'text' ? escapeText(it.s) : it.k === 'out' ? 'x' : '')).join('');
+    if (!drawsSomething(everything)) {
+      warnings.push(`the template draws nothing once ${list} ${dropped.names.length === 1 ? 'is' : 'are'} removed, so nodes are drawn with the default ${fallbackKind === 'logical' ? 'label' : 'marker'} instead`);
+    }
+  }
+  const sample = draw({ name: 'example', endpoint_name: 'example', meta: {} });
+  if (sample.limited) {
+    warnings.push(`values are cut: a node's filled-in values may take ${MAX_NODE_VALUE_CHARS} characters in all, one filter result ${MAX_VALUE_CHARS}, and a node's filters ${WORK_BUDGET} characters of work`);
+  }
+  for (const p of problems) warnings.push(`${p}; it is not run (drawn as the text it is, or as nothing)`);
+
+  return {
+    render: (ctx) => draw(ctx).node,
+    problems,
+    warnings,
+  };
+}
+
+/** What the author of `markup` should know (the template save answer's `warnings`); [] when it does not compile. */
+export function templateWarnings(markup: string): string[] {
+  try {
+    return [...compileTemplate(markup).warnings];
+  } catch (e) {
+    if (e instanceof FragmentError) return [];
+    throw e;
+  }
 }
 
 /** The first data-width / data-height in the rendered markup, as Terranova reads it. */
@@ -158,7 +525,7 @@ export function checkTemplate(markup: unknown): string | null {
   if (typeof markup !== 'string' || markup.trim() === '') return 'template must be a non-empty string of SVG markup';
   let root: DomLike;
   try {
-    root = parseFragment(markup);
+    root = parseTemplate(markup);
   } catch (e) {
     if (e instanceof FragmentError) return `template ${e.message}`;
     throw e;
@@ -171,5 +538,7 @@ export function checkTemplate(markup: unknown): string | null {
     const found = findActive(child);
     if (found) return `template ${found}`;
   }
-  return elements === 0 ? 'template must contain at least one SVG element' : null;
+  if (elements === 0) return 'template must contain at least one SVG element';
+  const { problems } = compileTemplate(markup);
+  return problems.length > 0 ? `template: ${problems[0]}` : null;
 }

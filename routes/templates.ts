@@ -1,10 +1,14 @@
 // Template endpoints (SPEC: Templates). The markup must be well-formed XML
-// (422 otherwise, see schema/template.ts).
+// within the safe Jinja subset (422 otherwise, see schema/template.ts). The
+// create and update answers add `warnings` when the template renders but not
+// as written (markup the sanitizer removes, the default marker standing in).
 import { Hono } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import { TEMPLATE_KIND, type Templates } from '../resources/templates.ts';
 import { TemplateRevisionSchema } from '../schema/template.ts';
+import { templateWarnings } from '../render/template.ts';
+import type { Serialized } from '../resources/types.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
 import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
@@ -13,6 +17,14 @@ export const TEMPLATE_LIST: ListSpec = {
   kind: TEMPLATE_KIND,
   filters: { templateId: 'string', name: 'string', lastUpdatedBy: 'string' },
 };
+
+/** The stored object's answer with the template's `warnings` added, when there are any. */
+async function withWarnings(view: Serialized | Promise<Serialized>, markup: string): Promise<Serialized> {
+  const ready = await view;
+  const warnings = templateWarnings(markup);
+  if (warnings.length === 0) return ready;
+  return { ...ready, body: `${ready.body.slice(0, -1)},"warnings":${JSON.stringify(warnings)}}` };
+}
 
 export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: string }) {
   const { auth, templates } = o;
@@ -25,8 +37,9 @@ export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: s
   app.get('/api/v1/template/id/:templateId', auth.guard('read', (c) => sendVersion(c, templates.collection, id(c), parseVersionQuery(c))));
 
   app.post('/api/v1/template', auth.requireScope('write'), async (c) => {
-    const created = await templates.create(editor(c), await readBody(c, TemplateRevisionSchema));
-    return sendView(c, templates.view(created), 201, {
+    const revision = await readBody(c, TemplateRevisionSchema);
+    const created = await templates.create(editor(c), revision);
+    return sendView(c, withWarnings(templates.view(created), revision.template), 201, {
       Location: `${o.baseUrl}/api/v1/template/id/${created.templateId as string}/`,
     });
   });
@@ -35,7 +48,7 @@ export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: s
     const templateId = id(c);
     templates.get(templateId);
     const revision = await readBody(c, TemplateRevisionSchema);
-    return sendView(c, templates.view(await templates.update(templateId, editor(c), revision, ifMatch(c))));
+    return sendView(c, withWarnings(templates.view(await templates.update(templateId, editor(c), revision, ifMatch(c))), revision.template));
   });
 
   return app;

@@ -1,7 +1,9 @@
 // NewTemplate: the request body of template create and update. The markup is
 // one node shape as an SVG fragment; it must be well-formed XML with no active
-// content (422 otherwise). The check is the renderer's own (render/template.ts
-// checkTemplate), so what is accepted here is what renders.
+// content, and any Jinja in it must be within the safe subset (render/jinja.ts):
+// 422 otherwise, naming the construct (`{% for %}`, an unknown filter, a call).
+// The check is the renderer's own (render/template.ts checkTemplate), so what
+// is accepted here is what renders.
 import * as v from 'valibot';
 import { revisionSchema } from './revision.ts';
 import { checkTemplate } from '../render/template.ts';
@@ -11,7 +13,7 @@ export const MAX_TEMPLATE_CHARS = 64 * 1024;
 
 export const TemplateMarkupSchema = v.pipe(
   v.string('expected a string'),
-  v.description('SVG markup of one node shape, for example a <g> holding a polygon; {{ name }}, {{ endpoint_name }} and {{ meta.<field> }} are filled in when rendered'),
+  v.description('SVG markup of one node shape, for example a <g> holding a polygon; {{ name }}, {{ endpoint_name }} and {{ meta.<field> }} are filled in when rendered, as is a safe Jinja subset: meta["field"], filters (upper, lower, title, capitalize, trim, default/d, truncate, replace, round, int, float, string, e/escape, length/count, first, last, join, abs), ~, comparisons, and/or/not/in, x if c else y, is defined, {% if %}/{% elif %}/{% else %}/{% endif %} and {# comments #}; no loops, assignments, calls or includes'),
   v.minLength(1, 'must not be empty'),
   v.maxLength(MAX_TEMPLATE_CHARS, `must be at most ${MAX_TEMPLATE_CHARS} characters`),
   v.rawCheck(({ dataset, addIssue }) => {
