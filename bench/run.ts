@@ -10,6 +10,7 @@ const benches: Bench[] = [
   { name: 'render', load: async () => (await import('./render.ts')).benchRender },
   { name: 'output', load: async () => (await import('./output.ts')).benchOutput },
   { name: 'diff', load: async () => (await import('./diff.ts')).benchDiff },
+  { name: 'oidc', load: async () => (await import('./oidc.ts')).benchOidc },
 ];
 
 const wanted = process.argv.slice(2);

@@ -1,16 +1,38 @@
 // Storage for the built-in provider's models (oidc-provider's adapter
-// contract). Grants, refresh tokens and sessions must survive a restart, so
-// they live in one private document (`private/oidc-state.json`), expired
-// entries pruned on each write. Short-lived artifacts (interactions,
-// authorization codes, replay markers, access-token records) stay in memory:
-// losing them on restart only means logging in again.
+// contract).
+//
+// What survives a restart: grants, refresh tokens and signed-in sessions
+// (a Session with an accountId), in one private document
+// (`private/oidc-state.json`). Everything else stays in memory: interactions,
+// authorization codes, pushed requests, replay markers, and sessions nobody
+// has signed in to (oidc-provider saves one for a bare GET of the logout
+// page). Losing those on restart only means starting the sign-in again, and
+// keeping them out of the document means no request without a password ever
+// rewrites it: the document is written whole, so a write per anonymous
+// request would cost the size of every stored login, each time.
+//
+// Bounds: interactions, anonymous sessions and pushed requests, the entries
+// anyone can create, are kept at most `maxEntries` each (the oldest evicted
+// first) and live `interactionTtlSeconds` (set as their TTL by provider.ts);
+// signed-in sessions are kept at most `maxEntries` too. Each model's memory
+// entries are a Map in write order, so expired ones are dropped from its head
+// as new ones come, and lookups by id, uid and grant go through indexes:
+// nothing scans all entries on a request.
+//
+// Consumption (authorization codes, rotated refresh tokens) is a
+// compare-and-set: of parallel requests with one code or refresh token
+// exactly one consumes it; the others find it consumed, which is reuse,
+// and revoke its grant as oidc-provider does for a later reuse.
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Store } from '../../store/types.ts';
 
 export const OIDC_STATE = 'oidc-state';
-const PERSISTED = new Set(['Grant', 'RefreshToken', 'Session']);
+/** Models whose entries may be kept in the document (a Session only once signed in). */
+const PERSISTABLE = new Set(['Grant', 'RefreshToken', 'Session']);
+/** Models anyone can create entries of without a password: bounded in number. */
+const BOUNDED = new Set(['Interaction', 'Session', 'PushedAuthorizationRequest']);
 
-interface Entry {
+export interface Entry {
   payload: AdapterPayload;
   /** Epoch seconds; absent for no expiry. */
   exp?: number;
@@ -20,101 +42,354 @@ interface StateDoc {
   entries: Record<string, Entry>;
 }
 
+export interface OidcStorageOptions {
+  /** Most entries kept at once of each bounded model (auth.oidc.maxInteractions). */
+  maxEntries?: number;
+}
+
+type Change = (entries: Record<string, Entry>) => void;
+type Queued = { change: Change; resolve: () => void; reject: (e: unknown) => void };
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const live = (e: Entry | undefined) => !!e && (e.exp === undefined || e.exp > nowSeconds());
+const live = (e: Entry | undefined, now = nowSeconds()): e is Entry => !!e && (e.exp === undefined || e.exp > now);
+const persistent = (model: string, payload: AdapterPayload) =>
+  model === 'Grant' || model === 'RefreshToken' || (model === 'Session' && typeof payload.accountId === 'string' && !!payload.accountId);
+const docKey = (model: string, id: string) => `${model}:${id}`;
+const splitKey = (key: string): [string, string] => {
+  const at = key.indexOf(':');
+  return [key.slice(0, at), key.slice(at + 1)];
+};
+/** Payload fields looked up by value (findByUid, findByUserCode, revokeByGrantId). */
+const INDEXED = ['uid', 'userCode', 'grantId'] as const;
+type IndexedField = (typeof INDEXED)[number];
 
-/** One instance per provider; adapters of every model share it, so revocation by grant spans them all. */
+export type ConsumeOutcome = 'consumed' | 'missing' | 'reused';
+
+/** One instance per provider; the adapters of every model share it, so revocation by grant spans them all. */
 export class OidcStorage {
-  private memory = new Map<string, Entry>();
+  /** Memory entries per model, oldest write first. */
+  private memory = new Map<string, Map<string, Entry>>();
+  /** `${model}\0${field}\0${value}` -> ids, for the memory entries. */
+  private memoryIndex = new Map<string, Set<string>>();
+  /** The same over the document, rebuilt when the document changed. */
+  private docIndex: { doc: StateDoc | undefined; index: Map<string, Set<string>> } = { doc: undefined, index: new Map() };
+  private queue: Queued[] = [];
+  private flushing: Promise<void> | undefined;
+  private readonly maxEntries: number;
 
-  constructor(private store: Store) {}
-
-  private persisted(): Record<string, Entry> {
-    return this.store.get<StateDoc>('private', OIDC_STATE)?.entries ?? {};
+  constructor(private store: Store, options: OidcStorageOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 10_000;
   }
 
-  get(key: string): Entry | undefined {
-    const e = this.memory.get(key) ?? this.persisted()[key];
+  // ---- reading ----
+
+  private doc(): StateDoc | undefined {
+    return this.store.get<StateDoc>('private', OIDC_STATE);
+  }
+
+  private persisted(model: string, id: string): Entry | undefined {
+    if (!PERSISTABLE.has(model)) return undefined;
+    const entries = this.doc()?.entries;
+    const key = docKey(model, id);
+    return entries && Object.hasOwn(entries, key) ? entries[key] : undefined;
+  }
+
+  get(model: string, id: string): Entry | undefined {
+    const e = this.memory.get(model)?.get(id) ?? this.persisted(model, id);
     return live(e) ? e : undefined;
   }
 
-  async set(model: string, key: string, entry: Entry | undefined) {
-    if (!PERSISTED.has(model)) {
-      if (entry) this.memory.set(key, entry);
-      else this.memory.delete(key);
-      this.sweepMemory();
+  /** The live entry of `model` whose payload has `field` equal to `value`. */
+  findBy(model: string, field: IndexedField, value: string): Entry | undefined {
+    for (const id of this.memoryIndex.get(indexKey(model, field, value)) ?? []) {
+      const e = this.get(model, id);
+      if (e && e.payload[field] === value) return e;
+    }
+    if (!PERSISTABLE.has(model)) return undefined;
+    for (const id of this.persistedIndex().get(indexKey(model, field, value)) ?? []) {
+      const e = this.get(model, id);
+      if (e && e.payload[field] === value) return e;
+    }
+    return undefined;
+  }
+
+  private persistedIndex() {
+    const doc = this.doc();
+    if (this.docIndex.doc !== doc) {
+      const index = new Map<string, Set<string>>();
+      for (const [key, e] of Object.entries(doc?.entries ?? {})) {
+        const [model, id] = splitKey(key);
+        addIndex(index, model, id, e);
+      }
+      this.docIndex = { doc, index };
+    }
+    return this.docIndex.index;
+  }
+
+  /** Entries held, per model, in memory and in the document (for tests and the benchmark). */
+  counts(): { memory: Record<string, number>; persisted: Record<string, number> } {
+    const memory: Record<string, number> = {};
+    for (const [model, map] of this.memory) memory[model] = map.size;
+    const persisted: Record<string, number> = {};
+    for (const key of Object.keys(this.doc()?.entries ?? {})) {
+      const [model] = splitKey(key);
+      persisted[model] = (persisted[model] ?? 0) + 1;
+    }
+    return { memory, persisted };
+  }
+
+  // ---- writing ----
+
+  async set(model: string, id: string, entry: Entry) {
+    if (persistent(model, entry.payload)) {
+      await this.write((entries) => { entries[docKey(model, id)] = entry; });
+      // A session that was anonymous until now: its memory copy answered reads until the document had it.
+      this.forget(model, id);
       return;
     }
+    this.remember(model, id, entry);
+    // A session signed out (no accountId any more) must not come back from the document.
+    if (this.persisted(model, id)) await this.write((entries) => { delete entries[docKey(model, id)]; });
+  }
+
+  async destroy(model: string, id: string) {
+    this.forget(model, id);
+    if (this.persisted(model, id)) await this.write((entries) => { delete entries[docKey(model, id)]; });
+  }
+
+  /**
+   * Marks the entry consumed unless it already is, atomically: in memory a
+   * synchronous check-and-set, in the document a check-and-set inside the
+   * store's serialized read-modify-write.
+   */
+  async consume(model: string, id: string): Promise<ConsumeOutcome> {
+    const inMemory = this.memory.get(model)?.get(id);
+    if (inMemory) {
+      if (!live(inMemory)) return 'missing';
+      if (inMemory.payload.consumed) return 'reused';
+      this.memory.get(model)!.set(id, { ...inMemory, payload: { ...inMemory.payload, consumed: nowSeconds() } });
+      return 'consumed';
+    }
+    if (!this.persisted(model, id)) return 'missing';
+    let outcome: ConsumeOutcome = 'missing';
     await this.write((entries) => {
-      if (entry) entries[key] = entry;
-      else delete entries[key];
+      const key = docKey(model, id);
+      const e = Object.hasOwn(entries, key) ? entries[key] : undefined;
+      if (!live(e)) outcome = 'missing';
+      else if (e.payload.consumed) outcome = 'reused';
+      else {
+        entries[key] = { ...e, payload: { ...e.payload, consumed: nowSeconds() } };
+        outcome = 'consumed';
+      }
+    });
+    return outcome;
+  }
+
+  /**
+   * Forgets the entries of a grant: those of `model` (oidc-provider's
+   * revokeByGrantId), or with no model every token and code of it and the
+   * grant itself.
+   */
+  async revokeGrant(grantId: string, model?: string) {
+    const models = model ? [model] : [...new Set([...this.memory.keys(), ...PERSISTABLE])];
+    for (const m of models) {
+      const map = this.memory.get(m);
+      for (const id of [...(this.memoryIndex.get(indexKey(m, 'grantId', grantId)) ?? [])]) {
+        if (map?.get(id)?.payload.grantId === grantId) this.forget(m, id);
+      }
+    }
+    const index = this.persistedIndex();
+    const keys = models.filter((m) => PERSISTABLE.has(m))
+      .flatMap((m) => [...(index.get(indexKey(m, 'grantId', grantId)) ?? [])].map((id) => docKey(m, id)));
+    if (!model && this.persisted('Grant', grantId)) keys.push(docKey('Grant', grantId));
+    if (!keys.length) return;
+    const inModels = new Set(models);
+    await this.write((entries) => {
+      for (const key of keys) delete entries[key];
+      // And any saved since the index was read (a token rotated meanwhile).
+      for (const [key, e] of Object.entries(entries)) {
+        if (e.payload.grantId === grantId && inModels.has(splitKey(key)[0])) delete entries[key];
+      }
     });
   }
 
-  /** Every live entry whose payload matches, with its key. */
-  filter(match: (p: AdapterPayload, key: string) => boolean): Array<[string, Entry]> {
-    const all = [...this.memory.entries(), ...Object.entries(this.persisted())];
-    return all.filter(([key, e]) => live(e) && match(e.payload, key));
-  }
-
+  /** Forgets every entry whose payload matches (a full scan: for administrative changes such as deleting a user). */
   async removeWhere(match: (p: AdapterPayload) => boolean) {
-    for (const [key, e] of this.memory) if (match(e.payload)) this.memory.delete(key);
-    if (Object.values(this.persisted()).some((e) => match(e.payload))) {
+    for (const [model, map] of this.memory) {
+      for (const [id, e] of [...map]) if (match(e.payload)) this.forget(model, id);
+    }
+    if (Object.values(this.doc()?.entries ?? {}).some((e) => match(e.payload))) {
       await this.write((entries) => {
         for (const [key, e] of Object.entries(entries)) if (match(e.payload)) delete entries[key];
       });
     }
   }
 
-  private async write(change: (entries: Record<string, Entry>) => void) {
-    await this.store.update<StateDoc>('private', OIDC_STATE, (doc) => {
-      const entries: Record<string, Entry> = Object.create(null);
-      for (const [k, e] of Object.entries(doc?.entries ?? {})) if (live(e)) entries[k] = e;
-      change(entries);
-      return { entries: { ...entries } };
+  private remember(model: string, id: string, entry: Entry) {
+    let map = this.memory.get(model);
+    if (!map) this.memory.set(model, (map = new Map()));
+    // Delete first so that the entry moves to the end: the map stays in write order.
+    this.forget(model, id);
+    map.set(id, entry);
+    addIndex(this.memoryIndex, model, id, entry);
+    this.sweep(model, map);
+  }
+
+  private forget(model: string, id: string) {
+    const map = this.memory.get(model);
+    const e = map?.get(id);
+    if (!map || !e) return;
+    map.delete(id);
+    removeIndex(this.memoryIndex, model, id, e);
+  }
+
+  /** Drops expired entries from the head of the model's map, and the oldest beyond the bound. */
+  private sweep(model: string, map: Map<string, Entry>) {
+    const now = nowSeconds();
+    for (const [id, e] of map) {
+      if (live(e, now)) break;
+      this.forget(model, id);
+    }
+    if (!BOUNDED.has(model)) return;
+    for (const [id] of map) {
+      if (map.size <= this.maxEntries) break;
+      this.forget(model, id);
+    }
+  }
+
+  /**
+   * Applies `change` to the document. Changes that arrive while a write is
+   * under way wait, and go together in the next one: under load the document
+   * is rewritten once per batch, not once per change. Expired entries are
+   * dropped on each write, and signed-in sessions beyond the bound (those
+   * that expire first). The document is small next to the data folder: it
+   * holds only what signed-in users made (grants, refresh tokens, sessions),
+   * so its size follows real sign-ins, never anonymous traffic.
+   */
+  private write(change: Change): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ change, resolve, reject });
+      this.flushing ??= this.flush();
     });
   }
 
-  private sweepMemory() {
-    if (this.memory.size < 1000) return;
-    for (const [key, e] of this.memory) if (!live(e)) this.memory.delete(key);
+  private async flush() {
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0);
+        const failed = new Map<Queued, unknown>();
+        try {
+          await this.store.update<StateDoc>('private', OIDC_STATE, (doc) => {
+            const now = nowSeconds();
+            const entries: Record<string, Entry> = Object.create(null);
+            for (const [k, e] of Object.entries(doc?.entries ?? {})) {
+              // Anonymous sessions written by earlier releases go: they belong in memory.
+              if (live(e, now) && persistent(splitKey(k)[0], e.payload)) entries[k] = e;
+            }
+            for (const q of batch) {
+              try {
+                q.change(entries);
+              } catch (e) {
+                failed.set(q, e);
+              }
+            }
+            this.boundSessions(entries);
+            return { entries: { ...entries } };
+          });
+        } catch (e) {
+          for (const q of batch) q.reject(e);
+          continue;
+        }
+        for (const q of batch) {
+          if (failed.has(q)) q.reject(failed.get(q));
+          else q.resolve();
+        }
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  private boundSessions(entries: Record<string, Entry>) {
+    const sessions = Object.keys(entries).filter((k) => k.startsWith('Session:'));
+    if (sessions.length <= this.maxEntries) return;
+    const byExpiry = sessions.sort((a, b) => (entries[a].exp ?? Infinity) - (entries[b].exp ?? Infinity));
+    for (const k of byExpiry.slice(0, sessions.length - this.maxEntries)) delete entries[k];
+  }
+}
+
+const indexKey = (model: string, field: IndexedField, value: string) => `${model}\0${field}\0${value}`;
+
+function addIndex(index: Map<string, Set<string>>, model: string, id: string, e: Entry) {
+  for (const field of INDEXED) {
+    const value = e.payload[field];
+    if (typeof value !== 'string') continue;
+    const k = indexKey(model, field, value);
+    let ids = index.get(k);
+    if (!ids) index.set(k, (ids = new Set()));
+    ids.add(id);
+  }
+}
+
+function removeIndex(index: Map<string, Set<string>>, model: string, id: string, e: Entry) {
+  for (const field of INDEXED) {
+    const value = e.payload[field];
+    if (typeof value !== 'string') continue;
+    const k = indexKey(model, field, value);
+    const ids = index.get(k);
+    ids?.delete(id);
+    if (ids && !ids.size) index.delete(k);
   }
 }
 
 const copy = (p: AdapterPayload | undefined) => (p ? structuredClone(p) : undefined);
 
-export function adapterFactory(storage: OidcStorage) {
-  return (model: string): Adapter => {
-    const key = (id: string) => `${model}:${id}`;
-    return {
-      async upsert(id, payload, expiresIn) {
-        await storage.set(model, key(id), { payload: structuredClone(payload), ...(expiresIn ? { exp: nowSeconds() + expiresIn } : {}) });
-      },
-      // Copies: the provider may change what it gets, and stored documents are shared.
-      async find(id) {
-        return copy(storage.get(key(id))?.payload);
-      },
-      async findByUid(uid) {
-        return copy(storage.filter((p, k) => k.startsWith(`${model}:`) && p.uid === uid)[0]?.[1].payload);
-      },
-      async findByUserCode(userCode) {
-        return copy(storage.filter((p, k) => k.startsWith(`${model}:`) && p.userCode === userCode)[0]?.[1].payload);
-      },
-      async consume(id) {
-        const e = storage.get(key(id));
-        if (e) await storage.set(model, key(id), { ...e, payload: { ...e.payload, consumed: nowSeconds() } });
-      },
-      async destroy(id) {
-        await storage.set(model, key(id), undefined);
-      },
-      async revokeByGrantId(grantId) {
-        await storage.removeWhere((p) => p.grantId === grantId);
-      },
-    };
-  };
+export interface AdapterOptions {
+  /** The error for a second consumption of a code or refresh token (oidc-provider's InvalidGrant). */
+  reused?: (model: string) => Error;
+}
+
+export function adapterFactory(storage: OidcStorage, options: AdapterOptions = {}) {
+  const reused = options.reused ?? ((model: string) => new Error(`${model} already used`));
+  return (model: string): Adapter => ({
+    async upsert(id, payload, expiresIn) {
+      await storage.set(model, id, { payload: structuredClone(payload), ...(expiresIn ? { exp: nowSeconds() + expiresIn } : {}) });
+    },
+    // Copies: the provider may change what it gets, and stored documents are shared.
+    async find(id) {
+      return copy(storage.get(model, id)?.payload);
+    },
+    async findByUid(uid) {
+      return copy(storage.findBy(model, 'uid', uid)?.payload);
+    },
+    async findByUserCode(userCode) {
+      return copy(storage.findBy(model, 'userCode', userCode)?.payload);
+    },
+    async consume(id) {
+      const grantId = storage.get(model, id)?.payload.grantId;
+      if ((await storage.consume(model, id)) !== 'reused') return;
+      // Lost the race to a parallel request with the same code or token: that is reuse, as for a later one.
+      if (typeof grantId === 'string') await storage.revokeGrant(grantId);
+      throw reused(model);
+    },
+    async destroy(id) {
+      await storage.destroy(model, id);
+    },
+    async revokeByGrantId(grantId) {
+      await storage.revokeGrant(grantId, model);
+    },
+  });
+}
+
+/** The storage of the provider running on `store`, for tests and the benchmark (undefined without one). */
+const running = new WeakMap<Store, OidcStorage>();
+export const oidcStorageOf = (store: Store) => running.get(store);
+export function registerStorage(store: Store, storage: OidcStorage) {
+  running.set(store, storage);
+  return storage;
 }
 
 /** Forgets everything the provider holds for an account (sessions, grants, refresh tokens): used when it is deleted or its password changes. */
 export async function revokeAccount(store: Store, accountId: string) {
-  await new OidcStorage(store).removeWhere((p) => p.accountId === accountId);
+  await (running.get(store) ?? new OidcStorage(store)).removeWhere((p) => p.accountId === accountId);
 }

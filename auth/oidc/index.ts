@@ -70,13 +70,17 @@ async function builtin(o: OidcOptions): Promise<Oidc> {
   const audience = settings.auth.oidc.audience ?? settings.server.baseUrl;
   const keys = await loadOidcKeys(o.store);
   // Loaded only when used: oidc-provider warns about the runtime on import, which basic-backend users need not see.
-  const { createProvider } = await import('./provider.ts');
+  const { createProvider, redirectOrigins } = await import('./provider.ts');
   const { oidcRoutes } = await import('./routes.ts');
   const provider = await startProvider(() => createProvider({ settings, store: o.store, users: o.users, keys, issuer, audience }), settings);
   provider.on('server_error', (_ctx: unknown, err: Error) => o.log.error('oidc provider error', { message: err.message }));
   for (const c of settings.auth.oidc.clients) {
-    if (!clientApiScopes(settings, c.client_id).length) o.log.info(`oidc client ${c.client_id} has no API scope configured; its tokens will grant nothing`);
+    const apiScopes = clientApiScopes(settings, c.client_id);
+    if (!apiScopes.length) o.log.info(`oidc client ${c.client_id} has no API scope configured; its tokens will grant nothing`);
+    const outside = c.default_scopes.split(/\s+/).filter((s) => s && !apiScopes.includes(s));
+    if (outside.length) o.log.info(`oidc client ${c.client_id}: default_scopes ${outside.join(' ')} not in its scope; never granted`);
   }
+  const corsOrigins = new Set(settings.auth.oidc.clients.flatMap((c) => [...redirectOrigins(c.redirect_uris)]));
   const local = createLocalJWKSet(publicJwks(keys));
 
   const principal = (p: JWTPayload): Principal => {
@@ -101,6 +105,7 @@ async function builtin(o: OidcOptions): Promise<Oidc> {
     verify: async (token) => principal(await verifyJwt(token, { keys: local, issuer, audience, algorithms: [OIDC_SIGNING_ALG], typ: 'at+jwt', now: o.now })),
     routes: oidcRoutes({
       provider, users: o.users, login: o.login, audience, csrfSecret: keys.cookieKeys[0], clientAddress: o.clientAddress,
+      issuer, trustProxy: settings.server.trustProxy, corsOrigins,
     }),
   };
 }

@@ -5,12 +5,17 @@
 // at most the scopes the client is configured for; the consent step further
 // drops what the user does not hold. Accounts are the service's local users,
 // addressed by their random account id.
+// Browser apps: the token, revocation and userinfo endpoints answer CORS for
+// the origins of the client's redirect URIs (and refuse a request from any
+// other origin), and a client that asks for no API scope (only `openid`,
+// say) is given its `default_scopes`, within its `scope`; the consent step
+// keeps only what the user holds, as for scopes asked for.
 import Provider, { errors, type ClientMetadata, type Configuration } from 'oidc-provider';
 import { SettingsError, type Settings } from '../../config/settings.ts';
 import type { ScopeKind } from '../types.ts';
 import { clientApiScopes } from './scopes.ts';
 import type { UserDirectory } from '../users.ts';
-import { adapterFactory, OidcStorage } from './adapter.ts';
+import { adapterFactory, OidcStorage, registerStorage } from './adapter.ts';
 import { OIDC_SIGNING_ALG, type OidcKeys } from './keys.ts';
 import { errorPage } from './pages.ts';
 import type { Store } from '../../store/types.ts';
@@ -35,6 +40,10 @@ function clientMetadata(settings: Settings): ClientMetadata[] {
     if (unknown.length) {
       throw new SettingsError(`auth.oidc.clients (${c.client_id}): scope ${unknown.join(' ')} is not configured under auth.scopes`);
     }
+    const notApi = c.default_scopes.split(/\s+/).filter((s) => s && !configured.includes(s));
+    if (notApi.length) {
+      throw new SettingsError(`auth.oidc.clients (${c.client_id}): default_scopes may only name scopes configured under auth.scopes, not ${notApi.join(' ')}`);
+    }
     const codeFlow = c.grant_types.includes('authorization_code');
     if (codeFlow && !c.redirect_uris.length) {
       throw new SettingsError(`auth.oidc.clients (${c.client_id}): authorization_code needs at least one redirect_uris entry`);
@@ -57,11 +66,34 @@ function clientMetadata(settings: Settings): ClientMetadata[] {
   });
 }
 
+/** The API scopes granted to a client that asks for none: its default_scopes within its scope. */
+export function clientDefaultScopes(settings: Settings, clientId: string): string[] {
+  const allowed = clientApiScopes(settings, clientId);
+  const client = settings.auth.oidc.clients.find((c) => c.client_id === clientId);
+  return [...new Set((client?.default_scopes ?? '').split(/\s+/).filter((s) => allowed.includes(s)))];
+}
+
+/** Origins (scheme, host, port) of a client's redirect URIs: the ones its browser code runs on. */
+export function redirectOrigins(redirectUris: readonly string[] | undefined): Set<string> {
+  const origins = new Set<string>();
+  for (const uri of redirectUris ?? []) {
+    const origin = URL.parse(uri)?.origin;
+    // Only http(s) origins are real ones; a custom scheme gives "null".
+    if (origin && origin !== 'null') origins.add(origin);
+  }
+  return origins;
+}
+
 export function createProvider(o: ProviderOptions): Provider {
   const { settings, users } = o;
   const ttl = settings.auth.tokenTtlSeconds;
+  const oidc = settings.auth.oidc;
+  const apiScopes = new Set(Object.values(settings.auth.scopes as Record<ScopeKind, string>));
+  const storage = registerStorage(o.store, new OidcStorage(o.store, { maxEntries: oidc.maxInteractions }));
   const configuration: Configuration = {
-    adapter: adapterFactory(new OidcStorage(o.store)),
+    adapter: adapterFactory(storage, {
+      reused: (model) => new errors.InvalidGrant(model === 'RefreshToken' ? 'refresh token already used' : 'authorization code already consumed'),
+    }),
     clients: clientMetadata(settings),
     jwks: { keys: o.keys.keys as any },
     cookies: { keys: o.keys.cookieKeys },
@@ -75,6 +107,17 @@ export function createProvider(o: ProviderOptions): Provider {
     },
     claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'] },
     scopes: OIDC_SCOPES,
+    // Not a new parameter: oidc-provider runs this on every authorization (and
+    // pushed) request once its parameters are checked, which lets a request
+    // that names no API scope be given the client's default_scopes.
+    extraParams: {
+      scope: (ctx, value, client) => {
+        const asked = typeof value === 'string' ? value.split(' ').filter(Boolean) : [];
+        if (asked.some((s) => apiScopes.has(s))) return;
+        const defaults = clientDefaultScopes(settings, client.clientId);
+        if (defaults.length) ctx.oidc.params!.scope = [...asked, ...defaults].join(' ');
+      },
+    },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -110,18 +153,23 @@ export function createProvider(o: ProviderOptions): Provider {
       ClientCredentials: ttl,
       IdToken: ttl,
       AuthorizationCode: 60,
-      Interaction: 30 * 60,
-      Session: 14 * 24 * 3600,
+      Interaction: oidc.interactionTtlSeconds,
+      // A session nobody signed in to (a bare visit of the logout page saves one) lives as long as an interaction.
+      Session: (_ctx, session) => (session.accountId ? 14 * 24 * 3600 : oidc.interactionTtlSeconds),
       Grant: 14 * 24 * 3600,
       RefreshToken: 14 * 24 * 3600,
     },
-    clientBasedCORS: () => false,
+    // Browser apps call the token endpoint from the page their redirect URI is on.
+    clientBasedCORS: (_ctx, origin, client) => redirectOrigins(client.redirectUris).has(origin),
     renderError: (ctx, out) => {
       ctx.type = 'html';
       ctx.body = errorPage(String(out.error), out.error_description ? String(out.error_description) : undefined);
     },
   };
   const provider = new Provider(o.issuer, configuration);
-  provider.proxy = settings.server.trustProxy;
+  // Always: routes.ts sets X-Forwarded-Proto and -Host from server.baseUrl on
+  // every request (from the proxy only with trustProxy), so the URLs the
+  // provider writes never follow the request's Host header.
+  provider.proxy = true;
   return provider;
 }

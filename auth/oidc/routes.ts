@@ -5,6 +5,10 @@
 // mounts this sub-app before its body-limit middleware, so the request body
 // is still unread when oidc-provider parses it. (Through app.request there is
 // no Node request: the provider answers only on a real server.)
+// Every request reaches the provider with X-Forwarded-Proto and -Host set from
+// server.baseUrl (from the proxy's headers only with server.trustProxy, and
+// still from baseUrl where the proxy sends none), so discovery, redirects and
+// endpoint URLs name the configured public URL, never the Host header.
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
@@ -25,14 +29,26 @@ export interface OidcRoutesOptions {
   /** Secret for the forms' CSRF tokens (a cookie key of the provider). */
   csrfSecret: string;
   clientAddress: (c: Context) => string;
+  /** `<server.baseUrl>/oidc`. */
+  issuer: string;
+  /** server.trustProxy: take the scheme and host from X-Forwarded-Proto/-Host. */
+  trustProxy: boolean;
+  /** Origins of every client's redirect URIs: the only ones a CORS preflight is allowed for. */
+  corsOrigins: ReadonlySet<string>;
 }
 
 type Env = { Bindings: HttpBindings };
 
-function nodeBindings(c: Context<Env>) {
-  const env = c.env as HttpBindings | undefined;
-  if (!env?.incoming || !env.outgoing) throw notFound('the built-in OpenID provider answers only through the HTTP server');
-  return env;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0].trim() || undefined;
+
+/** The request as the provider must see it: scheme and host of the public URL (provider.proxy is on). */
+function pinOrigin(incoming: HttpBindings['incoming'], issuer: URL, trustProxy: boolean) {
+  const h = incoming.headers;
+  const proto = (trustProxy && first(h['x-forwarded-proto'])) || issuer.protocol.slice(0, -1);
+  const host = (trustProxy && first(h['x-forwarded-host'])) || issuer.host;
+  h['x-forwarded-proto'] = proto;
+  h['x-forwarded-host'] = host;
+  if (!trustProxy) delete h['x-forwarded-for'];
 }
 
 const page = (c: Context, status: number, html: string, headers: Record<string, string> = {}) =>
@@ -41,6 +57,29 @@ const page = (c: Context, status: number, html: string, headers: Record<string, 
 export function oidcRoutes(o: OidcRoutesOptions) {
   const app = new Hono<Env>({ strict: false });
   const { provider } = o;
+  const issuer = new URL(o.issuer);
+  const pinned = new WeakSet<object>();
+  const nodeBindings = (c: Context<Env>) => {
+    const env = c.env as HttpBindings | undefined;
+    if (!env?.incoming || !env.outgoing) throw notFound('the built-in OpenID provider answers only through the HTTP server');
+    if (!pinned.has(env.incoming)) {
+      pinOrigin(env.incoming, issuer, o.trustProxy);
+      pinned.add(env.incoming);
+    }
+    return env;
+  };
+  // Endpoints whose CORS oidc-provider decides per client. It answers their
+  // preflight for any origin (the client is known only from the request that
+  // follows, which it then checks); here a preflight gets
+  // Access-Control-Allow-Origin only for an origin some client redirects to.
+  const clientCorsPaths = new Set<string>();
+  for (const name of ['token', 'revocation', 'userinfo', 'introspection', 'pushed_authorization_request']) {
+    try {
+      clientCorsPaths.add(provider.pathFor(name, { mountPath: '' }));
+    } catch {
+      // Endpoint not enabled.
+    }
+  }
   const csrfFor = (uid: string) => createHmac('sha256', o.csrfSecret).update(`csrf:${uid}`).digest('base64url');
   const csrfOk = (uid: string, sent: string | null) => {
     const want = Buffer.from(csrfFor(uid));
@@ -146,11 +185,17 @@ export function oidcRoutes(o: OidcRoutesOptions) {
   const handOver = async (c: Context<Env>) => {
     const { incoming, outgoing } = nodeBindings(c);
     const parsed = new URL(incoming.url ?? '/', 'http://request.invalid');
-    const url = `${parsed.pathname}${parsed.search}`; // also for an absolute-form request target
+    let sub = parsed.pathname.slice('/oidc'.length);
+    if (!sub.startsWith('/')) sub = `/${sub}`;
+    const origin = c.req.header('origin');
+    if (c.req.method === 'OPTIONS' && origin && c.req.header('access-control-request-method')
+      && clientCorsPaths.has(sub.replace(/\/+$/, '')) && !o.corsOrigins.has(origin)) {
+      return c.body(null, 204, { Vary: 'Origin' });
+    }
+    // The provider works out its mount path from originalUrl: the issuer's path, so endpoint URLs extend the issuer.
     const mounted = incoming as typeof incoming & { originalUrl?: string };
-    mounted.originalUrl = url;
-    incoming.url = url.slice('/oidc'.length);
-    if (!incoming.url.startsWith('/')) incoming.url = `/${incoming.url}`;
+    mounted.originalUrl = `${issuer.pathname.replace(/\/+$/, '')}${sub}${parsed.search}`;
+    incoming.url = `${sub}${parsed.search}`; // also for an absolute-form request target
     await new Promise<void>((resolve) => {
       outgoing.once('close', resolve);
       outgoing.once('finish', resolve);

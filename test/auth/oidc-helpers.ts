@@ -20,7 +20,13 @@ export async function startServer(settings: SettingsInput = {}, options: { dir?:
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await makeTestApp({ settings: { ...settings, server: { ...settings.server, baseUrl } }, dir: options.dir });
+  let t: TestApp;
+  try {
+    t = await makeTestApp({ settings: { ...settings, server: { ...settings.server, baseUrl } }, dir: options.dir });
+  } catch (e) {
+    server.close();
+    throw e;
+  }
   server.on('request', getRequestListener(t.app.fetch));
   const stop = async (removeDir = options.dir === undefined) => {
     server.closeAllConnections();
