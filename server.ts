@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './log.ts';
 import { createResources } from './resources/index.ts';
 import { datasetRoutes } from './routes/datasets.ts';
 import { datasourceRoutes } from './routes/datasources.ts';
+import { queryRoutes } from './routes/query.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { mapRoutes } from './routes/maps.ts';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -95,6 +96,7 @@ export async function createApp(deps: AppDeps) {
   app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store }));
   app.route('/', outputRoutes({ auth, ...resources, datasources, baseUrl }));
   app.route('/', datasourceRoutes(datasources));
+  app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
   app.route('/', openApiRoutes(settings));
   app.route('/', docsRoutes(settings));
   return app;

@@ -1,6 +1,7 @@
 // Assembles the authentication backend chosen in the settings and exposes
-// what the routes need: a scope guard, the login check, the token issuer and
-// account management (basic), or the OIDC verifier and built-in provider.
+// what the routes need: a scope guard, the login check, the token issuer,
+// account management and, when auth.basic.acceptHttpBasic is on, HTTP Basic
+// (basic backend), or the OIDC verifier and built-in provider.
 import type { Context } from 'hono';
 import type { Settings } from '../config/settings.ts';
 import type { Logger } from '../log.ts';
@@ -8,8 +9,9 @@ import type { Store } from '../store/types.ts';
 import { Accounts } from './accounts.ts';
 import { bootstrapAdmin } from './bootstrap.ts';
 import { clientAddress } from './client-address.ts';
+import { HttpBasic } from './http-basic.ts';
 import { PasswordLogin } from './login.ts';
-import { scopeGuard, type VerifyToken } from './middleware.ts';
+import { scopeGuard, type VerifyBasic, type VerifyToken } from './middleware.ts';
 import { createOidc, type Oidc } from './oidc/index.ts';
 import { loadSigningKey } from './signing-key.ts';
 import { LoginThrottle } from './throttle.ts';
@@ -36,7 +38,9 @@ export async function createAuth(o: AuthOptions) {
   const localUsers = backend === 'basic' || settings.auth.oidc.issuer === 'builtin';
   if (localUsers) await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log, backend);
 
+  const address = (c: Context) => clientAddress(c, settings.server.trustProxy);
   let verify: VerifyToken;
+  let basic: VerifyBasic | undefined;
   let tokens: TokenService | undefined;
   let accounts: Accounts | undefined;
   let oidc: Oidc | undefined;
@@ -50,10 +54,14 @@ export async function createAuth(o: AuthOptions) {
     });
     accounts = new Accounts(users, scopes);
     verify = (t) => tokens!.verify(t);
+    if (settings.auth.basic.acceptHttpBasic) {
+      const httpBasic = new HttpBasic({ users, login, cacheSeconds: settings.auth.basic.cacheSeconds, now: o.now, clientAddress: address });
+      basic = (c, header) => httpBasic.authenticate(c, header);
+    }
   } else {
-    oidc = await createOidc({ settings, store: o.store, users, login, now: o.now, log: o.log,
-      clientAddress: (c) => clientAddress(c, settings.server.trustProxy) });
+    oidc = await createOidc({ settings, store: o.store, users, login, now: o.now, log: o.log, clientAddress: address });
     verify = oidc.verify;
+    if (settings.auth.basic.acceptHttpBasic) o.log.info('auth.basic.acceptHttpBasic is ignored: HTTP Basic is accepted only with auth.backend basic');
   }
 
   return {
@@ -64,8 +72,10 @@ export async function createAuth(o: AuthOptions) {
     tokens,
     accounts,
     oidc,
-    ...scopeGuard(verify, scopes),
-    clientAddress: (c: Context) => clientAddress(c, settings.server.trustProxy),
+    /** Whether API requests may carry Authorization: Basic. */
+    acceptsHttpBasic: basic !== undefined,
+    ...scopeGuard(verify, scopes, basic),
+    clientAddress: address,
     /** The body of GET /api/v1/current_user/: who the token speaks for and what it may do. */
     currentUser: (p: Principal) => ({ username: p.username, name: p.name ?? p.username, email: p.email ?? '', scope: p.scopes }),
   };

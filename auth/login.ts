@@ -1,21 +1,27 @@
 // Checking a username and password, for the token endpoint and the built-in
 // provider's login form alike: throttled, and the same work and the same
 // answer whether the username is unknown or the password is wrong.
-import { dummyHash, verifyPassword } from './passwords.ts';
+import { dummyHash, passwordChecks } from './passwords.ts';
 import type { LoginThrottle } from './throttle.ts';
 import type { StoredUser, UserDirectory } from './users.ts';
 
 export class PasswordLogin {
   constructor(private users: UserDirectory, private throttle: LoginThrottle) {}
 
-  /** The user, or undefined for a wrong username or password; throws 429 when throttled. */
-  async attempt(username: string, password: string, address: string): Promise<StoredUser | undefined> {
+  /**
+   * The user, or undefined for a wrong username or password; throws 429 when throttled.
+   * `known` (HTTP Basic's cache) may vouch for this password of the user as
+   * stored now, which then costs no password hash; the throttle counts it all the same.
+   */
+  async attempt(username: string, password: string, address: string,
+    known?: (user: StoredUser) => boolean): Promise<StoredUser | undefined> {
     await this.throttle.begin(username, address); // counted as a failure unless it succeeds
     let found: StoredUser | undefined;
     try {
       const user = this.users.find(username);
       // An unknown user still costs one scrypt run, against a hash nobody's password matches.
-      const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
+      const ok = (user !== undefined && known?.(user) === true)
+        || await passwordChecks.verify(password, user?.passwordHash ?? (await dummyHash));
       if (user && ok) found = user;
     } finally {
       await this.throttle.end(username, address, found !== undefined);

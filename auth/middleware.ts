@@ -1,6 +1,8 @@
 // Request authorization (RFC 6750): no credentials (or another scheme's) is
 // 401 with a bare challenge, a bad token is 401 invalid_token, a good token without the
-// needed scope is 403 insufficient_scope. Scopes are independent.
+// needed scope is 403 insufficient_scope. Scopes are independent. With
+// auth.basic.acceptHttpBasic (basic backend), `Authorization: Basic` is taken
+// too (auth/http-basic.ts), and every 401 challenges with both schemes.
 import type { Context, MiddlewareHandler } from 'hono';
 import { ServiceError } from '../errors.ts';
 import { requestHeader } from './request-header.ts';
@@ -8,29 +10,54 @@ import type { AppEnv, Principal, ScopeKind } from './types.ts';
 
 export const REALM = 'map-topology-service';
 
+/** RFC 7617's challenge: the realm, and that credentials are read as UTF-8. */
+export const BASIC_CHALLENGE = `Basic realm="${REALM}", charset="UTF-8"`;
+
+/** A Bearer challenge (`Bearer` alone for the bare one) followed by the Basic one. */
+export const basicAnd = (bearer: string) => `${bearer === 'Bearer' ? `Bearer realm="${REALM}"` : bearer}, ${BASIC_CHALLENGE}`;
+
 export type VerifyToken = (token: string) => Principal | Promise<Principal>;
 
-export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string>) {
+/** Checks an `Authorization: Basic …` header: its principal, or a 401/429 error. */
+export type VerifyBasic = (c: Context, header: string) => Promise<Principal>;
+
+export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string>, basic?: VerifyBasic) {
+  /** A 401 of the token check with the Basic challenge added when Basic is accepted; any other error as it is. */
+  const challenged = (e: unknown): unknown => {
+    const header = e instanceof ServiceError && e.status === 401 ? e.headers?.['WWW-Authenticate'] : undefined;
+    if (!basic || !header) return e;
+    const err = e as ServiceError;
+    return new ServiceError(err.code, err.message, { headers: { ...err.headers, 'WWW-Authenticate': basicAnd(header) }, errors: err.errors, cause: err });
+  };
+
   /** The principal of a request allowed `kind`, or the 401/403 error; sync when the token is known. */
   const authorize = (c: Context, kind: ScopeKind): Principal | Promise<Principal> => {
     const header = requestHeader(c, 'authorization');
+    if (basic && header && /^basic(?: |$)/i.test(header)) return basic(c, header).then((p) => allowed(p, kind));
     // RFC 6750 3.1: a request with no credentials, or with those of another
     // scheme (Basic, say), gets the bare challenge, with no error code.
     if (!header || !/^bearer(?: |$)/i.test(header)) {
+      const schemes = basic ? 'Authorization: Bearer <token> or Authorization: Basic <credentials>' : 'Authorization: Bearer <token>';
       throw new ServiceError('unauthorized', header
-        ? 'this API takes Authorization: Bearer <token>; other authentication schemes are not accepted'
-        : 'authentication required: send Authorization: Bearer <token>', {
-        headers: { 'WWW-Authenticate': `Bearer realm="${REALM}"` },
+        ? `this API takes ${schemes}; other authentication schemes are not accepted`
+        : `authentication required: send ${schemes}`, {
+        headers: { 'WWW-Authenticate': basic ? basicAnd('Bearer') : `Bearer realm="${REALM}"` },
       });
     }
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match) {
-      throw new ServiceError('invalid_token', 'the Authorization header must be "Bearer <token>"', {
+      throw challenged(new ServiceError('invalid_token', 'the Authorization header must be "Bearer <token>"', {
         headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
-      });
+      }));
     }
-    const checked = verify(match[1]);
-    return checked instanceof Promise ? checked.then((p) => allowed(p, kind)) : allowed(checked, kind);
+    let checked: Principal | Promise<Principal>;
+    try {
+      checked = verify(match[1]);
+    } catch (e) {
+      throw challenged(e);
+    }
+    if (checked instanceof Promise) return checked.then((p) => allowed(p, kind), (e) => { throw challenged(e); });
+    return allowed(checked, kind);
   };
 
   const allowed = (principal: Principal, kind: ScopeKind) => {

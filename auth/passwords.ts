@@ -29,6 +29,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
+ * The password check the logins call (token endpoint, built-in provider's
+ * form, HTTP Basic), as a property so tests can count the scrypt runs
+ * (`mock.method(passwordChecks, 'verify')`).
+ */
+export const passwordChecks = { verify: verifyPassword };
+
+/**
  * A hash of a password nobody has, verified when the username is unknown so a
  * wrong username costs the same time as a wrong password.
  */

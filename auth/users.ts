@@ -32,7 +32,18 @@ const KEY = 'users';
 export const toPublic = ({ username, name, email, scope }: StoredUser): PublicUser => ({ username, name, email, scope });
 
 export class UserDirectory {
+  private credentialListeners: Array<(userId: string) => void> = [];
+
   constructor(private store: Store, private now: () => Date) {}
+
+  /** Called with an account's id after its password changed or it was deleted through this directory. */
+  onCredentialsChange(listener: (userId: string) => void) {
+    this.credentialListeners.push(listener);
+  }
+
+  private credentialsChanged(ids: string[]) {
+    for (const id of ids) for (const listener of this.credentialListeners) listener(id);
+  }
 
   private all(): StoredUser[] {
     return this.store.get<UsersDoc>('private', KEY)?.users ?? [];
@@ -90,16 +101,20 @@ export class UserDirectory {
       if (!updated) throw notFound(`no user ${JSON.stringify(username)}`);
       return next;
     });
+    this.credentialsChanged([updated!.id]);
     return updated!;
   }
 
   async remove(username: string, guard?: Guard) {
+    let removed: string[] = [];
     await this.change((users) => {
       const next = users.filter((u) => u.username !== username);
       if (next.length === users.length) throw notFound(`no user ${JSON.stringify(username)}`);
       guard?.(next, users);
+      removed = users.filter((u) => u.username === username).map((u) => u.id);
       return next;
     });
+    this.credentialsChanged(removed);
   }
 
   private change(fn: (users: StoredUser[]) => StoredUser[]) {

@@ -14,15 +14,16 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 
 const id = (i: number) => `m${i.toString(36).padStart(6, '0')}`;
 
+/** MAPS maps of one version each, in the store's layout: maps/<id>/v1.json, the version's canonical JSON. */
 async function writeMaps(dir: string) {
-  await mkdir(path.join(dir, 'maps'), { recursive: true });
   const on = new Date(Date.UTC(2026, 0, 1)).toISOString();
   for (let i = 0; i < MAPS; i++) {
     const mapId = id(i);
-    const version = { mapId, version: 1, name: `Map ${i}`, lastUpdatedBy: 'admin', lastUpdatedOn: on, public: false,
+    const version = { mapId, version: 1, name: `Map ${i}`, lastUpdatedBy: 'admin', lastUpdatedOn: on, public: false, change: 'created',
       configuration: { initialViewStrategy: 'manual', viewport: { center: { lat: 40, lng: -100 }, zoom: 4 },
         background: '#ffffff', layers: [] }, overrides: {} };
-    await writeFile(path.join(dir, 'maps', `${mapId}.json`), canonicalJson({ versions: [version] }));
+    await mkdir(path.join(dir, 'maps', mapId), { recursive: true });
+    await writeFile(path.join(dir, 'maps', mapId, 'v1.json'), canonicalJson(version));
   }
 }
 

@@ -8,17 +8,25 @@ import type { DatasourceKind } from './kind.ts';
 import { createSpreadsheetKind } from './spreadsheet/index.ts';
 import type { DatasourceEntry, DatasourceRegistry, QueryResult } from './types.ts';
 
+/** What a kind's name looks like: `esdb` and `services` (Terranova's editor's placeholders) are names; `ftp://x` is not. */
+const KIND_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+const EXAMPLE = 'for example spreadsheet?sheet_id=…&sheet_name=…';
+
 export function createDatasources(settings: Settings): DatasourceRegistry {
   const kinds = new Map<string, DatasourceKind>();
   for (const kind of [createSpreadsheetKind(settings.datasources.spreadsheet)]) kinds.set(kind.name, kind);
+  const known = () => [...kinds.keys()].join(', ');
 
+  const unknownKind = (kind: string) => {
+    const shown = kind.length > 60 ? `${kind.slice(0, 60)}…` : kind;
+    return `unknown datasource kind ${JSON.stringify(shown)}; expected ${known()} (${EXAMPLE}, as GET /api/v1/datasources/ lists them)`;
+  };
+
+  /** The kind and its parameters; 422 when the string names no kind this service has. */
   const resolve = (endpoint: string) => {
     const { kind, params } = parseEndpoint(endpoint);
     const source = kinds.get(kind);
-    if (!source) {
-      throw endpointProblem(`unknown datasource kind ${JSON.stringify(kind)}; expected ${[...kinds.keys()].join(', ')} ` +
-        `(for example spreadsheet?sheet_id=…&sheet_name=…)`);
-    }
+    if (!source) throw endpointProblem(unknownKind(kind));
     return { source, params };
   };
 
@@ -33,6 +41,25 @@ export function createDatasources(settings: Settings): DatasourceRegistry {
     checkEndpoint(endpoint: string) {
       const { source, params } = resolve(endpoint);
       source.check(params);
+    },
+    async endpointProblems(endpoint: string) {
+      const { kind, params } = parseEndpoint(endpoint);
+      const source = kinds.get(kind);
+      if (!source) {
+        // A kind that is not even a name (`ftp://…`, `?sheet_id=…`) can never run: refused now.
+        if (!KIND_NAME.test(kind)) throw endpointProblem(unknownKind(kind));
+        return [`${unknownKind(kind)}; the dataset is saved, and an update runs once the endpoint names one`];
+      }
+      source.check(params);
+      return source.problems(params);
+    },
+    pathKinds() {
+      return [...kinds.values()].map((k) => ({ kind: k.name, params: k.pathParams }));
+    },
+    async columns(endpoint: string) {
+      const { source, params } = resolve(endpoint);
+      source.check(params);
+      return source.columns(params);
     },
     async run(query: DatasetQuery): Promise<QueryResult> {
       const { source, params } = resolve(query.endpoint);

@@ -8,8 +8,14 @@ export interface DatasourceKind {
   readonly name: string;
   /** Entries of GET /api/v1/datasources/ as [endpoint string, entry] pairs, in a stable order. */
   list(): Promise<[string, DatasourceEntry][]>;
+  /** Endpoint parameters that the editor routes take from the path, in order. */
+  readonly pathParams: readonly string[];
   /** Form of the parameters only (no data read); throws validation_failed. */
   check(params: URLSearchParams): void;
+  /** Why well-formed parameters cannot run now ([] when they can); reads no rows. */
+  problems(params: URLSearchParams): Promise<string[]>;
+  /** Filterable fields; throws as run(). */
+  columns(params: URLSearchParams): Promise<string[]>;
   run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult>;
   close(): Promise<void>;
 }

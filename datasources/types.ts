@@ -32,6 +32,20 @@ export interface RowProblem {
   message: string;
 }
 
+/**
+ * Why a stored dataset's endpoint cannot run yet (an unknown kind, a sheet
+ * not there), reported by dataset create in `problems` beside row problems.
+ * Same `message` as a RowProblem; `path` instead of sheet and row, as in the
+ * `errors` of a 422.
+ */
+export interface EndpointProblem {
+  path: 'query.endpoint';
+  message: string;
+}
+
+/** An entry of a dataset's `problems`. */
+export type DatasetProblem = RowProblem | EndpointProblem;
+
 export interface QueryResult {
   records: EdgeRecord[];
   problems: RowProblem[];
@@ -47,14 +61,34 @@ export interface DatasourceEntry {
   [extra: string]: unknown;
 }
 
+/** A kind's editor routes: `/api/v1/datasources/<kind>/<one segment per param>/…`. */
+export interface PathKind {
+  kind: string;
+  /** Endpoint parameters taken from the path, in order (spreadsheet: sheet_id, sheet_name). */
+  params: readonly string[];
+}
+
 export interface DatasourceRegistry {
   /** The body of GET /api/v1/datasources/. */
   list(): Promise<Record<string, DatasourceEntry>>;
   /**
-   * Dataset create: checks the endpoint string's form and kind without reading
-   * data. Throws ServiceError validation_failed (422) naming the problem.
+   * Dataset update and query previews: checks the endpoint string's form and
+   * kind without reading data. Throws ServiceError validation_failed (422)
+   * naming the problem (also for a kind this service does not have).
    */
   checkEndpoint(endpoint: string): void;
+  /**
+   * Dataset create: why the endpoint cannot run yet ([] when it can): a kind
+   * this service does not have, a sheet that is not there or cannot be read.
+   * Reads no rows. Throws validation_failed (422) only for an endpoint that
+   * can never name a datasource (malformed parameters of a known kind, or a
+   * kind that is not a name).
+   */
+  endpointProblems(endpoint: string): Promise<string[]>;
+  /** Kinds that serve the editor routes, and their path parameters. */
+  pathKinds(): readonly PathKind[];
+  /** Filterable fields of an endpoint (row columns and `endpoints.<field>`), lower case, in sheet order. 422/503 as run(). */
+  columns(endpoint: string): Promise<string[]>;
   /**
    * Runs a query live. Throws ServiceError datasource_unavailable (503) when the
    * source cannot be read, validation_failed (422) for a filter on an unknown column.

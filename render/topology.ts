@@ -3,7 +3,8 @@
 // node_deduplication_field are one node (fallback: the endpoint name);
 // node_group_criteria builds group nodes with `children`, outermost first;
 // circuits between the same two nodes stay separate edges with unique names
-// and a parallel index; geographic layout keeps the data's coordinates,
+// and a parallel index; geographic layout keeps the data's coordinates (and
+// is 422 when no node has any: never a picture of everything at 0,0),
 // logical layout comes from logical-layout.ts.
 import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
@@ -156,6 +157,8 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
   }
 
   const leaves = [...nodes.values()];
+  // A map of everything at 0,0 helps nobody: say what to add instead (DESIGN: Datasources).
+  if (options.layout === 'geographic' && leaves.length > 0 && !leaves.some((l) => l.located)) throw noPositions(options.name, leaves.length);
   const markup = options.template ?? DEFAULT_TEMPLATES[options.layout].template;
   const tpl = templateFor(markup);
   const renderNode = (n: TopologyNode) => {
@@ -202,6 +205,14 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
     nodes: [...leaves.map((l) => l.node), ...groups],
     edges,
   };
+}
+
+/** 422 for a geographic output in which no node has coordinates, naming the ways to give them. */
+function noPositions(name: string, count: number) {
+  return validationFailed(`geographic output of ${JSON.stringify(name)}: none of its ${count} node${count === 1 ? ' has' : 's have'} ` +
+    'coordinates, so there is nothing to place on a map. Give the nodes positions: a Nodes (or Sites, or Locations) tab ' +
+    'in the workbook with name, latitude and longitude columns (lat, lon, lng and long work too), or source_latitude, ' +
+    'source_longitude, destination_latitude and destination_longitude columns in the rows; or ask for the logical layout.');
 }
 
 /** Group nodes, outermost level first; names are the criterion value, disambiguated on collision. */

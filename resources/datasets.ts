@@ -1,9 +1,12 @@
 // Datasets: versioned datasource queries with the results of their runs.
-// Create checks the endpoint string and stores the query without running it.
-// Update always runs the query live; with at least one filter it stores the
-// records with the new version, with none the version has no results (DESIGN:
-// "with none the version stores no results"). A datasource that cannot be
-// read (503) or a bad filter (422) stores nothing, filters or not.
+// Create stores the query without running it (`results: null`); an endpoint
+// that cannot run yet (a kind this service does not have, such as the
+// placeholder `esdb` Terranova's editor creates datasets with, or a sheet
+// not there) is stored too and reported in `problems` (DESIGN: Datasources).
+// A malformed endpoint is 422. Update always runs the query live and stores
+// its records with the new version; a query with no filters selects every
+// row (as Terranova does). A datasource that cannot be read (503), an
+// endpoint of an unknown kind or a bad filter (422) stores nothing.
 //
 // Results are blobs of the store, named by the hash of their content:
 // { records, problems, problemCount? }. A refresh whose results equal the
@@ -11,8 +14,10 @@
 // results by `resultsKey` (null when none), and the dataset object clients
 // see carries them inline, as Terranova does: `results` (the records, or
 // null) and `problems` (unusable rows, or []), plus `problemCount` when the
-// datasource capped the `problems` list.
-import type { DatasourceRegistry, QueryResult } from '../datasources/types.ts';
+// datasource capped the `problems` list. A created version keeps the reasons
+// its endpoint could not run in `endpointProblems`, shown in `problems` as
+// `{path: "query.endpoint", message}`.
+import type { DatasetProblem, DatasourceRegistry } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
 import { DATASET_FIELDS } from '../schema/records.ts';
 import type { Json, Store } from '../store/types.ts';
@@ -37,10 +42,13 @@ function datasetKind(store: Store): ResourceKind {
   return {
     ...DATASET_KIND,
     present: async (v) => {
-      const { resultsKey: _key, ...shown } = v;
+      const { resultsKey: _key, endpointProblems, ...shown } = v;
       const stored = await storedResults(store, v);
       const capped = stored?.problemCount !== undefined ? { problemCount: stored.problemCount } : {};
-      return { ...shown, results: stored?.records ?? null, problems: stored?.problems ?? [], ...capped };
+      const problems: DatasetProblem[] = stored?.problems ?? (Array.isArray(endpointProblems)
+        ? endpointProblems.map((message) => ({ path: 'query.endpoint', message: String(message) }))
+        : []);
+      return { ...shown, results: stored?.records ?? null, problems, ...capped };
     },
   };
 }
@@ -57,22 +65,21 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
     view: (version: StoredVersion) => collection.view(version),
     list: (query: ListQuery) => collection.list(query),
 
-    create(by: string, revision: DatasetRevision) {
-      datasources.checkEndpoint(revision.query.endpoint);
-      return collection.create(by, content(revision, null));
+    async create(by: string, revision: DatasetRevision) {
+      const problems = await datasources.endpointProblems(revision.query.endpoint);
+      return collection.create(by, { ...content(revision, null), ...(problems.length ? { endpointProblems: problems } : {}) });
     },
 
     async update(id: string, by: string, revision: DatasetRevision, ifMatch?: string) {
       // Fail fast (404, 412, 422) before a possibly slow datasource read.
       collection.checkMatch(id, collection.get(id), ifMatch);
       datasources.checkEndpoint(revision.query.endpoint);
-      const result = await datasources.run(revision.query);
-      const ran: QueryResult | null = revision.query.filters.length > 0 ? result : null;
+      const ran = await datasources.run(revision.query);
       // Results first: a crash between the two writes leaves an unreferenced blob, never a dangling reference.
-      const key = ran ? await store.put({
+      const key = await store.put({
         records: ran.records, problems: ran.problems,
         ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
-      } as unknown as Json) : null;
+      } as unknown as Json);
       return collection.append(id, by, async (latest) => {
         const next = content(revision, key);
         return { content: next, change: await describeChange('datasets', store, latest, next) };

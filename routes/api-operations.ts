@@ -131,6 +131,16 @@ function historyOperations(segment: string, tag: string, idParam: Record<string,
   ];
 }
 
+const sheetPath = {
+  sheet_id: v.pipe(v.string(), v.description('the spreadsheet file name without extension')),
+  sheet_name: v.pipe(v.string(), v.description('the tab (a CSV: its sheet_id)')),
+};
+const pageParams: QueryParam[] = [{ name: 'limit', schema: LimitParamSchema }, { name: 'offset', schema: OffsetParamSchema }];
+const FieldChoiceSchema = v.object({ label: v.string(), field: v.string(), placeholder: v.string() });
+const FILTER_PARAMS = 'Filters are query parameters as Terranova\'s editor writes them: `<field>=<value>` (equal) or ' +
+  '`<field>_<operator>=<value>` (like, not_like, not_equal, equal), one per value; values of one field and operator OR together, ' +
+  'filters AND. Values are not form-encoded: `+` is itself (and also matches a space), a space is `%20`. Parameters that name no field are ignored.';
+
 export function operations(): Operation[] {
   return [
     // Maps
@@ -146,7 +156,7 @@ export function operations(): Operation[] {
     { method: 'get', path: '/api/v1/datasets/', tag: 'datasets', summary: 'List datasets', scope: 'read', query: listParams(DATASET_LIST), answers: { 200: listed('datasets', DatasetItem) } },
     { method: 'get', path: '/api/v1/dataset/id/{datasetId}/', tag: 'datasets', summary: 'Get a dataset with its stored results', scope: 'read', pathParams: datasetId, query: [oneVersion], answers: { 200: version('the full dataset object', DatasetSchema) } },
     { method: 'post', path: '/api/v1/dataset/', tag: 'datasets', summary: 'Create a dataset (the query is saved, not run)', scope: 'write', body: { name: 'DatasetRevision', schema: DatasetRevisionSchema }, answers: { 201: created('dataset', DatasetSchema) } },
-    { method: 'put', path: '/api/v1/dataset/id/{datasetId}/', tag: 'datasets', summary: 'Save a new version; with filters the query runs live and its results are stored', scope: 'write', pathParams: datasetId, body: { name: 'DatasetRevision', schema: DatasetRevisionSchema }, answers: { 200: version('the new version with results and problems', DatasetSchema), 503: { description: 'the datasource cannot be read; nothing is stored' } } },
+    { method: 'put', path: '/api/v1/dataset/id/{datasetId}/', tag: 'datasets', summary: 'Save a new version; the query runs live and its results are stored (no filters: every row)', scope: 'write', pathParams: datasetId, body: { name: 'DatasetRevision', schema: DatasetRevisionSchema }, answers: { 200: version('the new version with results and problems', DatasetSchema), 503: { description: 'the datasource cannot be read; nothing is stored' } } },
 
     // Templates
     { method: 'get', path: '/api/v1/templates/', tag: 'templates', summary: 'List node templates', scope: 'read', query: listParams(TEMPLATE_LIST), answers: { 200: listed('templates', TemplateItem) } },
@@ -186,6 +196,10 @@ export function operations(): Operation[] {
 
     // Datasources
     { method: 'get', path: '/api/v1/datasources/', tag: 'datasources', summary: 'Datasource endpoints a dataset query can use', scope: null, answers: { 200: { description: 'object keyed by endpoint string, e.g. spreadsheet?sheet_id=...&sheet_name=...', schema: v.record(v.string(), DatasourceEntrySchema) } } },
+    { method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/filterable_columns/', tag: 'datasources', summary: 'Fields a dataset filter may name, as the dataset editor lists them', description: 'The `filterable_columns_endpoint` of a datasource entry (relative to /api/v1): row columns and `endpoints.<field>`.', scope: 'read', pathParams: sheetPath, answers: { 200: { description: '[{label, field, placeholder}]', schema: FieldChoiceSchema, list: true }, 503: { description: 'the sheet cannot be read or is not there' } } },
+    { method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/distinct/{field}/', tag: 'datasources', summary: 'Distinct values of a field among the rows the filters select', description: `The \`distinct_values_endpoint\` of a datasource entry plus \`/<field>/\`. ${FILTER_PARAMS}`, scope: 'read', pathParams: { ...sheetPath, field: v.pipe(v.string(), v.description('a field of the field list; may hold a /')) }, query: pageParams, answers: { 200: { description: 'the non-empty values, sorted naturally', schema: v.string(), list: true, headers: ['X-Result-Count', 'X-Total-Count'] }, 404: { description: 'the sheet has no such field' }, 503: { description: 'the sheet cannot be read or is not there' } } },
+    { method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/query/', tag: 'datasources', summary: 'Rows the filters select, and their count', description: `The \`query_endpoint\` of a datasource entry; the editor asks \`?limit=0&…\` for the count alone. ${FILTER_PARAMS}`, scope: 'read', pathParams: sheetPath, query: pageParams, answers: { 200: { description: 'the records; X-Result-Count (and X-Total-Count) is their number before limit/offset', schema: v.looseObject({}), list: true, headers: ['X-Result-Count', 'X-Total-Count'] }, 503: { description: 'the sheet cannot be read or is not there' } } },
+    { method: 'patch', path: '/api/v1/output/query/{layout}/', tag: 'output', summary: 'Preview an unsaved dataset query (records or topology)', description: 'Body: a DatasetRevision `{name, query}`; the query runs live and nothing is stored. `raw` answers the records, `logical` and `geographic` the topology. 422 and 503 as a dataset update answers them; a geographic preview in which no node has coordinates is 422 naming the fix.', scope: 'write', pathParams: { layout: v.picklist(['raw', ...LAYOUTS]) }, query: [{ name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering (logical, geographic)')) }], body: { name: 'DatasetRevision', schema: DatasetRevisionSchema }, answers: { 200: json('raw: the records (X-Result-Count is their number); logical and geographic: topology {name, layer, pathLayout, nodes, edges}'), 503: { description: 'the datasource cannot be read' } } },
 
     // Users and tokens
     { method: 'post', path: '/api/v1/auth/token', tag: 'auth', summary: 'Get an access token (password grant, RFC 6749 section 4.3)', scope: null, basicOnly: true, body: { name: 'TokenRequest', schema: TokenRequestSchema, form: true }, bodyErrors: [413], answers: { 200: ok('the token', TokenResponseSchema), 400: ok('an OAuth 2.0 error (RFC 6749 section 5.2), also for a body that cannot be read', TokenErrorSchema), 429: { description: 'too many failed logins for this username or address; Retry-After says when to try again' } } },

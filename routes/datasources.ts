@@ -1,6 +1,9 @@
 // GET /api/v1/datasources/: the datasource endpoints a dataset query can use
 // (SPEC: Datasources), public like the spec says. Thin: the registry builds
-// the body; files changed since the last call are re-read there.
+// the body; files changed since the last call are re-read there. Each entry
+// also carries what Terranova's dataset editor reads (display_name and the
+// paths of its query, field-list and distinct-value routes, which
+// routes/query.ts serves with the read scope).
 import { Hono } from 'hono';
 import type { DatasourceRegistry } from '../datasources/types.ts';
 

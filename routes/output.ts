@@ -67,7 +67,7 @@ export function outputRoutes(o: OutputDeps) {
       const results = await datasets.results(id, stored.version);
       if (!results) {
         throw notFound(`dataset ${id} version ${stored.version} has no stored results ` +
-          '(a dataset update with at least one filter stores them; or ask for dynamic output)');
+          '(a dataset update stores them; a dataset only created has none yet; or ask for dynamic output)');
       }
       return { name, query, records: results.records };
     },

@@ -5,10 +5,13 @@
 // watcher. Failures are cached too (a zip bomb is refused once, not on every
 // request). Parses run one at a time, so several large files never sit in
 // memory half-parsed together.
-import { readdir, stat } from 'node:fs/promises';
+// The folder is a boundary: a file is used only when its real path (symbolic
+// links resolved) is inside the folder's real path, so a link to /etc/passwd
+// or into another folder is not listed, not read and not named.
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
-import { limitName, type SheetLimits } from './raw.ts';
+import { limitName, plainReason, type SheetLimits } from './raw.ts';
 import { readCsv } from './read-csv.ts';
 import { readXlsx } from './read-xlsx.ts';
 import { buildBook, type ParsedBook } from './workbook.ts';
@@ -20,6 +23,8 @@ export interface SheetFile {
   fileName: string;
   kind: 'xlsx' | 'csv';
   modified: Date;
+  /** Real path of the file (inside the folder); internal, never shown. */
+  path: string;
 }
 
 export type Loaded = { file: SheetFile; book: ParsedBook; error?: undefined } | { file: SheetFile; book?: undefined; error: string };
@@ -39,8 +44,10 @@ export function createCatalog(limits: SheetLimits) {
   /** Sheet files in the folder by sheet_id; an xlsx wins over a csv of the same name. */
   async function scan(): Promise<Map<string, SheetFile>> {
     let names: string[];
+    let realDir: string;
     try {
-      names = (await readdir(dir)).sort();
+      realDir = await realpath(dir);
+      names = (await readdir(realDir)).sort();
     } catch {
       return new Map();
     }
@@ -52,7 +59,8 @@ export function createCatalog(limits: SheetLimits) {
       if (!kind || fileName.startsWith('.') || fileName.startsWith('~$')) continue;
       const sheetId = fileName.slice(0, -ext.length);
       if (sheetId === '' || (found.get(sheetId)?.kind === 'xlsx')) continue;
-      found.set(sheetId, { sheetId, fileName, kind, modified: new Date(0) });
+      const real = await realInside(realDir, fileName);
+      if (real) found.set(sheetId, { sheetId, fileName, kind, modified: new Date(0), path: real });
     }
     const present = new Set([...found.values()].map((f) => f.fileName));
     for (const name of [...cache.keys()]) if (!present.has(name)) cache.delete(name);
@@ -61,11 +69,12 @@ export function createCatalog(limits: SheetLimits) {
 
   /** Parses the file (or returns the cached parse of this very version); undefined when it is gone. */
   async function load(file: SheetFile): Promise<Loaded | undefined> {
-    const full = path.join(dir, file.fileName);
+    const full = file.path;
     let identity: string;
     let size: bigint;
     try {
-      const s = await stat(full, { bigint: true });
+      // lstat: the real path found by scan() is no link; one that has become a link since is not followed.
+      const s = await lstat(full, { bigint: true });
       if (!s.isFile()) return undefined;
       identity = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
       size = s.size;
@@ -92,8 +101,20 @@ export function createCatalog(limits: SheetLimits) {
       return { file, book: buildBook(raw, file.fileName) };
     } catch (e) {
       if (isServiceError(e)) return { file, error: e.message };
-      return { file, error: `${file.fileName} cannot be read: ${(e as Error).message}` };
+      return { file, error: `${file.fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? plainReason(e, 'unexpected error')}` };
     }
+  }
+
+  /** The real path of `fileName` in the folder when it stays inside the folder; undefined otherwise (or when gone). */
+  async function realInside(realDir: string, fileName: string): Promise<string | undefined> {
+    let real: string;
+    try {
+      real = await realpath(path.join(realDir, fileName));
+    } catch {
+      return undefined; // a dangling link, or gone meanwhile
+    }
+    const rel = path.relative(realDir, real);
+    return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel) ? real : undefined;
   }
 
   function enqueue<T>(task: () => Promise<T>): Promise<T> {

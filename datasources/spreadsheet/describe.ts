@@ -5,6 +5,11 @@
 // reason; for a workbook, whose tabs are then unknown, its context has an
 // empty sheet_name (SPEC: context holds sheet_id and sheet_name, strings), so
 // its key `spreadsheet?sheet_id=<id>&sheet_name=` names no sheet to query.
+// Every entry has Terranova's `display_name`; an entry that names a sheet
+// also has the paths of the editor's routes over it (datasources/editor.ts):
+// `query_endpoint`, `filterable_columns_endpoint`, `distinct_values_endpoint`.
+// The reason of an unavailable file never quotes its cells.
+import { editorPaths } from '../editor.ts';
 import { formatEndpoint } from '../endpoint.ts';
 import type { DatasourceEntry } from '../types.ts';
 import type { Loaded } from './catalog.ts';
@@ -17,10 +22,12 @@ export function describeFile(loaded: Loaded): [string, DatasourceEntry][] {
   const base = { kind: KIND, file: file.fileName, lastModified: file.modified.toISOString() };
   if (loaded.error !== undefined) {
     const context = { sheet_id: file.sheetId, sheet_name: file.kind === 'csv' ? file.sheetId : '' };
+    const name = file.kind === 'csv' ? file.sheetId : `${file.sheetId} (unavailable)`;
     return [[formatEndpoint(KIND, context), {
-      name: file.kind === 'csv' ? file.sheetId : `${file.sheetId} (unavailable)`,
+      name,
+      display_name: file.kind === 'csv' ? `${name} (unavailable)` : name,
       description: `Unavailable: ${loaded.error}`,
-      context, ...base, available: false, error: loaded.error,
+      context, ...editorFields(context), ...base, available: false, error: loaded.error,
     }]];
   }
   const entries: [string, DatasourceEntry][] = [];
@@ -30,10 +37,11 @@ export function describeFile(loaded: Loaded): [string, DatasourceEntry][] {
     const coordinates = sheet.endpointColumns.includes('latitude') ? 'with coordinates' : 'without coordinates';
     const entry: DatasourceEntry = {
       name,
+      display_name: sheet.error ? `${name} (unavailable)` : name,
       description: sheet.error
         ? `Unavailable: ${file.fileName}: ${sheet.error}`
         : `${sheet.recordCount} circuits from ${file.fileName}${file.kind === 'xlsx' ? `, sheet ${sheet.name}` : ''}, ${coordinates}`,
-      context, ...base,
+      context, ...editorFields(context), ...base,
       available: !sheet.error,
       ...(sheet.error ? { error: `${file.fileName}: ${sheet.error}` } : {}),
       columns: filterableColumns(sheet),
@@ -46,3 +54,7 @@ export function describeFile(loaded: Loaded): [string, DatasourceEntry][] {
   }
   return entries;
 }
+
+/** The editor's paths for a sheet; none when the context names no sheet (a workbook whose tabs are unknown). */
+const editorFields = (context: { sheet_id: string; sheet_name: string }) =>
+  editorPaths(KIND, [context.sheet_id, context.sheet_name]) ?? {};

@@ -33,7 +33,19 @@ const SINGLE: Record<Target, Set<string>> = {
 /** Record keys a column cannot take. */
 const RESERVED = new Set(['endpoints']);
 
-/** `prefixed`: read `source_*`/`destination_*` as endpoint fields (edge sheets, not the Nodes tab). */
+/**
+ * Other spellings of the coordinate headers (matched after lower-casing), for
+ * endpoint fields: a lookup tab's columns and `source_*` / `destination_*`
+ * row columns. A record's own columns keep their names (`long` there may be
+ * anything).
+ */
+const COORDINATE_ALIASES: Record<string, string> = { lat: 'latitude', lon: 'longitude', lng: 'longitude', long: 'longitude' };
+const endpointKey = (key: string) => (Object.hasOwn(COORDINATE_ALIASES, key) ? COORDINATE_ALIASES[key] : key);
+
+/**
+ * `prefixed`: read `source_*`/`destination_*` as endpoint fields (edge sheets);
+ * otherwise every column is an endpoint field (the Nodes lookup tab).
+ */
 export function planHeader(header: string[], prefixed = true): HeaderPlan {
   const byId = new Map<string, FieldPlan>();
   const plan: HeaderPlan = { source: -1, destination: -1, fields: [], notes: [] };
@@ -43,7 +55,8 @@ export function planHeader(header: string[], prefixed = true): HeaderPlan {
     let target: Target = 'record';
     let key = text;
     const endpoint = prefixed ? /^(source|destination)_(.+)$/.exec(text) : null;
-    if (endpoint && endpoint[2] !== 'name') [target, key] = [endpoint[1] as Target, endpoint[2]];
+    if (endpoint && endpoint[2] !== 'name') [target, key] = [endpoint[1] as Target, endpointKey(endpoint[2])];
+    else if (!prefixed) key = endpointKey(key);
     if (target === 'record' && RESERVED.has(key)) {
       plan.notes.push(`column ${JSON.stringify(cell)} is ignored: "${key}" is reserved for the record's endpoints`);
       return;

@@ -3,15 +3,17 @@
 // parameters: sheet_id (file name without extension) and sheet_name (tab
 // name; a CSV's own sheet_id). Files are looked up by scanning the folder, so
 // a sheet_id never becomes part of a path.
-import { datasourceUnavailable } from '../../errors.ts';
+import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import type { DatasetQuery } from '../../schema/dataset.ts';
 import { endpointProblem, requireParams } from '../endpoint.ts';
 import type { DatasourceKind } from '../kind.ts';
 import type { DatasourceEntry, QueryResult } from '../types.ts';
 import { createCatalog } from './catalog.ts';
 import { describeFile, KIND } from './describe.ts';
+import { filterableColumns } from './filter.ts';
 import { runQuery } from './query.ts';
 import type { SheetLimits } from './raw.ts';
+import type { EdgeSheet } from './records.ts';
 
 const PARAMS = ['sheet_id', 'sheet_name'] as const;
 
@@ -26,8 +28,28 @@ function sheetParams(params: URLSearchParams) {
 
 export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
   const catalog = createCatalog(limits);
+
+  /** The parsed edge sheet the parameters name; 503 naming why when there is none to read. */
+  async function sheetAt(params: URLSearchParams): Promise<EdgeSheet> {
+    const { sheet_id: id, sheet_name: name } = sheetParams(params);
+    const file = (await catalog.scan()).get(id);
+    const loaded = file && (await catalog.load(file));
+    if (!loaded) {
+      throw datasourceUnavailable(`spreadsheet ${JSON.stringify(id)} does not exist (no ${id}.xlsx or ${id}.csv in the spreadsheet folder)`);
+    }
+    if (loaded.error !== undefined) throw datasourceUnavailable(loaded.error);
+    const sheet = loaded.book.sheets.get(name);
+    if (!sheet) {
+      throw datasourceUnavailable(`${loaded.file.fileName} has no edge sheet ${JSON.stringify(name)}; its edge sheets: ` +
+        [...loaded.book.sheets.keys()].map((n) => JSON.stringify(n)).join(', '));
+    }
+    if (sheet.error) throw datasourceUnavailable(`${loaded.file.fileName}: ${sheet.error}`);
+    return sheet;
+  }
+
   return {
     name: KIND,
+    pathParams: PARAMS,
     async list() {
       const entries: [string, DatasourceEntry][] = [];
       for (const file of (await catalog.scan()).values()) {
@@ -39,21 +61,20 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     check(params) {
       sheetParams(params);
     },
+    async problems(params) {
+      try {
+        await sheetAt(params);
+        return [];
+      } catch (e) {
+        if (isServiceError(e) && e.code === 'datasource_unavailable') return [e.message];
+        throw e;
+      }
+    },
+    async columns(params) {
+      return filterableColumns(await sheetAt(params));
+    },
     async run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult> {
-      const { sheet_id: id, sheet_name: name } = sheetParams(params);
-      const file = (await catalog.scan()).get(id);
-      const loaded = file && (await catalog.load(file));
-      if (!loaded) {
-        throw datasourceUnavailable(`spreadsheet ${JSON.stringify(id)} does not exist (no ${id}.xlsx or ${id}.csv in the spreadsheet folder)`);
-      }
-      if (loaded.error !== undefined) throw datasourceUnavailable(loaded.error);
-      const sheet = loaded.book.sheets.get(name);
-      if (!sheet) {
-        throw datasourceUnavailable(`${loaded.file.fileName} has no edge sheet ${JSON.stringify(name)}; its edge sheets: ` +
-          [...loaded.book.sheets.keys()].map((n) => JSON.stringify(n)).join(', '));
-      }
-      if (sheet.error) throw datasourceUnavailable(`${loaded.file.fileName}: ${sheet.error}`);
-      return runQuery(sheet, query);
+      return runQuery(await sheetAt(params), query);
     },
     async close() {
       catalog.clear();

@@ -1,5 +1,7 @@
-// The `Nodes` tab of a workbook: a lookup table joined to edge rows by node
-// name, giving each endpoint its latitude, longitude and any other columns.
+// The lookup tab of a workbook (named `Nodes`, `Sites` or `Locations`): a
+// table joined to edge rows by node name, giving each endpoint its latitude,
+// longitude and any other columns. Coordinate headers may also be spelled
+// lat, lon, lng or long (header.ts).
 import type { RowProblem } from '../types.ts';
 import { isCoordinateField, parseCoordinate } from './fields.ts';
 import { planHeader } from './header.ts';
@@ -13,6 +15,8 @@ export interface NodeInfo {
 }
 
 export interface NodeLookup {
+  /** The tab's name as the workbook spells it, for messages. */
+  tab: string;
   /** Nodes by name (a Map: node names are file data). */
   byName: Map<string, NodeInfo>;
   /** Field names the lookup gives endpoints (name excluded), in header order. */
@@ -20,10 +24,20 @@ export interface NodeLookup {
   problems: RowProblem[];
 }
 
-export const isNodesTab = (name: string) => name.trim().toLowerCase() === 'nodes';
+/** Names a lookup tab may have (any case), in order of preference when a workbook has several. */
+export const LOOKUP_TABS = ['nodes', 'sites', 'locations'] as const;
+
+/** The workbook's lookup tab: the first of LOOKUP_TABS it has; undefined when none. */
+export function findLookupTab(tabs: readonly RawSheet[]): RawSheet | undefined {
+  for (const wanted of LOOKUP_TABS) {
+    const tab = tabs.find((s) => s.name.trim().toLowerCase() === wanted);
+    if (tab) return tab;
+  }
+  return undefined;
+}
 
 export function readNodes(sheet: RawSheet): NodeLookup {
-  const lookup: NodeLookup = { byName: new Map(), fields: [], problems: [] };
+  const lookup: NodeLookup = { tab: sheet.name, byName: new Map(), fields: [], problems: [] };
   const start = headerIndex(sheet);
   const problem = (row: number, message: string) => lookup.problems.push({ sheet: sheet.name, row, message });
   if (start < 0) return lookup;
@@ -31,7 +45,7 @@ export function readNodes(sheet: RawSheet): NodeLookup {
   for (const note of plan.notes) problem(rowNumber(sheet, start), note);
   const nameField = plan.fields.find((f) => f.key === 'name');
   if (!nameField) {
-    problem(rowNumber(sheet, start), 'the Nodes tab has no "name" column, so no node gets coordinates from it');
+    problem(rowNumber(sheet, start), `the ${JSON.stringify(sheet.name)} tab has no "name" column, so no node gets coordinates from it`);
     return lookup;
   }
   const fields = plan.fields.filter((f) => f !== nameField);

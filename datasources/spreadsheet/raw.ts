@@ -15,6 +15,17 @@ export interface RawSheet {
 
 export type SheetLimits = Settings['datasources']['spreadsheet'];
 
+/**
+ * A parser's error message as a reason a listing may show: its first line,
+ * only when it is plain words and numbers. Messages that could quote the
+ * file (quotes, paths, markup, odd characters) give `fallback` instead: the
+ * datasource listing is public, and a file that cannot be used may be anything.
+ */
+export function plainReason(error: unknown, fallback: string): string {
+  const first = String((error as Error)?.message ?? '').split('\n')[0].trim();
+  return first !== '' && first.length <= 120 && /^[A-Za-z0-9 ,.:()_-]+$/.test(first) ? first : fallback;
+}
+
 /** A setting named the way the settings file spells it, for messages. */
 export const limitName = (key: keyof SheetLimits) => `datasources.spreadsheet.${key}`;
 

@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { datasourceUnavailable } from '../../errors.ts';
-import { limitName, type RawSheet, type SheetLimits } from './raw.ts';
+import { limitName, plainReason, type RawSheet, type SheetLimits } from './raw.ts';
 
 export async function readCsv(file: string, label: string, sheetName: string, limits: SheetLimits): Promise<RawSheet[]> {
   let buffer: Buffer;
@@ -29,7 +29,7 @@ export async function readCsv(file: string, label: string, sheetName: string, li
   try {
     records = parse(utf8, { bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
   } catch (e) {
-    throw datasourceUnavailable(`${label} is not a readable CSV file: ${(e as Error).message}`);
+    throw datasourceUnavailable(`${label} is not a readable CSV file: ${plainReason(e, (e as { code?: string }).code ?? 'parse error')}`);
   }
   return [{ name: sheetName, rows: records }];
 }

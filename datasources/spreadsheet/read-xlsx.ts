@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import type { Entry, ZipFile } from 'yauzl';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import { cellText } from './cell-text.ts';
-import { limitName, type RawSheet, type SheetLimits } from './raw.ts';
+import { limitName, plainReason, type RawSheet, type SheetLimits } from './raw.ts';
 import { openGuardedZip } from './zip-guard.ts';
 
 const require = createRequire(import.meta.url);
@@ -69,7 +69,7 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
     return sheets;
   } catch (e) {
     if (isServiceError(e)) throw e;
-    throw datasourceUnavailable(`${label} is not a readable xlsx workbook: ${(e as Error).message}`);
+    throw datasourceUnavailable(`${label} is not a readable xlsx workbook: ${plainReason(e, 'damaged or not an xlsx file')}`);
   } finally {
     for (const stream of opened) stream.destroy();
     zip.close();

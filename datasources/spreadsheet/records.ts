@@ -69,7 +69,8 @@ export function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null): EdgeS
   const byNode = new Map<string, Endpoint>();
   const sides = [endpointSide(fromSource, nodes, byNode), endpointSide(fromDestination, nodes, byNode)] as const;
   const expectsCoordinates = endpointColumns.includes('latitude');
-  const noPlace = (name: string) => `node ${JSON.stringify(name)} has no coordinates (not in the Nodes tab, no ` +
+  const lookupTab = nodes ? `the ${JSON.stringify(nodes.tab)} tab` : 'a Nodes tab';
+  const noPlace = (name: string) => `node ${JSON.stringify(name)} has no coordinates (not in ${lookupTab}, no ` +
     'latitude/longitude cells in the row); kept without a position';
   for (let r = start + 1; r < rows.length; r++) {
     const cells = rows[r];

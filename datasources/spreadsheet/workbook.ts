@@ -1,8 +1,10 @@
 // A parsed file: its raw tabs turned into edge sheets (tab order kept), with
-// the workbook's Nodes tab as their shared lookup. A file without any edge
-// sheet is unavailable, with a message that says what was found instead.
+// the workbook's lookup tab (Nodes, Sites or Locations) as their shared
+// lookup. A file without any edge sheet is unavailable, with a message that
+// says what was found instead; it never quotes the file's cells, since a
+// file that cannot be used may be anything (DESIGN: the listing is public).
 import { datasourceUnavailable } from '../../errors.ts';
-import { isNodesTab, readNodes } from './nodes.ts';
+import { findLookupTab, readNodes } from './nodes.ts';
 import { cellAt, headerIndex, type RawSheet } from './raw.ts';
 import { buildEdgeSheet, type EdgeSheet } from './records.ts';
 
@@ -12,9 +14,9 @@ export interface ParsedBook {
 }
 
 export function buildBook(raw: RawSheet[], label: string): ParsedBook {
-  // A Nodes tab serves the other tabs of its workbook; a file of one tab (every
+  // A lookup tab serves the other tabs of its workbook; a file of one tab (every
   // CSV, whose tab is named after the file) has none, so `nodes.csv` is circuits.
-  const nodesTab = raw.length > 1 ? raw.find((s) => isNodesTab(s.name)) : undefined;
+  const nodesTab = raw.length > 1 ? findLookupTab(raw) : undefined;
   const nodes = nodesTab ? readNodes(nodesTab) : null;
   const sheets = new Map<string, EdgeSheet>();
   for (const tab of raw) {
@@ -24,8 +26,9 @@ export function buildBook(raw: RawSheet[], label: string): ParsedBook {
   }
   if (sheets.size === 0) {
     const header = raw.length === 1 ? raw[0].rows[headerIndex(raw[0])] ?? [] : [];
+    const cells = header.filter((_, i) => cellAt(header, i) !== '').length;
     const found = raw.length === 1
-      ? `its header row: ${header.map((_, i) => cellAt(header, i)).filter(Boolean).join(', ') || '(empty)'}`
+      ? (cells ? `its first row has ${cells} filled cell${cells === 1 ? '' : 's'}, none of them a source or destination header` : 'it is empty')
       : `tabs: ${raw.map((s) => s.name).join(', ') || '(none)'}`;
     throw datasourceUnavailable(`${label} has no sheet with source and destination columns (${found})`);
   }

@@ -6,7 +6,7 @@
 // its directory fails on the first byte too many instead of filling memory.
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { datasourceUnavailable } from '../../errors.ts';
-import { limitName, type SheetLimits } from './raw.ts';
+import { limitName, plainReason, type SheetLimits } from './raw.ts';
 
 /** More entries than any real workbook has; guards the directory walk itself. */
 export const MAX_ZIP_ENTRIES = 10_000;
@@ -29,7 +29,7 @@ export async function openGuardedZip(file: string, label: string, limits: SheetL
   try {
     zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true });
   } catch (e) {
-    throw datasourceUnavailable(`${label} is not a readable xlsx workbook: ${(e as Error).message}`);
+    throw datasourceUnavailable(`${label} is not a readable xlsx workbook: ${plainReason(e, 'damaged or not an xlsx file')}`);
   }
   try {
     if (zip.entryCount > MAX_ZIP_ENTRIES) {
@@ -61,6 +61,6 @@ export async function openGuardedZip(file: string, label: string, limits: SheetL
   } catch (e) {
     zip.close();
     if ((e as { code?: string }).code === 'datasource_unavailable') throw e;
-    throw datasourceUnavailable(`${label} is not a readable xlsx workbook: ${(e as Error).message}`);
+    throw datasourceUnavailable(`${label} is not a readable xlsx workbook: ${plainReason(e, 'damaged or not an xlsx file')}`);
   }
 }

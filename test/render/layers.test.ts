@@ -104,7 +104,7 @@ describe('resolveMapLayers', () => {
 
   it('gives a layer with no data mapjson null and a warning naming it', async () => {
     const { output, topologies, warnings } = await resolveMapLayers({ configuration: { layers: [{ name: 'Empty' }] }, overrides: {} }, loaders());
-    assert.equal(output.configuration.layers[0].mapjson, null);
+    assert.equal((output.configuration.layers[0] as Record<string, unknown>).mapjson, null);
     assert.deepEqual(topologies, [null]);
     assert.match(warnings[0], /layer 1 \("Empty"\) names no data yet/);
   });
@@ -116,7 +116,7 @@ describe('resolveMapLayers', () => {
       overrides: { AbC1234: { nodes: { CHI1: { operation: 'delete' as const } }, edges: {} }, Other12: { nodes: { SEA1: { operation: 'delete' as const } }, edges: {} } },
     }, loaders(calls), { baseUrl: 'https://maps.example' });
     assert.deepEqual(calls.map((c) => c.split(':')[0]), ['AbC1234']);
-    const names = JSON.parse(String(output.configuration.layers[0].mapjson)).nodes.map((n: { name: string }) => n.name);
+    const names = JSON.parse(String((output.configuration.layers[0] as Record<string, unknown>).mapjson)).nodes.map((n: { name: string }) => n.name);
     assert.ok(names.includes('SEA1') && !names.includes('CHI1'), names.join());
   });
 
@@ -125,7 +125,7 @@ describe('resolveMapLayers', () => {
       { datasetId: 'AbC1234', datasetVersion: 2, layout: 'logical', templateId: 'Tmpl123' },
       { datasetId: 'AbC1234', datatype: 'dynamic' },
     ] }, overrides: {} }, loaders(), { baseUrl: 'https://maps.example' });
-    assert.deepEqual(output.configuration.layers.map((l) => l.mapjsonUrl), [
+    assert.deepEqual(output.configuration.layers.map((l) => (l as Record<string, unknown>).mapjsonUrl), [
       'https://maps.example/api/v1/output/dataset/AbC1234/logical/static/?version=2&template=Tmpl123',
       'https://maps.example/api/v1/output/dataset/AbC1234/geographic/live/',
     ]);

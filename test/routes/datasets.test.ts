@@ -23,6 +23,15 @@ function scripted() {
       calls.push(`check ${endpoint}`);
       if (!endpoint.startsWith('spreadsheet?')) throw new ServiceError('validation_failed', `unknown datasource kind in ${endpoint}`);
     },
+    // As the real registry: a kind that is a name but unknown can be saved (reported), anything else malformed is 422.
+    async endpointProblems(endpoint) {
+      calls.push(`problems ${endpoint}`);
+      if (endpoint.startsWith('spreadsheet?')) return [];
+      if (/^[a-z]+$/.test(endpoint)) return [`unknown datasource kind "${endpoint}"`];
+      throw new ServiceError('validation_failed', `unknown datasource kind in ${endpoint}`);
+    },
+    pathKinds: () => [],
+    columns: async () => [],
     async run(query) {
       calls.push(`run ${query.endpoint}`);
       if (state.next instanceof Error) throw state.next;
@@ -58,7 +67,7 @@ describe('POST /api/v1/dataset/', () => {
     const res = await create(revision('Circuits', [filter]));
     assert.equal(res.status, 201);
     const d = await body(res);
-    assert.deepEqual(ds.calls, [`check ${ENDPOINT}`]);
+    assert.deepEqual(ds.calls, [`problems ${ENDPOINT}`]);
     assert.match(d.datasetId, /^[A-Za-z0-9]{7}$/);
     assert.deepEqual(Object.keys(d).sort(),
       ['datasetId', 'lastUpdatedBy', 'lastUpdatedOn', 'name', 'problems', 'query', 'results', 'version']);
@@ -73,6 +82,20 @@ describe('POST /api/v1/dataset/', () => {
   it('normalizes the query (operator "" is equal, a single value becomes a list)', async () => {
     const d = await body(await create(revision('N', [{ field: 'name', operator: '', value: 'x' }])));
     assert.deepEqual(d.query.filters, [{ field: 'name', operator: 'equal', value: ['x'] }]);
+  });
+
+  it('saves an endpoint that cannot run yet (Terranova\'s placeholder "esdb") and reports it in problems; update is 422', async () => {
+    const res = await create({ name: 'Placeholder', query: { endpoint: 'esdb', filters: [] } });
+    assert.equal(res.status, 201);
+    const d = await body(res);
+    assert.equal(d.results, null);
+    assert.deepEqual(d.problems, [{ path: 'query.endpoint', message: 'unknown datasource kind "esdb"' }]);
+    assert.deepEqual(await get(d.datasetId), d);
+    // The next version runs its query: the problem is gone with it.
+    ds.state.next = { records: [record('p1')], problems: [] };
+    assert.equal((await update(d.datasetId, { name: 'Placeholder', query: { endpoint: 'esdb', filters: [] } })).status, 422);
+    const v2 = await body(await update(d.datasetId, revision('Placeholder')));
+    assert.deepEqual([v2.version, v2.problems, v2.results.length], [2, [], 1]);
   });
 
   it('is 422 for an endpoint the registry refuses, or a bad query', async () => {
@@ -136,17 +159,19 @@ describe('PUT /api/v1/dataset/id/{datasetId}/', () => {
     assert.equal(t.store.head<any>('datasets', d.datasetId)?.resultsKey, (await t.store.read<any>('datasets', d.datasetId, 2))?.resultsKey);
   });
 
-  it('without filters: the query still runs live, and the new version stores no results', async () => {
+  it('without filters: the query selects every row, and the new version stores them (as Terranova does)', async () => {
     const d = await body(await create(revision('NoFilters')));
     ds.calls.length = 0;
-    ds.state.next = { records: [record('n1')], problems: [] };
+    ds.state.next = { records: [record('n1'), record('n2')], problems: [] };
     const blobs = t.store.blobKeys().length;
     const v2 = await body(await update(d.datasetId, revision('NoFilters')));
     assert.deepEqual(ds.calls, [`check ${ENDPOINT}`, `run ${ENDPOINT}`]);
     assert.equal(v2.version, 2);
-    assert.equal(v2.results, null);
-    assert.equal(t.store.head<any>('datasets', d.datasetId)?.resultsKey, null);
-    assert.equal(t.store.blobKeys().length, blobs);
+    assert.deepEqual(v2.results, [record('n1'), record('n2')]);
+    const key = t.store.head<any>('datasets', d.datasetId)?.resultsKey;
+    assert.match(key, /^[0-9a-f]{64}$/);
+    assert.equal(t.store.blobKeys().length, blobs + 1);
+    assert.deepEqual((await t.store.fetch<any>(key))?.records, v2.results);
   });
 
   for (const [label, filters] of [['with a filter', [filter]], ['without filters', []]] as const) {
@@ -202,6 +227,6 @@ describe('GET /api/v1/datasets/', () => {
     assert.deepEqual(names.map((x: any) => x.name).sort(), ['Listed', 'Live']);
     assert.deepEqual(Object.keys(names[0]), ['datasetId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn']);
     assert.equal((await t.request('/api/v1/datasets/?fields=resultsKey', { token: t.read })).status, 400);
-    assert.equal((await t.request('/api/v1/datasets/?public=true', { token: t.read })).status, 400);
+    assert.equal((await t.request('/api/v1/datasets/?public=true', { token: t.read })).status, 200, 'not a dataset filter: ignored');
   });
 });

@@ -12,6 +12,9 @@ const source = { next: [] as EdgeRecord[] };
 const registry: DatasourceRegistry = {
   list: async () => ({}),
   checkEndpoint: () => {},
+  endpointProblems: async () => [],
+  pathKinds: () => [],
+  columns: async () => [],
   run: async () => ({ records: source.next, problems: [] }),
   close: async () => {},
 };

@@ -11,6 +11,9 @@ import { body, createMap, sampleMap, sampleTemplate, start, type Started } from 
 const registry: DatasourceRegistry = {
   list: async () => ({}),
   checkEndpoint: () => {},
+  endpointProblems: async () => [],
+  pathKinds: () => [],
+  columns: async () => [],
   run: async (query) => ({
     records: [{ id: 'c1', name: 'c1', source: 'A', destination: 'B', capacity: 100, endpoints: [{ name: 'A', latitude: 1, longitude: 2 }, { name: 'B' }] }],
     problems: [{ sheet: query.endpoint, row: 3, message: 'destination is empty' }],
