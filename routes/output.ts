@@ -1,7 +1,7 @@
-// Output (SPEC: Output): datasets and maps rendered as topology JSON or SVG.
+// Output (docs/api.md: Output): datasets and maps rendered as topology JSON or SVG.
 // Thin: pick the stored version, hand loaders to render/, send with an ETag of
 // the bytes (routes/conditional.ts). Public map output answers 404 for anything
-// not public now (DESIGN: Resources), with the same message as for a missing map.
+// not public now (docs/api.md: Public routes), with the same message as for a missing map.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
@@ -113,7 +113,9 @@ export function outputRoutes(o: OutputDeps) {
   const mapOutput = async (version: StoredVersion) => {
     const { change: _c, deleted: _d, ...map } = version;
     const resolved = await resolveMapLayers(map as unknown as MapRevision & StoredVersion, loaders, { baseUrl: o.baseUrl });
-    return { ...resolved, output: { ...resolved.output, configuration: withTerranovaDefaults(resolved.output.configuration) } };
+    // The picture is drawn from the configuration as stored: the defaults are for clients (a default
+    // viewport would frame every map on North America instead of fitting it to its content).
+    return { ...resolved, stored: resolved.output, output: { ...resolved.output, configuration: withTerranovaDefaults(resolved.output.configuration) } };
   };
   /** `value` with the warnings of its resolution, when there are any (a layer with no data yet). */
   const warned = (value: object, warnings: string[]) => (warnings.length > 0 ? { ...value, warnings } : value);
@@ -131,8 +133,8 @@ export function outputRoutes(o: OutputDeps) {
       return json(c, warned(output, warnings));
     });
     app.get(`${prefix}/:mapId/svg`, guard, async (c) => {
-      const { output, topologies } = await mapOutput(await get(c));
-      return svg(c, renderMapSvg(output as { name?: string }, topologies));
+      const { stored, topologies } = await mapOutput(await get(c));
+      return svg(c, renderMapSvg(stored as { name?: string }, topologies));
     });
   };
 

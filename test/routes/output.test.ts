@@ -1,4 +1,4 @@
-// Output endpoints through HTTP (SPEC: Output): dataset output in all its
+// Output routes through HTTP (docs/api.md: Output): dataset output in all its
 // path forms, authenticated and public map output with the visibility rules,
 // the unsaved preview, the SVG variants with their headers, and conditional
 // GETs on the ETag of each output's bytes.
@@ -299,6 +299,14 @@ describe('GET /api/v1/output/map/{mapId}/, /json/ and /svg/', () => {
     const config = await body(await t.request(`/api/v1/output/map/${id}/`, { token: t.write }));
     assert.equal(config.layers[0].mapjsonUrl, `${t.settings.server.baseUrl}/api/v1/output/dataset/${executed}/geographic/static/`);
     assert.equal(config.layers[1].mapjsonUrl, undefined, 'an inline layer gets none');
+  });
+
+  it('svg: a map without a viewport is fitted to its content, not framed by the defaults clients get', async () => {
+    const fitted = await createMap(mapBody());
+    const framed = await createMap({ ...mapBody(), configuration: { ...mapBody().configuration, initialViewStrategy: 'static', viewport: { center: { lat: 39, lng: -98 }, zoom: 3 } } });
+    const picture = async (id: string) => (await t.request(`/api/v1/output/map/${id}/svg/`, { token: t.write })).text();
+    const viewBox = (svg: string) => /viewBox="([^"]+)"/.exec(svg)?.[1];
+    assert.notEqual(viewBox(await picture(fitted)), viewBox(await picture(framed)));
   });
 
   it('a layer whose dataset is unknown is 404 naming the layer, not a 500', async () => {
