@@ -6,6 +6,22 @@ import * as v from 'valibot';
 /** A version number as a query parameter writes it. */
 export const VERSION_NUMBER = /^[1-9][0-9]{0,8}$/;
 
+/** The largest count or version number a parameter takes (nine digits). */
+const MAX_PARAM_NUMBER = 999_999_999;
+
+/**
+ * How the OpenAPI document types a parameter, in place of converting its
+ * pipe (routes/openapi.ts). Query values arrive as text that these pipes turn
+ * into numbers, so the document gives the number they stand for (`type:
+ * integer` with its bounds) rather than a string with a pattern. Parsing is
+ * unchanged: valibot skips metadata when it runs a pipe.
+ */
+export const documentedAs = <TInput>(jsonSchema: Record<string, unknown>) =>
+  v.metadata<TInput, { readonly jsonSchema: Record<string, unknown> }>({ jsonSchema });
+
+/** A whole number from `minimum` to `maximum`, as JSON Schema writes it. */
+export const integerSchema = (minimum: number, maximum = MAX_PARAM_NUMBER) => ({ type: 'integer', minimum, maximum });
+
 /** `latest` (default), `all`, or a version number >= 1. */
 export const VersionParamSchema = v.pipe(
   v.string(),
@@ -15,6 +31,7 @@ export const VersionParamSchema = v.pipe(
     'expected latest, all or a version number from 1',
   ),
   v.transform((s): 'latest' | 'all' | number => (s === 'latest' || s === 'all' ? s : Number(s))),
+  documentedAs({ anyOf: [{ type: 'string', enum: ['latest', 'all'] }, integerSchema(1)] }),
 );
 
 /** Get-by-ID takes one version: `latest` (default) or a number; `all` is a list's job. */
@@ -26,6 +43,7 @@ export const OneVersionParamSchema = v.pipe(
     'expected latest or a version number from 1 (for every version use the list with version=all)',
   ),
   v.transform((s): 'latest' | number => (s === 'latest' ? s : Number(s))),
+  documentedAs({ anyOf: [{ type: 'string', enum: ['latest'] }, integerSchema(1)] }),
 );
 
 const count = (what: string) =>
@@ -34,6 +52,7 @@ const count = (what: string) =>
     v.description(what),
     v.regex(/^[0-9]{1,9}$/, 'expected a whole number from 0'),
     v.transform(Number),
+    documentedAs(integerSchema(0)),
   );
 export const LimitParamSchema = count('largest number of items to return (default: all)');
 export const OffsetParamSchema = count('number of matching items to skip (default 0)');

@@ -1,5 +1,5 @@
-// GET /openapi.json: an OpenAPI 3.1 document listing every route of SPEC.md
-// (and DESIGN.md's additions) with the request schemas the routes validate
+// GET /openapi.json: an OpenAPI 3.1 document listing every route of docs/api.md
+// (our additions to Terranova's API included) with the request schemas the routes validate
 // with, and bearer security with the configured scope of each endpoint.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -13,7 +13,7 @@ import { SetPasswordSchema, UserCreateSchema, UserUpdateSchema } from '../../sch
 import { buildOpenApi, jsonSchema } from '../../routes/openapi.ts';
 import { body, start, type Started } from './fixtures.ts';
 
-// SPEC.md's endpoint tables, plus DESIGN.md's unpublish and token endpoint: [method, path, scope kind | null].
+// The routes Terranova's API has, plus our unpublish and token route (docs/api.md): [method, path, scope kind | null].
 const SPEC_ROUTES: Array<[string, string, string | null]> = [
   ['get', '/api/v1/maps/', 'read'], ['get', '/api/v1/map/id/{mapId}/', 'read'], ['post', '/api/v1/map/', 'write'],
   ['put', '/api/v1/map/id/{mapId}/', 'write'], ['post', '/api/v1/map/id/{mapId}/publish/', 'publish'],
@@ -92,7 +92,8 @@ describe('GET /openapi.json', () => {
     assert.ok(doc.paths['/api/v1/auth/token'].post.requestBody.content['application/x-www-form-urlencoded']);
     // RFC 6749 5.2: every failure the token endpoint can answer, with the error shape it sends
     const token = doc.paths['/api/v1/auth/token'].post.responses;
-    assert.deepEqual(Object.keys(token).sort(), ['200', '400', '413', '429']);
+    // (408 and 413 come from the body limit before the route; 500 is any route's unexpected failure.)
+    assert.deepEqual(Object.keys(token).sort(), ['200', '400', '408', '413', '429', '500']);
     assert.deepEqual(token['400'].content['application/json'].schema, { $ref: '#/components/schemas/TokenError' });
   });
 
@@ -119,6 +120,69 @@ describe('GET /openapi.json', () => {
       .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}').replace(/\/$/, '')}`);
     const missing = [...new Set(served)].filter((r) => !described.has(r));
     assert.deepEqual(missing, []);
+  });
+
+  it('types counts and version numbers as integers, though they travel as text', () => {
+    const numbers: string[] = [];
+    for (const [p, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        for (const param of op.parameters ?? []) {
+          const where = `${method} ${p} ${param.name}`;
+          if (['limit', 'offset', 'from', 'to'].includes(param.name)) {
+            assert.equal(param.schema.type, 'integer', where);
+            assert.equal(typeof param.schema.minimum, 'number', where);
+            assert.equal(param.schema.pattern, undefined, where);
+            numbers.push(param.name);
+          }
+          if (param.name === 'version') {
+            const integer = param.schema.type === 'integer' ? param.schema : param.schema.anyOf?.find((s: any) => s.type === 'integer');
+            assert.deepEqual([integer?.minimum, param.schema.pattern], [1, undefined], where);
+            numbers.push(param.name);
+          }
+        }
+        for (const [status, answer] of Object.entries<any>(op.responses)) {
+          for (const header of ['X-Total-Count', 'X-Result-Count', 'Retry-After']) {
+            if (answer.headers?.[header]) assert.equal(answer.headers[header].schema.type, 'integer', `${method} ${p} ${status} ${header}`);
+          }
+        }
+      }
+    }
+    assert.ok(numbers.includes('limit') && numbers.includes('offset') && numbers.includes('from') && numbers.includes('version'));
+    // Only the document says integer: the routes still read the text.
+    assert.deepEqual(doc.paths['/api/v1/maps/'].get.parameters.find((p: any) => p.name === 'version').schema.anyOf,
+      [{ type: 'string', enum: ['latest', 'all'] }, { type: 'integer', minimum: 1, maximum: 999_999_999 }]);
+    assert.deepEqual(doc.paths['/api/v1/user/'].get.parameters.map((p: any) => [p.name, p.schema.type, p.schema.minimum, p.schema.maximum]),
+      [['limit', 'integer', 1, 10_000], ['offset', 'integer', 0, Number.MAX_SAFE_INTEGER]]);
+    assert.equal(doc.paths['/api/v1/map/id/{mapId}/revert/'].post.parameters.find((p: any) => p.name === 'version').required, true);
+  });
+
+  it('gives every error answer the shared Error schema, with the codes it can carry', () => {
+    for (const [p, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        for (const [status, answer] of Object.entries<any>(op.responses)) {
+          if (Number(status) < 400 || (p === '/api/v1/auth/token' && status === '400')) continue;
+          const schema = answer.content['application/json'].schema;
+          assert.deepEqual(schema.allOf[0], { $ref: '#/components/schemas/Error' }, `${method} ${p} ${status}`);
+          assert.ok(schema.allOf[1].properties.code.enum.length > 0, `${method} ${p} ${status}`);
+        }
+      }
+    }
+    const put = doc.paths['/api/v1/dataset/id/{datasetId}/'].put.responses;
+    assert.deepEqual(put['503'].content['application/json'].schema.allOf[1].properties.code.enum, ['resource_unavailable', 'datasource_unavailable']);
+    assert.deepEqual(put['409'].content['application/json'].schema.allOf[1].properties.code.enum, ['changed_on_disk']);
+    const del = doc.paths['/api/v1/dataset/id/{datasetId}/'].delete.responses;
+    assert.deepEqual(del['409'].content['application/json'].schema.allOf[1].properties.code.enum, ['conflict', 'changed_on_disk']);
+    assert.match(del['409'].description, /used by a map/);
+  });
+
+  it('with an external OpenID issuer, authenticated operations may answer 503 when its keys cannot be fetched', () => {
+    const settings = parseSettings({ auth: { backend: 'oidc', oidc: { issuer: 'https://id.example.net', audience: 'maps' } } }, {}, t.dir);
+    const external = buildOpenApi(settings) as any;
+    const codes = (op: any) => op.responses['503']?.content['application/json'].schema.allOf[1].properties.code.enum;
+    assert.deepEqual(codes(external.paths['/api/v1/current_user/'].get), ['identity_provider_unavailable']);
+    assert.deepEqual(codes(external.paths['/api/v1/map/id/{mapId}/'].get), ['identity_provider_unavailable', 'resource_unavailable']);
+    assert.deepEqual(codes(external.paths['/api/v1/public/maps/'].get), ['resource_unavailable']);
+    assert.equal(doc.paths['/api/v1/current_user/'].get.responses['503'], undefined);
   });
 
   it('omits the user management endpoints with the OIDC backend', () => {
