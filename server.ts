@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { bootstrapAdminOf } from './auth/bootstrap.ts';
 import { createAuth } from './auth/index.ts';
 import type { AppEnv } from './auth/types.ts';
 import { loadSettings, SettingsError, type Settings } from './config/settings.ts';
@@ -45,6 +46,8 @@ export interface AppDeps {
   log?: Logger;
   /** First-start admin password (MTS_ADMIN_PASSWORD). */
   adminPassword?: string;
+  /** Create no first-start admin here: serve() creates it once listening (bootstrapAdminOf). */
+  deferAdmin?: boolean;
   /** Datasource kinds for dataset queries; default: the spreadsheet registry over settings.datasources. */
   datasources?: DatasourceRegistry;
 }
@@ -53,7 +56,7 @@ export async function createApp(deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? createLogger();
   const { settings, store } = deps;
-  const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword });
+  const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin });
 
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(errorHandler(log));
@@ -104,6 +107,8 @@ export async function createApp(deps: AppDeps) {
 
 /** How long a stop waits for the requests in flight. */
 const STOP_GRACE_MS = 10_000;
+/** A signal this soon after the one that began a stop is that one again (npm passing Ctrl-C on), not a second. */
+const SAME_STOP_MS = 500;
 
 export interface ServeOptions {
   /** Default: the service's logger on stdout/stderr. */
@@ -117,9 +122,9 @@ export async function serve(env: NodeJS.ProcessEnv = process.env, options: Serve
   const log = options.log ?? createLogger();
   const settings = loadSettings(env);
   const store = await openFileStore(settings.data.dir, { log: (m) => log.info(m) });
-  let server: http.Server;
+  let server: http.Server | undefined;
   try {
-    const app = await createApp({ settings, store, log, adminPassword: env.MTS_ADMIN_PASSWORD });
+    const app = await createApp({ settings, store, log, deferAdmin: true });
     server = await new Promise<http.Server>((resolve, reject) => {
       const s = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host, serverOptions: serverOptions(settings) },
         () => resolve(s as http.Server));
@@ -129,11 +134,16 @@ export async function serve(env: NodeJS.ProcessEnv = process.env, options: Serve
       s.once('error', refused);
       s.once('listening', () => s.off('error', refused));
     });
+    limitConnections(server, settings, log);
+    // Only with the port ours: a start that cannot listen creates no user and prints no password
+    // that the next start would never show again.
+    await bootstrapAdminOf(settings, store, env.MTS_ADMIN_PASSWORD, log);
   } catch (e) {
+    const listening = server;
+    if (listening) await new Promise((resolve) => listening.close(resolve));
     await store.close(); // releases the data folder's lock
     throw e;
   }
-  limitConnections(server, settings, log);
   const info = server.address();
   log.info(`Map Topology Service listening on ${settings.server.baseUrl} (bound to ${typeof info === 'object' && info ? `${info.address}:${info.port}` : info})`);
   const login = settings.auth.backend === 'basic'
@@ -142,11 +152,20 @@ export async function serve(env: NodeJS.ProcessEnv = process.env, options: Serve
   log.info(`data folder: ${settings.data.dir}; ${login}; API docs: ${settings.server.baseUrl}/docs`);
   // A stop (systemd, docker, Ctrl-C) lets the requests in flight finish, so a PUT that has begun is
   // answered and on disk, then releases the folder. A second signal, or the grace period, ends it at once.
+  // Ctrl-C on `npm start` reaches the service twice, from the terminal and passed on by npm: a
+  // signal within SAME_STOP_MS of the first is the same stop.
+  // The next listeners go on before the first come off: with none, a signal would end the process at once.
   const stop = (signal: NodeJS.Signals) => {
     log.info(`${signal}: finishing the requests in flight, then stopping`);
     const now = () => process.exit(1);
-    process.once('SIGINT', now);
-    process.once('SIGTERM', now);
+    const stoppedAt = Date.now();
+    const again = () => {
+      if (Date.now() - stoppedAt >= SAME_STOP_MS) now();
+    };
+    process.on('SIGINT', again);
+    process.on('SIGTERM', again);
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     setTimeout(() => {
       log.error(`requests still in flight after ${STOP_GRACE_MS / 1000} s: stopping without them`);
       now();
@@ -160,8 +179,8 @@ export async function serve(env: NodeJS.ProcessEnv = process.env, options: Serve
     });
   };
   if (options.signals !== false) {
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   }
   return { server, store, settings };
 }

@@ -7,7 +7,7 @@ import type { Settings } from '../config/settings.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/types.ts';
 import { Accounts } from './accounts.ts';
-import { bootstrapAdmin } from './bootstrap.ts';
+import { bootstrapAdmin, keepsLocalUsers } from './bootstrap.ts';
 import { clientAddress } from './client-address.ts';
 import { HttpBasic } from './http-basic.ts';
 import { PasswordLogin } from './login.ts';
@@ -26,6 +26,8 @@ export interface AuthOptions {
   log: Logger;
   /** First-start admin password (MTS_ADMIN_PASSWORD); random and printed when absent. */
   adminPassword?: string;
+  /** Leave the first-start admin to the caller (serve() creates it once listening: bootstrapAdminOf). */
+  deferAdmin?: boolean;
 }
 
 export async function createAuth(o: AuthOptions) {
@@ -34,9 +36,8 @@ export async function createAuth(o: AuthOptions) {
   const backend = settings.auth.backend;
   const users = new UserDirectory(o.store, o.now);
   const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle));
-  // Local users log in with the basic backend and with the built-in provider; an external issuer has its own.
-  const localUsers = backend === 'basic' || settings.auth.oidc.issuer === 'builtin';
-  if (localUsers) await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log, backend);
+  const localUsers = keepsLocalUsers(settings);
+  if (localUsers && !o.deferAdmin) await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log, backend);
 
   const address = (c: Context) => clientAddress(c, settings.server.trustProxy);
   let verify: VerifyToken;

@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ServiceError } from '../errors.ts';
 import { requestHeader } from './request-header.ts';
+import { invalidToken, looksLikeJwt, NOT_A_TOKEN } from './tokens.ts';
 import type { AppEnv, Principal, ScopeKind } from './types.ts';
 
 export const REALM = 'map-topology-service';
@@ -45,6 +46,8 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
       });
     }
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    // `Bearer` with nothing after it, `Bearer null`, `Bearer undefined`: what a client sends when its login failed.
+    if (match ? !looksLikeJwt(match[1]) : header.slice(6).trim() === '') throw challenged(invalidToken(NOT_A_TOKEN));
     if (!match) {
       throw challenged(new ServiceError('invalid_token', 'the Authorization header must be "Bearer <token>"', {
         headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token"` },

@@ -32,6 +32,17 @@ export const invalidToken = (why: string) =>
     headers: { 'WWW-Authenticate': `Bearer realm="map-topology-service", error="invalid_token", error_description="${why}"` },
   });
 
+/** The why of a bearer credential that is no JWT at all: `Bearer null` from a shell whose login failed, say. */
+export const NOT_A_TOKEN = 'not a token (did the login fail?)';
+
+/**
+ * Whether a bearer credential (RFC 6750 b64token) has the shape of a signed
+ * JWT, RFC 7515 compact: three parts between dots. Every token either backend
+ * accepts has it; anything else (null, undefined, a password, a word) is
+ * answered NOT_A_TOKEN before any check.
+ */
+export const looksLikeJwt = (token: string) => /^[^.]+\.[^.]+\.[^.]+$/.test(token);
+
 export class TokenService {
   // Verified signatures, so a hot client does not pay for Ed25519 on every
   // request. Revocation is still checked each time against the user record.
