@@ -8,7 +8,7 @@ export interface Logger {
 
 /** JSON string escaping removes newlines and control characters from any value. */
 const render = (fields?: Record<string, unknown>) =>
-  fields ? ' ' + Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v ?? null)}`).join(' ') : '';
+  fields ? ` ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v ?? null)}`).join(' ')}` : '';
 
 export function createLogger(options: { quiet?: boolean } = {}): Logger {
   return {

@@ -1,6 +1,6 @@
 // Who is calling, and the Hono environment every sub-app shares.
 
-/** The four permissions of SPEC.md; their scope strings come from settings.auth.scopes. */
+/** The four permissions (docs/api.md: Scopes); their scope strings come from settings.auth.scopes. */
 export type ScopeKind = 'read' | 'write' | 'publish' | 'admin';
 
 export interface Principal {

@@ -64,7 +64,7 @@ export async function generate(dir: string) {
   const rank = (name: string) => (name.startsWith('xl/worksheets/') ? 1 : 0);
   const ordered = [...parts].sort((a, b) => rank(a[0]) - rank(b[0]));
   await writeFile(path.join(dir, 'bench.xlsx'), buildZip(ordered.map(([name, bytes]) => ({ ...deflatedPart(name, bytes), crc: crc32(bytes) }))));
-  await writeFile(path.join(dir, 'bench-csv.csv'), [HEADER, ...data].map((r) => r.join(',')).join('\n') + '\n');
+  await writeFile(path.join(dir, 'bench-csv.csv'), `${[HEADER, ...data].map((r) => r.join(',')).join('\n')}\n`);
 }
 
 const registry = (dir: string) => createDatasources(parseSettings({ datasources: { spreadsheet: { dir } } }, {}, dir));

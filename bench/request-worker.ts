@@ -43,7 +43,10 @@ function connect(port: number, host: string) {
   const socket = net.connect({ port, host, noDelay: true });
   let received: Buffer = Buffer.alloc(0);
   let waiting: { resolve: () => void; reject: (e: Error) => void; what: string } | undefined;
-  const fail = (e: Error) => (waiting?.reject(e), (waiting = undefined));
+  const fail = (e: Error) => {
+    waiting?.reject(e);
+    waiting = undefined;
+  };
   socket.on('error', fail);
   socket.on('close', () => fail(new Error('connection closed by the server')));
   socket.on('data', (data: Buffer) => {

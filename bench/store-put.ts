@@ -124,7 +124,7 @@ async function runPut(via: Via): Promise<string[]> {
       const res = await app.request(url, { method, body,
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as Record<string, any>;
+      return (await res.json()) as Record<string, string & number>;
     };
     const token = (await call('POST', '/api/v1/auth/token', JSON.stringify({ grant_type: 'password', username: 'admin', password: PASSWORD }))).access_token;
     const headers = { authorization: `Bearer ${token}` };

@@ -143,7 +143,7 @@ export async function makeDemoSheets(outDir = path.join(here, '..', 'data', 'she
   const xlsxFile = path.join(outDir, 'rne-backbone.xlsx');
   const newContent = await zipContent(xlsx);
   const wroteXlsx = await writeIfChanged(xlsxFile, xlsx, async (old) => (await zipContent(old)) === newContent, check);
-  const csv = Buffer.from(exchangeRows(list).map((r) => r.map(csvCell).join(',')).join('\n') + '\n');
+  const csv = Buffer.from(`${exchangeRows(list).map((r) => r.map(csvCell).join(',')).join('\n')}\n`);
   const csvFile = path.join(outDir, 'rne-exchanges.csv');
   const wroteCsv = await writeIfChanged(csvFile, csv, async (old) => old.equals(csv), check);
   return [

@@ -56,6 +56,7 @@ async function build(store: Store, settings: Settings, io: SeedIO): Promise<void
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    // biome-ignore lint/suspicious/noExplicitAny: the seed reads API answers by field name; their shapes are the routes' tests' business.
     const json = (await res.json()) as Record<string, any>;
     if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${json.detail ?? ''}`);
     return json;
@@ -70,7 +71,7 @@ async function build(store: Store, settings: Settings, io: SeedIO): Promise<void
   const ids: string[] = [];
   for (const d of DATASETS) {
     const created = await call('POST', '/api/v1/dataset/', d, token);
-    // Create saves the query; update runs it and stores the results (SPEC: Version rules).
+    // Create saves the query; update runs it and stores the results (docs/api.md: Datasets).
     const updated = await call('PUT', `/api/v1/dataset/id/${created.datasetId}/`, d, token);
     io.out(`dataset ${created.datasetId} v${updated.version}: ${updated.results?.length ?? 0} records, ${d.name}`);
     ids.push(created.datasetId);

@@ -1,5 +1,5 @@
 // What Terranova's dataset editor needs of a datasource beyond running a
-// query (DESIGN: Terranova's clients): the paths it calls for an entry of
+// query (docs/api.md: Datasources and the dataset editor): the paths it calls for an entry of
 // GET /api/v1/datasources/, its field list, distinct values of a field, and
 // filters written as query parameters.
 //
@@ -10,7 +10,7 @@
 // as itself (what the editor meant) and as a space (what a form-encoding
 // client such as URLSearchParams meant); a filter value with a `+` matches
 // either. A raw `%` that starts no escape stays a `%`.
-import { FILTER_OPERATORS, type Filter } from '../schema/dataset.ts';
+import type { FILTER_OPERATORS, Filter } from '../schema/dataset.ts';
 import type { EdgeRecord } from './types.ts';
 
 export type Operator = (typeof FILTER_OPERATORS)[number];

@@ -33,7 +33,7 @@ export function requireParams<K extends string>(params: URLSearchParams, names: 
     if (values.length !== 1 || values[0] === '') {
       throw endpointProblem(values.length > 1 ? `parameter ${name} is given more than once` : `parameter ${name} is missing or empty`);
     }
-    // eslint-disable-next-line no-control-regex
+    // (a control-character pattern on purpose: see biome.jsonc)
     if (/[\u0000-\u001f\u007f]/.test(values[0])) throw endpointProblem(`parameter ${name} contains control characters`);
     out[name] = values[0];
   }

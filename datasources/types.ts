@@ -1,5 +1,5 @@
 // What every datasource kind produces and what the rest of the service may ask
-// of it. Records are the rows of an edge sheet (DESIGN: Datasources); the
+// of it. Records are the rows of an edge sheet (docs/api.md: Datasets); the
 // renderer turns them into topology, the store keeps them as dataset results.
 import type { DatasetQuery } from '../schema/dataset.ts';
 

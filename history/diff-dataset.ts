@@ -1,5 +1,5 @@
-// What changed between two versions of a dataset, by meaning (DESIGN:
-// History): its name and query as JSON changes, and its results as the nodes
+// What changed between two versions of a dataset, by meaning (docs/api.md:
+// Diffs): its name and query as JSON changes, and its results as the nodes
 // and edges a topology of them would show - added, removed, and changed with
 // each field's old and new value. Edges are the records, found by name; nodes
 // are the records' endpoints merged by the query's node_deduplication_field

@@ -1,4 +1,4 @@
-// What changed between two versions of a map, by meaning (DESIGN: History):
+// What changed between two versions of a map, by meaning (docs/api.md: Diffs):
 // its content fields - name, public, configuration (layers by index, e.g.
 // `configuration.layers.1.color`) and any other field a client stored - as
 // `changes`, and its overrides apart as `overrides`, because an editor shows

@@ -1,4 +1,4 @@
-// What changed between two versions of a node template (DESIGN: History):
+// What changed between two versions of a node template (docs/api.md: Diffs):
 // its other fields (name...) as JSON changes, and the markup as changed lines
 // (history/line-diff.ts), numbered the way a unified diff is read: removals
 // by their line in the old markup, additions by their line in the new one.

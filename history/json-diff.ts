@@ -1,5 +1,5 @@
 // Structural diff of two JSON values, the building block of every semantic
-// diff (DESIGN: History): a list of `{path, op, from?, to?}` with dotted paths
+// diff (docs/api.md: Diffs): a list of `{path, op, from?, to?}` with dotted paths
 // such as `configuration.layers.0.color`, the same form validation errors use.
 // Output order is deterministic (object keys sorted, array items by index),
 // so two diffs of the same versions are byte-identical and cacheable.

@@ -1,5 +1,5 @@
 // One short sentence per diff, for the `summary` of each history entry
-// (DESIGN: History): what a person scanning the list of versions wants to
+// (docs/api.md: Diffs): what a person scanning the list of versions wants to
 // know before opening one - "3 nodes added, 1 edge changed, name changed".
 import type { DatasetDiff } from './diff-dataset.ts';
 import type { MapDiff } from './diff-map.ts';

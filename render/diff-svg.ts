@@ -1,5 +1,5 @@
-// The picture of a change between two topologies of a dataset (DESIGN:
-// History): their union, each node and edge coloured by what happened to it -
+// The picture of a change between two topologies of a dataset (docs/api.md:
+// Diffs): their union, each node and edge coloured by what happened to it -
 // added (only in `after`) green, removed (only in `before`) dashed red,
 // changed (in both, coordinates or data differ) amber, unchanged grey - with
 // a legend of the four. Drawn with svg.ts's pieces (projection frame,

@@ -1,4 +1,4 @@
-// The safe Jinja subset of node templates (DESIGN: Terranova's clients).
+// The safe Jinja subset of node templates (docs/api.md: Node templates and Jinja).
 // Templates written for Terranova use Jinja; this is a small interpreter of
 // our own over the template text. It reads, never runs: there are no function
 // calls, no loops, no assignments, no attribute access on anything but the
@@ -54,7 +54,7 @@ export type Expr =
   | { k: 'and' | 'or'; items: Expr[] }
   | { k: 'cmp'; first: Expr; rest: [CmpOp, Expr][] }
   | { k: 'concat'; items: Expr[] }
-  | { k: 'cond'; test: Expr; then: Expr; else: Expr | null };
+  | { k: 'cond'; test: Expr; yes: Expr; else: Expr | null };
 
 type CmpOp = '==' | '!=' | '<' | '>' | '<=' | '>=' | 'in' | 'not in';
 type PipeStep =
@@ -151,7 +151,7 @@ class Parser {
         this.i++;
         otherwise = this.cond();
       }
-      e = { k: 'cond', test, then: e, else: otherwise };
+      e = { k: 'cond', test, yes: e, else: otherwise };
     }
     this.depth--;
     return e;
@@ -361,7 +361,7 @@ function checkKeys(e: Expr): void {
       case 'not': case 'neg': stack.push(x.a); break;
       case 'and': case 'or': case 'concat': stack.push(...x.items); break;
       case 'cmp': stack.push(x.first, ...x.rest.map(([, v]) => v)); break;
-      case 'cond': stack.push(x.test, x.then); if (x.else) stack.push(x.else); break;
+      case 'cond': stack.push(x.test, x.yes); if (x.else) stack.push(x.else); break;
       case 'var':
         if (UNSAFE_KEYS.has(x.name) || DUNDER.test(x.name)) throw new UnsafeNameError(`\`${x.name}\` is not a name that can be read`);
         break;
@@ -552,7 +552,7 @@ export function evaluate(e: Expr, scope: Scope): Value {
       return s;
     }
     case 'cond':
-      return truthy(evaluate(e.test, scope)) ? evaluate(e.then, scope) : e.else ? evaluate(e.else, scope) : UNDEFINED;
+      return truthy(evaluate(e.test, scope)) ? evaluate(e.yes, scope) : e.else ? evaluate(e.else, scope) : UNDEFINED;
   }
 }
 

@@ -1,6 +1,6 @@
 // Terranova's defaults for a map configuration and its layers, filled into
 // every configuration an output returns where the stored one lacks them
-// (DESIGN: Output). ESnet's map component dereferences these fields without
+// (docs/api.md: Map output). ESnet's map component dereferences these fields without
 // checking: a missing `thresholds` or `tileset` throws in its legend and tile
 // code, and a layer without `visible` is not drawn. The stored configuration
 // stays as sent. Values as Terranova's editor writes them for a new map,

@@ -27,13 +27,13 @@ export function parseFragment(markup: string): DomLike {
   });
   let doc;
   try {
-    doc = parser.parseFromString(WRAP_OPEN + markup + '</svg>', 'image/svg+xml');
+    doc = parser.parseFromString(`${WRAP_OPEN + markup}</svg>`, 'image/svg+xml');
   } catch (e) {
     const why = first ?? String((e as Error).message).split('\n')[0].slice(0, 200);
     throw new FragmentError(`is not well-formed XML: ${why.replace(/"svg"/g, 'the end of the template')}`);
   }
   const root = doc.documentElement;
-  if (!root || root.localName !== 'svg' || root.parentNode !== doc || doc.childNodes.length !== 1) {
+  if (root?.localName !== 'svg' || root.parentNode !== doc || doc.childNodes.length !== 1) {
     throw new FragmentError('is not a well-formed SVG fragment');
   }
   return root as unknown as DomLike;

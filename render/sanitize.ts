@@ -77,7 +77,7 @@ const CSS_NAME_RUN = /[-a-z0-9]+\(?/g;
 const NOT_CSS = new Set(['id', 'class', 'role', 'lang', 'xml:space', 'in', 'in2', 'result']);
 // XML 1.0 forbids most C0 controls, lone surrogates and U+FFFE/FFFF; a
 // spreadsheet cell containing one must not make the picture unparseable.
-// eslint-disable-next-line no-control-regex
+// (a control-character pattern on purpose: see biome.jsonc)
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Element nesting the serializer writes at most (deeper content is left out); templates deeper are refused. */
@@ -109,7 +109,7 @@ function normalizeForCheck(value: string): string {
     .replace(/&#x([0-9a-f]+);?/gi, (_, h) => safeCodePoint(parseInt(h, 16)))
     .replace(/&#([0-9]+);?/g, (_, d) => safeCodePoint(parseInt(d, 10)))
     .replace(/&colon;/gi, ':').replace(/&(tab|newline);/gi, '')
-    // eslint-disable-next-line no-control-regex
+    // (a control-character pattern on purpose: see biome.jsonc)
     .replace(/[\s\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028\u2029\uFEFF]+/g, '')
     .toLowerCase();
 }
@@ -240,7 +240,7 @@ export function walk(node: DomLike, sink: Sink, inner: WeakMap<object, string> |
   if (node.nodeType !== 1 || depth > MAX_DEPTH) return; // comments, PIs, doctypes
   const name = node.localName ?? node.nodeName;
   if (!ELEMENTS.has(name) || node.namespaceURI !== SVG_NS) return;
-  sink.raw('<' + name);
+  sink.raw(`<${name}`);
   if (root) sink.raw(` xmlns="${SVG_NS}"`);
   const attrs = node.attributes;
   if (attrs) {
@@ -256,7 +256,7 @@ export function walk(node: DomLike, sink: Sink, inner: WeakMap<object, string> |
   }
   const content = inner?.get(node);
   if (content !== undefined) {
-    sink.raw(content === '' ? '/>' : '>' + content + '</' + name + '>');
+    sink.raw(content === '' ? '/>' : `>${content}</${name}>`);
     return;
   }
   const kids = node.childNodes;
@@ -266,5 +266,5 @@ export function walk(node: DomLike, sink: Sink, inner: WeakMap<object, string> |
   }
   sink.raw('>');
   for (let i = 0; i < kids.length; i++) walk(kids[i], sink, inner, false, depth + 1);
-  sink.raw('</' + name + '>');
+  sink.raw(`</${name}>`);
 }

@@ -15,7 +15,7 @@ import { estimateTextWidth } from './template.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from './layers.ts';
 
-/** Headers every SVG response carries (DESIGN: Output). */
+/** Headers every SVG response carries (docs/api.md: Dataset output). */
 export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Type': 'image/svg+xml; charset=utf-8',
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",

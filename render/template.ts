@@ -1,5 +1,5 @@
-// Node templates: SVG fragments filled in per node (DESIGN: Output, and
-// Terranova's clients for Jinja). The placeholders `{{ name }}`,
+// Node templates: SVG fragments filled in per node (docs/api.md: Templates, and
+// Node templates and Jinja). The placeholders `{{ name }}`,
 // `{{ endpoint_name }}` and `{{ meta.<field> }}` work as they always did; the
 // rest of the safe Jinja subset (jinja.ts: filters, `{% if %}` blocks,
 // comments) is read by our own interpreter, never run as code.
@@ -206,7 +206,7 @@ function balance(items: Item[], problem: (m: string) => void): void {
   while (lists.length) closeList();
 }
 
-function buildTree(items: Item[], escape: boolean): TNode[] {
+function buildTree(items: Item[], escapeValues: boolean): TNode[] {
   const root: TNode[] = [];
   const stack: { node: IfNode; outer: TNode[] }[] = [];
   let body = root;
@@ -218,7 +218,7 @@ function buildTree(items: Item[], escape: boolean): TNode[] {
   for (const it of items) {
     switch (it.k) {
       case 'markup': push(it.s); break;
-      case 'text': push(escape ? escapeText(it.s) : it.s); break;
+      case 'text': push(escapeValues ? escapeText(it.s) : it.s); break;
       case 'out': push({ k: 'out', expr: it.expr, legacy: it.legacy }); break;
       case 'attr': push({ k: 'attr', el: it.el, name: it.name, body: it.body }); break;
       case 'tag': {
@@ -510,7 +510,7 @@ function findActive(node: DomLike, depth = 1): string | null {
     const a = attrs[i];
     const an = (a.localName ?? a.name).toLowerCase();
     if (an.startsWith('on')) return `must not contain event-handler attributes (${a.name})`;
-    // eslint-disable-next-line no-control-regex
+    // (a control-character pattern on purpose: see biome.jsonc)
     if (SCHEME.test(String(a.value).replace(/[\s\u0000-\u001f]+/g, '').toLowerCase())) return `must not contain javascript:, vbscript: or data: URLs (in ${a.name})`;
   }
   for (let i = 0; i < node.childNodes.length; i++) {

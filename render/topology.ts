@@ -1,5 +1,5 @@
 // Records (edge rows) + query settings -> Terranova topology JSON.
-// Rules (DESIGN: Datasources/Output): endpoints with equal values of
+// Rules (docs/render.md: Topology JSON): endpoints with equal values of
 // node_deduplication_field are one node (fallback: the endpoint name);
 // node_group_criteria builds group nodes with `children`, outermost first;
 // circuits between the same two nodes stay separate edges with unique names
@@ -153,11 +153,13 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
   }
   for (const group of pairs.values()) {
     if (group.length < 2) continue;
-    group.forEach((e, i) => Object.assign(e.meta, { parallel_index: i, parallel_count: group.length }));
+    group.forEach((e, i) => {
+      Object.assign(e.meta, { parallel_index: i, parallel_count: group.length });
+    });
   }
 
   const leaves = [...nodes.values()];
-  // A map of everything at 0,0 helps nobody: say what to add instead (DESIGN: Datasources).
+  // A map of everything at 0,0 helps nobody: say what to add instead (docs/api.md: Dataset output).
   if (options.layout === 'geographic' && leaves.length > 0 && !leaves.some((l) => l.located)) throw noPositions(options.name, leaves.length);
   const markup = options.template ?? DEFAULT_TEMPLATES[options.layout].template;
   const tpl = templateFor(markup);
@@ -167,7 +169,7 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
     n.meta.computed_width = out.width;
     n.meta.computed_height = out.height;
   };
-  leaves.forEach((l) => renderNode(l.node));
+  for (const l of leaves) renderNode(l.node);
 
   const groups = buildGroups(leaves, criteria);
   const byName = new Map(leaves.map((l) => [l.node.name, l.node] as const));

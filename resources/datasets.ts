@@ -2,7 +2,7 @@
 // Create stores the query without running it (`results: null`); an endpoint
 // that cannot run yet (a kind this service does not have, such as the
 // placeholder `esdb` Terranova's editor creates datasets with, or a sheet
-// not there) is stored too and reported in `problems` (DESIGN: Datasources).
+// not there) is stored too and reported in `problems` (docs/api.md: Datasets).
 // A malformed endpoint is 422. Update always runs the query live and stores
 // its records with the new version; a query with no filters selects every
 // row (as Terranova does). A datasource that cannot be read (503), an

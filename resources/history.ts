@@ -1,4 +1,4 @@
-// What a resource's history offers beyond plain versions (DESIGN: History):
+// What a resource's history offers beyond plain versions (docs/api.md: History):
 // the list of versions newest first, deletion as a tombstone version,
 // restore and revert as new versions. All of it goes through
 // VersionedCollection.append, so numbering, If-Match and the per-resource

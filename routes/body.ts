@@ -110,7 +110,10 @@ export function bodySizeLimit(maxBytes: number): MiddlewareHandler {
       // Hono's bodyLimit reads the whole body before calling next: a failure before that is the read's.
       let read = false;
       try {
-        return await counting(c, () => ((read = true), next()));
+        return await counting(c, () => {
+          read = true;
+          return next();
+        });
       } catch (e) {
         throw read || isServiceError(e) ? e : brokenBody(c, e);
       }

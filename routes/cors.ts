@@ -1,4 +1,4 @@
-// Cross-origin requests (DESIGN: Terranova's clients): browsers on other
+// Cross-origin requests (docs/api.md: CORS): browsers on other
 // origins (Grafana, a status page, Terranova's editor) call the API. The
 // public routes (public maps and their output, the datasource listing,
 // health) answer any origin unless `server.cors.publicAnyOrigin` is false;

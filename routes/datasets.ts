@@ -1,5 +1,5 @@
-// Dataset endpoints (SPEC: Datasets). Create saves the query without running
-// it; update runs it live (with at least one filter) and answers with the new
+// Dataset routes (docs/api.md: Datasets). Create saves the query without running
+// it; update runs it live (no filters: every row) and answers with the new
 // version, its results and the rows that could not be used (`problems`).
 import { Hono } from 'hono';
 import type { Auth } from '../auth/index.ts';

@@ -1,5 +1,5 @@
 // GET /api/v1/datasources/: the datasource endpoints a dataset query can use
-// (SPEC: Datasources), public like the spec says. Thin: the registry builds
+// (docs/api.md: Datasources and the dataset editor), with no token. Thin: the registry builds
 // the body; files changed since the last call are re-read there. Each entry
 // also carries what Terranova's dataset editor reads (display_name and the
 // paths of its query, field-list and distinct-value routes, which

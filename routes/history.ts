@@ -1,4 +1,4 @@
-// History endpoints of maps, datasets and templates alike (DESIGN: History):
+// History routes of maps, datasets and templates alike (docs/api.md: History):
 // the versions newest first, what changed between two versions, deletion as
 // a tombstone version, restore and revert. Thin: parse, call
 // resources/history.ts, send. One sub-app per kind, built from this one factory.

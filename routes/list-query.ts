@@ -30,7 +30,7 @@ export function parseParam<S extends v.GenericSchema<string, unknown>>(schema: S
 
 /**
  * The query's parameters; `once` reads one given at most once. Parameters a
- * route does not know are ignored (DESIGN: clients add cache-busters such as
+ * route does not know are ignored (docs/api.md, Lists: clients add cache-busters such as
  * `?t=…` and parameters of their own); a known one with a malformed value is
  * still 400. `_accepted` documents what the route reads.
  */

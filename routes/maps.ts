@@ -1,4 +1,4 @@
-// Map endpoints (SPEC: Maps) plus unpublish (DESIGN). Thin: parse, call
+// Map routes (docs/api.md: Maps), unpublish included. Thin: parse, call
 // resources/maps.ts, send. Create is 201 + Location; update, publish and
 // unpublish answer 200 with the new version; every answer carries its ETag.
 import { Hono } from 'hono';

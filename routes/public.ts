@@ -1,5 +1,5 @@
 // GET /api/v1/public/maps/: no authentication; the maps that are public now,
-// and of those only versions stored as public (DESIGN: Resources). Same
+// and of those only versions stored as public (docs/api.md: Public routes). Same
 // parameters as the maps list except `public`. The public output routes are
 // mounted by the render routes.
 import { Hono } from 'hono';

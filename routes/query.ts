@@ -1,5 +1,5 @@
 // The routes Terranova's dataset editor calls while a dataset is being
-// edited (DESIGN: Terranova's clients), in Terranova's shapes:
+// edited (docs/api.md: Datasources and the dataset editor, Previews), in Terranova's shapes:
 //
 // - Per datasource entry of GET /api/v1/datasources/ (its `query_endpoint`,
 //   `filterable_columns_endpoint` and `distinct_values_endpoint`, relative to

@@ -1,4 +1,4 @@
-// Template endpoints (SPEC: Templates). The markup must be well-formed XML
+// Template routes (docs/api.md: Templates). The markup must be well-formed XML
 // within the safe Jinja subset (422 otherwise, see schema/template.ts). The
 // create and update answers add `warnings` when the template renders but not
 // as written (markup the sanitizer removes, the default marker standing in).

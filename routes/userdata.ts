@@ -1,4 +1,4 @@
-// GET, POST and PUT /api/v1/userdata/ (DESIGN: Terranova's clients): the
+// GET, POST and PUT /api/v1/userdata/ (docs/api.md: Users and userdata): the
 // signed-in user's favourites and recently edited lists, as Terranova's editor
 // reads and writes them. Read scope, as Terranova asks; each user sees only
 // their own. GET is 404 until the first POST; POST stores (201 the first time),

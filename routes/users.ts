@@ -1,4 +1,4 @@
-// Users of SPEC.md. current_user answers in both backends (from the stored
+// User routes (docs/api.md: Users and userdata). current_user answers in both backends (from the stored
 // user, or from the token's claims with OIDC); the management endpoints exist
 // only with auth.backend basic and are 404 otherwise. No response carries a
 // password or a hash: everything goes through toPublic().

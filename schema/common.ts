@@ -1,7 +1,7 @@
 // Building blocks shared by the request schemas of every resource.
 import * as v from 'valibot';
 
-/** "7 characters of [A-Za-z0-9]" (DESIGN: Resources). */
+/** IDs are 7 characters of [A-Za-z0-9] (docs/api.md: IDs). */
 export const ID_PATTERN = /^[A-Za-z0-9]{7}$/;
 export const IdSchema = v.pipe(v.string(), v.regex(ID_PATTERN, 'expected 7 letters or digits'));
 

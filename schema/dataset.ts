@@ -1,5 +1,5 @@
 // DatasetRevision: the request body of dataset create and update, and the
-// query it carries (DESIGN: Datasources).
+// query it carries (docs/api.md: The query).
 import * as v from 'valibot';
 import { belongIn, revisionSchema } from './revision.ts';
 import { NameSchema } from './common.ts';

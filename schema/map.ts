@@ -1,6 +1,6 @@
 // MapRevision: the request body of map create, map update and the in-progress
-// map output (PATCH /api/v1/output/map/). SPEC.md leaves the layer and override
-// structure "not shown"; we keep the shapes ESnet Terranova (terranova/models.py)
+// map output (PATCH /api/v1/output/map/); docs/api.md: Maps. For the layer and override
+// structure we keep the shapes ESnet Terranova (terranova/models.py)
 // and its clients (the web editor, esnet-networkmap-panel) already send, so a
 // map exported from Terranova is accepted here unchanged:
 //
@@ -12,7 +12,7 @@
 //   Layer: { name, visible, color, nodeWidth, edgeWidth, pathOffset,
 //     jsonFromUrl, mapjson (JSON string), mapjsonUrl, endpointId,
 //     inboundValueField, outboundValueField, srcField, dstField, legend,
-//     nodeHighlight } and our additions (DESIGN: Output) that name a dataset
+//     nodeHighlight } and our additions (docs/api.md: Map layers) that name a dataset
 //     directly: datasetId, datasetVersion, layout, datatype, templateId.
 //   overrides: { <datasetId>: { nodes: { <node name>: Rule },
 //                               edges: { <edge name>: Rule } } }
@@ -62,7 +62,7 @@ export const LayerSchema = v.looseObject({
   nodeWidth: v.optional(v.nullable(Num(0, 200))),
   edgeWidth: v.optional(v.nullable(Num(0, 100))),
   pathOffset: v.optional(v.nullable(Num(0, 200))),
-  /** Our way to name the data (DESIGN: Output). */
+  /** Our way to name the data (docs/api.md: Map layers). */
   datasetId: v.optional(v.nullable(v.pipe(v.string(), v.regex(ID_PATTERN, 'expected 7 letters or digits')))),
   datasetVersion: v.optional(v.nullable(v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(1, 'must be at least 1')))),
   layout: v.optional(v.nullable(v.picklist(LAYOUTS, 'expected geographic or logical'))),

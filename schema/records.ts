@@ -59,7 +59,7 @@ export type MapObject = v.InferOutput<typeof MapSchema>;
 export type DatasetObject = v.InferOutput<typeof DatasetSchema>;
 export type TemplateObject = v.InferOutput<typeof TemplateSchema>;
 
-/** Every error answer (DESIGN: Errors). */
+/** Every error answer (docs/api.md: Errors). */
 export const ErrorSchema = v.object({
   detail: v.pipe(v.string(), v.description('what went wrong, as a sentence')),
   code: v.pipe(v.string(), v.description('stable error code, e.g. not_found, validation_failed')),

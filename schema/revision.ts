@@ -1,4 +1,4 @@
-// The top level of a create or update body (DESIGN: Errors): clients send back
+// The top level of a create or update body (docs/api.md: Create and update bodies): clients send back
 // the whole object a GET returned, so the record's own read-only fields (its
 // ID, version, stamps, results, …) are accepted and ignored, for every
 // resource alike; any other unknown key is 422 naming it, with the right

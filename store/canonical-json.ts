@@ -15,7 +15,7 @@ export function canonicalJson(value: unknown): string {
   const sorted = sortKeys(value);
   const compact = JSON.stringify(sorted) ?? 'null';
   const pretty = prettyPrint(sorted, 0);
-  return (pretty.length <= PRETTY_FACTOR * compact.length + 64 ? pretty : compact) + '\n';
+  return `${pretty.length <= PRETTY_FACTOR * compact.length + 64 ? pretty : compact}\n`;
 }
 
 function prettyPrint(value: unknown, depth: number): string {

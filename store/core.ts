@@ -55,7 +55,10 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
     if (hit !== undefined) return Promise.resolve(hit as T);
     let pending = reading.get(id) as Promise<T> | undefined;
     if (!pending) {
-      pending = load().then(({ value, weight }) => (cache.set(id, value, weight), value));
+      pending = load().then(({ value, weight }) => {
+        cache.set(id, value, weight);
+        return value;
+      });
       reading.set(id, pending);
       void pending.finally(() => reading.delete(id)).catch(() => undefined);
     }
@@ -70,19 +73,19 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
   };
 
   return {
-    get: (c, key) => docs.get(c, key) as any,
-    entries: (c) => docs.entries(c) as any,
+    get: (c, key) => docs.get(c, key) as never,
+    entries: (c) => docs.entries(c) as never,
     update: async (c, key, fn) => {
       assertKey(c, key, DOC_COLLECTIONS);
       return locks.run(documentName(c, key), async () => {
         ensureOpen();
-        const current = docs.get(c, key) as any;
+        const current = docs.get(c, key) as never;
         const next = await fn(current);
         assertDocument(c, key, next);
         const text = canonicalJson(next);
         if (text.length > MAX_FILE_BYTES) throw tooLarge(documentName(c, key), text.length);
         await persistence.writeDoc(c, key, text, current);
-        const stored = canonicalCopy<any>(text);
+        const stored = canonicalCopy<never>(text);
         docs.set(c, key, stored);
         return stored;
       });
@@ -99,15 +102,15 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
     head: (c, key) => {
       const state = logs.get(documentName(c, key));
       if (state?.problem) throw unavailable(state.problem);
-      return heads.get(c, key) as any;
+      return heads.get(c, key) as never;
     },
-    heads: (c) => heads.entries(c) as any,
+    heads: (c) => heads.entries(c) as never,
     versions: (c, key) => logs.get(documentName(c, key))?.versions ?? [],
     read: async (c, key, version) => {
       const state = logs.get(documentName(c, key));
-      if (!state || !state.versions.includes(version)) return undefined;
+      if (!state?.versions.includes(version)) return undefined;
       const head = heads.get(c, key) as Entry | undefined;
-      if (head?.version === version) return head as any;
+      if (head?.version === version) return head as never;
       const where = persistence.whereEntry(c, key, version);
       return readOnce(where, async () => {
         let text: string;
@@ -121,7 +124,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
           throw note({ collection: c, key, where, message: `does not hold version ${version}` });
         }
         return { value: entry, weight: text.length };
-      }) as any;
+      }) as never;
     },
     append: async (c, key, fn) => {
       assertKey(c, key, LOG_COLLECTIONS);
@@ -130,13 +133,13 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
         ensureOpen();
         const state = logs.get(name);
         if (state?.problem) throw unavailable(state.problem);
-        const head = heads.get(c, key) as any;
+        const head = heads.get(c, key) as never;
         const next = await fn(head);
         assertEntry(c, key, head, next);
         const text = canonicalJson(next);
         if (text.length > MAX_FILE_BYTES) throw tooLarge(name, text.length);
         await persistence.writeEntry(c, key, next.version, text, !state);
-        const stored = canonicalCopy<any>(text);
+        const stored = canonicalCopy<never>(text);
         if (state) state.versions.push(next.version);
         else logs.set(name, { versions: [next.version] });
         heads.set(c, key, stored);
@@ -181,7 +184,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
           throw note({ collection: BLOB_COLLECTION, key, where, message: (error as Error).message });
         }
         return { value: parseStored<Json>(text, { collection: BLOB_COLLECTION, key, where }), weight: text.length };
-      }) as any;
+      }) as never;
     },
     blobKeys: () => [...blobs].sort(),
     forget: async (key) => {

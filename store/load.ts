@@ -15,7 +15,7 @@ import { LOCK_NAME } from './lock.ts';
 import { migrateCollection } from './migrate.ts';
 import { ENTRY_NAME, entryName, parseStored, readBounded } from './stored-file.ts';
 import type { Loaded, LoadedLog } from './persistence.ts';
-import { BLOB_COLLECTION, COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type StoreProblem } from './types.ts';
+import { BLOB_COLLECTION, COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, } from './types.ts';
 import type { Writer } from './writer.ts';
 
 export const PRIVATE = 'private';

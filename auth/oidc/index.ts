@@ -3,7 +3,6 @@
 // holds; with an issuer URL it verifies tokens of that issuer (Keycloak,
 // Authentik, ...) against the key set named by its discovery document, which
 // is fetched on first use (the service starts even while the issuer is down).
-import type { Hono } from 'hono';
 import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type Provider from 'oidc-provider';
 import { SettingsError, type Settings } from '../../config/settings.ts';
@@ -34,7 +33,7 @@ export interface Oidc {
   audience: string;
   verify: VerifyToken;
   /** The /oidc sub-app (built-in provider only); mounted before the body limit. */
-  routes?: Hono<any>;
+  routes?: ReturnType<typeof import('./routes.ts').oidcRoutes>;
 }
 
 export async function createOidc(o: OidcOptions): Promise<Oidc> {

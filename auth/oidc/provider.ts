@@ -95,7 +95,7 @@ export function createProvider(o: ProviderOptions): Provider {
       reused: (model) => new errors.InvalidGrant(model === 'RefreshToken' ? 'refresh token already used' : 'authorization code already consumed'),
     }),
     clients: clientMetadata(settings),
-    jwks: { keys: o.keys.keys as any },
+    jwks: { keys: o.keys.keys as never },
     cookies: { keys: o.keys.cookieKeys },
     findAccount: (_ctx, id) => {
       const user = users.findById(id);

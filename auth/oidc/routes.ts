@@ -127,7 +127,7 @@ export function oidcRoutes(o: OidcRoutesOptions) {
   app.post(`${INTERACTION_PATH}/:uid/login`, formLimit, async (c) => {
     const form = await readForm(c);
     const details = await interaction(c);
-    if (!details || details.prompt.name !== 'login' || !csrfOk(details.uid, form.get('csrf'))) return expired(c);
+    if (details?.prompt.name !== 'login' || !csrfOk(details.uid, form.get('csrf'))) return expired(c);
     const username = form.get('username') ?? '';
     const view = { action: `${INTERACTION_PATH}/${details.uid}`, csrf: csrfFor(details.uid), client: await clientName(details.params.client_id), username };
     let user;
@@ -148,7 +148,7 @@ export function oidcRoutes(o: OidcRoutesOptions) {
     const details = await interaction(c);
     const accountId = details?.session?.accountId;
     const user = accountId ? o.users.findById(accountId) : undefined;
-    if (!details || details.prompt.name !== 'consent' || !user || !csrfOk(details.uid, form.get('csrf'))) return expired(c);
+    if (details?.prompt.name !== 'consent' || !user || !csrfOk(details.uid, form.get('csrf'))) return expired(c);
     const clientId = String(details.params.client_id);
     const grant = (details.grantId && (await provider.Grant.find(details.grantId))) || new provider.Grant({ accountId: user.id, clientId });
     const missing = details.prompt.details as {

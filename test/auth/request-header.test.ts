@@ -55,7 +55,7 @@ describe('request headers over a real server', () => {
   });
 
   it('an output\'s ETag: If-None-Match with it is 304 carrying the ETag, Cache-Control and Date (RFC 9110 15.4.5)', async () => {
-    const svgUrl = base + mapUrl.replace('/map/id/', '/output/map/') + 'svg/';
+    const svgUrl = `${base + mapUrl.replace('/map/id/', '/output/map/')}svg/`;
     const first = await fetch(svgUrl, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(first.status, 200);
     await first.text();

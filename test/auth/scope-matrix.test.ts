@@ -1,6 +1,6 @@
-// The route x scope matrix of SPEC.md: every route without a token (401, or
+// The route x scope matrix (docs/api.md: Scopes): every route without a token (401, or
 // success for the public ones), and with a token holding each single scope
-// (success for the scope SPEC.md names, 403 insufficient_scope for the
+// (success for the scope docs/api.md names, 403 insufficient_scope for the
 // others; scopes are independent). A route the app does not serve yet (its
 // notFound answer) is skipped with a reason, so the table shows what is left.
 import assert from 'node:assert/strict';
@@ -18,7 +18,7 @@ interface Fixtures { mapId: string; datasetId: string; templateId: string; user:
 
 interface Row {
   method: string;
-  /** SPEC.md's path; {placeholders} are filled from the fixtures. */
+  /** The path as docs/api.md writes it; {placeholders} are filled from the fixtures. */
   path: string;
   scope: ScopeKind | null;
   /** Status on success. */
@@ -75,7 +75,7 @@ const ROWS: Row[] = [
   { method: 'PUT', path: '/api/v1/user/{username}/', scope: 'admin', ok: 200, body: () => ({ name: 'Renamed', scope: ['svc:maps:read'] }) },
   { method: 'PUT', path: '/api/v1/user/{username}/set_password/', scope: 'admin', ok: 200, body: () => ({ password: 'another twelve' }) },
   { method: 'DELETE', path: '/api/v1/user/{username}/', scope: 'admin', ok: 200 },
-  // DESIGN.md's addition beside publish
+  // Our addition beside publish (docs/api.md: Maps)
   { method: 'POST', path: '/api/v1/map/id/{mapId}/unpublish/', scope: 'publish', ok: 200 },
 ];
 

@@ -205,7 +205,7 @@ describe('Jinja subset: what is not in it is named, at save and in expressions',
     ['{% if a %}{% else %}{% elif b %}{% endif %}', /comes after \{% else %\}/],
     ['{# never closed', /`\{#` has no closing `#\}`/],
     ['{{ }}', /the expression is empty/],
-    ['{{ ' + '('.repeat(40) + 'name' + ')'.repeat(40) + ' }}', /nested more than 32 levels deep/],
+    [`{{ ${'('.repeat(40)}name${')'.repeat(40)} }}`, /nested more than 32 levels deep/],
     ['{% if 1 %}'.repeat(17) + '{% endif %}'.repeat(17), /nest more than 16 deep/],
     ['{% else if x %}', /\{% else %\} takes nothing after it|has no \{% if %\}/],
   ];

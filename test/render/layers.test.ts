@@ -97,7 +97,7 @@ describe('resolveMapLayers', () => {
     assert.match(JSON.parse(String(b.mapjson)).nodes[0].meta.svg, /<rect/);
     assert.equal(JSON.parse(String(c.mapjson)).nodes[0].meta.svg, '', 'inline markup sanitized');
     assert.equal(topologies.length, 3);
-    assert.equal(map.configuration.layers[0].hasOwnProperty('mapjson'), false, 'input untouched');
+    assert.equal(Object.hasOwn(map.configuration.layers[0], 'mapjson'), false, 'input untouched');
     assert.equal(a.mapjsonUrl, '/api/v1/output/dataset/AbC1234/geographic/static/', 'a datasetId layer gains the equivalent mapjsonUrl');
     assert.equal(b.mapjsonUrl, map.configuration.layers[1].mapjsonUrl, 'a written one stays');
   });

@@ -1,4 +1,4 @@
-// The XSS corpus: every vector of DESIGN.md (Output), through node templates,
+// The XSS corpus: every vector docs/render.md (SVG pictures) guards against, through node templates,
 // through spreadsheet values, through override states and inline map JSON.
 // Nothing emitted - topology `meta.svg` or a picture - may contain a script,
 // an event handler, a javascript:/data: URL, foreignObject content or an

@@ -1,4 +1,4 @@
-// Create and update bodies (DESIGN: Errors): the whole object a GET returned
+// Create and update bodies (docs/api.md: Create and update bodies): the whole object a GET returned
 // may be sent back, its read-only fields ignored, for every resource alike;
 // any other unknown top-level key is 422 naming it (and where it belongs);
 // unknown keys inside a map's configuration and layers are kept as sent and

@@ -1,4 +1,4 @@
-// CORS (DESIGN: Terranova's clients): the public routes answer any origin by
+// CORS (docs/api.md: CORS): the public routes answer any origin by
 // default, the rest of the API the origins of server.cors.origins; a preflight
 // is answered on every route; credentials are never allowed.
 import assert from 'node:assert/strict';

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { body, start, type Started } from './fixtures.ts';
 
-const CSV = [
+const CSV = `${[
   'id,name,source,destination,capacity,source_latitude,source_longitude,destination_latitude,destination_longitude',
   'c1,CHIC-NEWY,CHIC,NEWY,100,41.88,-87.63,40.71,-74.01',
   'c2,CHIC-ATLA,CHIC,ATLA,40,41.88,-87.63,33.75,-84.39',
   'c3,broken,,ATLA,10,,,33.75,-84.39',
   'c4,NEWY-ATLA,NEWY,ATLA,100,40.71,-74.01,33.75,-84.39',
-].join('\n') + '\n';
+].join('\n')}\n`;
 
 const endpoint = `spreadsheet?${new URLSearchParams({ sheet_id: 'circuits', sheet_name: 'circuits' })}`;
 const revision = (filters: unknown[]) => ({

@@ -1,4 +1,4 @@
-// DESIGN "Errors" on the resource endpoints: JSON detail, errors[] for
+// docs/api.md "Errors" on the resource routes: JSON detail, errors[] for
 // validation, 400 / 404 / 412 / 413 / 415 / 422, trailing slashes, and path
 // IDs that cannot be IDs answered 404 without any store lookup.
 import { serve } from '@hono/node-server';

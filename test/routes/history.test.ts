@@ -1,4 +1,4 @@
-// History (DESIGN: History): the versions newest first with a summary of each
+// History (docs/api.md: History): the versions newest first with a summary of each
 // change, what changed between two versions by meaning, deletion as a
 // tombstone version (404 everywhere else, 409 while a map uses it), restore
 // and revert as new versions. Through HTTP against the real app.

@@ -153,7 +153,7 @@ describe('GET /api/v1/maps/ limit and offset', () => {
 });
 
 describe('GET /api/v1/maps/ unknown parameters', () => {
-  // DESIGN: clients add cache-busters (?t=…) and parameters of their own.
+  // docs/api.md (Lists): clients add cache-busters (?t=…) and parameters of their own.
   it('are ignored', async () => {
     const plain = await list('');
     for (const q of ['?t=1732521600', '?feilds=name', '?t=1&t=2']) {

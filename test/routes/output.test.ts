@@ -11,13 +11,13 @@ import { body, start, type Started } from './fixtures.ts';
 
 // Four circuits; CHIC and NEWY each appear twice, so 4 distinct nodes and
 // two parallel circuits between CHIC and NEWY.
-const CSV = [
+const CSV = `${[
   'id,name,source,destination,capacity,source_latitude,source_longitude,destination_latitude,destination_longitude',
   'c1,CHIC-NEWY 1,CHIC,NEWY,100,41.88,-87.63,40.71,-74.01',
   'c2,CHIC-NEWY 2,CHIC,NEWY,100,41.88,-87.63,40.71,-74.01',
   'c3,CHIC-DENV,CHIC,DENV,40,41.88,-87.63,39.74,-104.99',
   'c4,"ATLA <&> ""HQ""",ATLA,NEWY,10,33.75,-84.39,40.71,-74.01',
-].join('\n') + '\n';
+].join('\n')}\n`;
 
 const endpoint = (sheet: string) => `spreadsheet?${new URLSearchParams({ sheet_id: sheet, sheet_name: sheet })}`;
 const revision = (filters: unknown[], sheet = 'circuits') => ({
@@ -84,7 +84,7 @@ describe('GET /api/v1/output/dataset/{id}/{layout}/{datatype}/{output_type}/', (
   });
 
   it('dynamic and its alias live query the sheet now; snapshot keeps the stored results', async () => {
-    await writeFile(sheetFile, CSV + 'c5,DENV-SEAT,DENV,SEAT,100,39.74,-104.99,47.61,-122.33\n');
+    await writeFile(sheetFile, `${CSV}c5,DENV-SEAT,DENV,SEAT,100,39.74,-104.99,47.61,-122.33\n`);
     try {
       for (const datatype of ['dynamic', 'live']) {
         const topo = await body(await out(executed, 'geographic', datatype, 'json'));
@@ -435,7 +435,7 @@ describe('conditional GETs of outputs', () => {
     }],
     ['dynamic dataset json', async () => {
       const id = await newDataset();
-      const change = () => writeFile(sheet, CSV + 'c5,DENV-SEAT,DENV,SEAT,100,39.74,-104.99,47.61,-122.33\n');
+      const change = () => writeFile(sheet, `${CSV}c5,DENV-SEAT,DENV,SEAT,100,39.74,-104.99,47.61,-122.33\n`);
       return { url: `/api/v1/output/dataset/${id}/geographic/dynamic/json/`, token: t.read, svg: false, change };
     }],
     ['map json', async () => {

@@ -7,11 +7,11 @@ import { body, sampleTemplate, start, type Started } from './fixtures.ts';
 
 // Three sites, one of them named to break out of a <text> element.
 const EVIL = 'EVIL</text><script>alert(1)</script>';
-const CSV = [
+const CSV = `${[
   'id,name,source,destination,capacity,source_site,destination_site,source_latitude,source_longitude,destination_latitude,destination_longitude',
   'c1,CHIC-NEWY,CHIC,NEWY,100,Chicago,New York,41.88,-87.63,40.71,-74.01',
   `c2,NEWY-EVIL,NEWY,"${EVIL}",10,New York,Nowhere,40.71,-74.01,33.75,-84.39`,
-].join('\n') + '\n';
+].join('\n')}\n`;
 
 let t: Started;
 let dataset: string;

@@ -1,4 +1,4 @@
-// GET, POST and PUT /api/v1/userdata/ (DESIGN: Terranova's clients): each
+// GET, POST and PUT /api/v1/userdata/ (docs/api.md: Users and userdata): each
 // signed-in user's own favourites and recently edited lists, as Terranova's
 // editor reads and writes them.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The user endpoints of SPEC.md on the basic backend, through HTTP on createApp.
+// The user routes (docs/api.md: Users and userdata) on the basic backend, through HTTP on createApp.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/app.ts';
@@ -119,7 +119,7 @@ describe('GET /api/v1/user/', () => {
     const page = await body(await ctx.t.request('/api/v1/user/?limit=2&offset=3', { token: ctx.admin }));
     assert.deepEqual(page.map((u: { username: string }) => u.username), [names[2], names[3]]);
   });
-  // Like every malformed query parameter (DESIGN: Errors), and like the other lists.
+  // Like every malformed query parameter (docs/api.md: Errors), and like the other lists.
   const badQueries: Array<[string, RegExp]> = [
     ['limit=10001', /limit must be an integer from 1 to 10000/], ['limit=0', /limit must be/], ['limit=-1', /limit must be/],
     ['limit=ten', /limit must be/], ['limit=1.5', /limit must be/], ['offset=-1', /offset must be an integer from 0/],

@@ -169,7 +169,7 @@ export function storeContract(name: string, makeHarness: () => Promise<Harness>,
     });
 
     describe('documents: a failing fn writes nothing', () => {
-      const failures: Array<[string, () => unknown, RegExp | Function]> = [
+      const failures: Array<[string, () => unknown, RegExp | (new (...args: never[]) => Error)]> = [
         ['throws', () => { throw new Error('boom'); }, /boom/],
         ['rejects', async () => { await tick(); throw new Error('later boom'); }, /later boom/],
         ['returns undefined', () => undefined, TypeError],
@@ -302,7 +302,7 @@ export function storeContract(name: string, makeHarness: () => Promise<Harness>,
     describe('logs: append refuses what is not a next entry, and writes nothing', () => {
       // [label, fn (given a head at version 2), what the rejection is, whether it is refused as a first entry too]
       const returns = (value: unknown) => () => value;
-      const refused: Array<[string, () => unknown, RegExp | Function, boolean?]> = [
+      const refused: Array<[string, () => unknown, RegExp | (new (...args: never[]) => Error), boolean?]> = [
         ['returns the head\'s own version', returns({ version: 2 }), TypeError, false],
         ['returns a lower version', returns({ version: 1 }), TypeError, false],
         ['returns version 0', returns({ version: 0 }), TypeError],

@@ -1,0 +1,10 @@
+import path from 'node:path';
+import { readXlsx } from '../datasources/spreadsheet/read-xlsx.ts';
+import { parseSettings } from '../config/settings.ts';
+const dir = '/tmp/stall-200k';
+const limits = parseSettings({ datasources: { spreadsheet: { dir, maxRows: 300000, maxFileBytes: 100e6 } } }, {}, dir).datasources.spreadsheet;
+const t0 = performance.now();
+let last = performance.now(); const iv = setInterval(() => { const n = performance.now(); if (n - last > 25) console.log(`gap ${Math.round(n - last)} ms ending at ${Math.round(n - t0)}`); last = n; }, 1);
+await readXlsx(path.join(dir, 'bench.xlsx'), 'bench.xlsx', limits);
+console.log('done', Math.round(performance.now() - t0));
+clearInterval(iv);
