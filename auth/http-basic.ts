@@ -38,7 +38,7 @@ interface Remembered {
 /** The token endpoint's field limits. */
 const MAX_FIELD = 1024;
 // RFC 7617 2: the user-id must not contain control characters (and so never the NUL of the cache key).
-// eslint-disable-next-line no-control-regex
+// (a control-character pattern on purpose: see biome.jsonc)
 const CONTROL = /[\x00-\x1f\x7f]/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

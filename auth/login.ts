@@ -1,6 +1,8 @@
-// Checking a username and password, for the token endpoint and the built-in
-// provider's login form alike: throttled, and the same work and the same
-// answer whether the username is unknown or the password is wrong.
+// Checking a username and password, for the token endpoint, HTTP Basic and the
+// built-in provider's login form alike: throttled (auth/throttle.ts: failures
+// per username and address, per username, per address, and a cap on password
+// checks at once), and the same work and the same answer whether the username
+// is unknown or the password is wrong.
 import { dummyHash, passwordChecks } from './passwords.ts';
 import type { LoginThrottle } from './throttle.ts';
 import type { StoredUser, UserDirectory } from './users.ts';
@@ -15,16 +17,17 @@ export class PasswordLogin {
    */
   async attempt(username: string, password: string, address: string,
     known?: (user: StoredUser) => boolean): Promise<StoredUser | undefined> {
-    await this.throttle.begin(username, address); // counted as a failure unless it succeeds
+    const attempt = this.throttle.begin(username, address); // counted as a failure unless it succeeds
     let found: StoredUser | undefined;
     try {
       const user = this.users.find(username);
       // An unknown user still costs one scrypt run, against a hash nobody's password matches.
+      const hash = user?.passwordHash ?? (await dummyHash);
       const ok = (user !== undefined && known?.(user) === true)
-        || await passwordChecks.verify(password, user?.passwordHash ?? (await dummyHash));
+        || await attempt.check(() => passwordChecks.verify(password, hash));
       if (user && ok) found = user;
     } finally {
-      await this.throttle.end(username, address, found !== undefined);
+      attempt.end(found !== undefined);
     }
     return found;
   }

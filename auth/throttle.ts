@@ -1,63 +1,308 @@
-// Throttling of failed logins (token endpoint and the built-in provider's
-// login form): per username and per client address, at most maxFailures
-// failures in a window; the attempt after that is 429 with Retry-After, even
-// with the right password, until the window ends. rate-limiter-flexible's
-// memory limiter keeps the counters (fixed windows, keys expire by themselves).
-// An attempt counts as a failure from the moment it starts, before its slow
-// password check: otherwise any number of guesses sent at once would all pass
-// the check before the first failure was counted. A success gives its count
-// back: it clears the username's counter, except for the attempts still in
-// flight (a success must not readmit the guesses sent beside it), and returns
-// the address's one point.
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+// Throttling of logins (token endpoint, HTTP Basic and the built-in provider's
+// login form), after OWASP's authentication guidance: slow guessing down
+// without letting strangers lock people out, and keep password checks from
+// crowding out a real login.
+//
+// Three counters of failures, each in fixed windows:
+// - per username and client address (the pair): maxFailures per windowSeconds.
+//   Past it the pair gets 429 with Retry-After, the right password too. This
+//   is the only limit an address can bring upon itself alone.
+// - per username, over all addresses: perUsername.maxFailures per
+//   perUsername.windowSeconds, a slower limit against guesses spread over many
+//   addresses;
+// - per address, over all usernames: perAddress.maxFailures per
+//   perAddress.windowSeconds, against one address trying many usernames.
+// The last two never block a known pair: an address from which that username
+// signed in successfully within knownAddressDays (kept in memory, at most
+// KNOWN_PER_USER addresses a username and KNOWN_USERS usernames, oldest
+// dropped first). A known pair that uses up its own limit is forgotten, so a
+// stranger behind the user's address gets maxFailures guesses, not more.
+//
+// An attempt counts as a failure everywhere from the moment it starts, before
+// its slow password check: otherwise any number of guesses sent at once would
+// all pass before the first failure was counted. A success gives its own count
+// back, clears the pair's count except for the pair's attempts still in flight
+// (a success must not readmit the guesses sent beside it), and makes the pair
+// known. Others' failures stand: a sign-in does not give an attack a new budget.
+//
+// Password checks (scrypt, on libuv's thread pool, which file I/O shares) run
+// at most maxConcurrentChecks at once. One of those slots is kept for known
+// pairs, which also wait in a queue of their own served first: a known pair's
+// check never waits behind a stranger's. Beyond maxQueuedChecks waiting, an
+// attempt is answered 429 at once (Retry-After: 1) and counted nowhere.
 import { ServiceError } from '../errors.ts';
 
 export interface ThrottleOptions {
+  /** Per username and address pair. */
   maxFailures: number;
   windowSeconds: number;
+  perUsername?: { maxFailures?: number; windowSeconds?: number };
+  perAddress?: { maxFailures?: number; windowSeconds?: number };
+  /** How long a successful sign-in makes its address known for that username. */
+  knownAddressDays?: number;
+  /** Password checks at once (at least 2: one is kept for known pairs). */
+  maxConcurrentChecks?: number;
+  /** Checks waiting for a slot, for strangers and for known pairs each; more are 429. */
+  maxQueuedChecks?: number;
 }
+
+export const THROTTLE_DEFAULTS = {
+  perUsername: { maxFailures: 50, windowSeconds: 3600 },
+  perAddress: { maxFailures: 30, windowSeconds: 600 },
+  knownAddressDays: 30,
+  maxConcurrentChecks: 2,
+  maxQueuedChecks: 8,
+} as const;
+
+/** Known addresses remembered per username, and usernames with known addresses. */
+export const KNOWN_PER_USER = 20;
+const KNOWN_USERS = 10_000;
 
 // Usernames longer than any valid one cannot exist; cutting them bounds the memory an attacker can fill.
 const userKey = (username: string) => username.slice(0, 80).toLowerCase();
+const pairKey = (user: string, address: string) => `${user}\0${address}`;
+
+const rateLimited = (detail: string, retryAfter: number) =>
+  new ServiceError('rate_limited', `${detail}; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+
+interface Window {
+  failures: number;
+  /** Epoch ms. */
+  resetAt: number;
+}
+
+/** Failures per key in fixed windows; a key's window starts with its first failure. Synchronous, so checks and counts never interleave. */
+class FailureCounter {
+  private windows = new Map<string, Window>();
+  private nextSweep = 0;
+
+  constructor(readonly limit: number, private windowMs: number) {}
+
+  private live(key: string, now: number): Window | undefined {
+    const w = this.windows.get(key);
+    if (w && w.resetAt > now) return w;
+    if (w) this.windows.delete(key);
+    return undefined;
+  }
+
+  /** Milliseconds until the key may fail again; 0 when it may now. */
+  blockedFor(key: string, now: number): number {
+    const w = this.live(key, now);
+    return w && w.failures >= this.limit ? w.resetAt - now : 0;
+  }
+
+  count(key: string, now: number): Window {
+    this.sweep(now);
+    let w = this.live(key, now);
+    if (!w) this.windows.set(key, (w = { failures: 0, resetAt: now + this.windowMs }));
+    w.failures++;
+    return w;
+  }
+
+  /** Takes back one failure counted in `w`, unless its window has ended since. */
+  giveBack(key: string, w: Window) {
+    if (this.windows.get(key) !== w) return;
+    if (--w.failures <= 0) this.windows.delete(key);
+  }
+
+  /** Lowers the key's count to at most `n`. */
+  lowerTo(key: string, n: number, now: number) {
+    const w = this.live(key, now);
+    if (!w) return;
+    w.failures = Math.min(w.failures, n);
+    if (w.failures <= 0) this.windows.delete(key);
+  }
+
+  failures(key: string, now: number): number {
+    return this.live(key, now)?.failures ?? 0;
+  }
+
+  /** Drops ended windows, at most once a window's length (memory holds the failures of at most two windows). */
+  private sweep(now: number) {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + this.windowMs;
+    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+/** Addresses each username signed in from, with when that stops counting; bounded, oldest dropped first. */
+class KnownAddresses {
+  /** By username key; Map order is the order of last sign-in, oldest first (so are the inner maps). */
+  private byUser = new Map<string, Map<string, number>>();
+
+  constructor(private ttlMs: number) {}
+
+  has(user: string, address: string, now: number): boolean {
+    const addresses = this.byUser.get(user);
+    const until = addresses?.get(address);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.forget(user, address);
+    return false;
+  }
+
+  add(user: string, address: string, now: number) {
+    let addresses = this.byUser.get(user);
+    this.byUser.delete(user); // set again below, as the newest
+    if (!addresses) {
+      addresses = new Map();
+      while (this.byUser.size >= KNOWN_USERS) this.byUser.delete(this.byUser.keys().next().value!);
+    }
+    this.byUser.set(user, addresses);
+    addresses.delete(address);
+    while (addresses.size >= KNOWN_PER_USER) addresses.delete(addresses.keys().next().value!);
+    addresses.set(address, now + this.ttlMs);
+  }
+
+  forget(user: string, address: string) {
+    const addresses = this.byUser.get(user);
+    if (!addresses?.delete(address)) return;
+    if (!addresses.size) this.byUser.delete(user);
+  }
+
+  /** Addresses remembered for a username (for tests and diagnostics). */
+  count(user: string): number {
+    return this.byUser.get(userKey(user))?.size ?? 0;
+  }
+
+  get users(): number {
+    return this.byUser.size;
+  }
+}
+
+type Release = () => void;
+
+/** The cap on password checks at once: known pairs may take every slot, strangers all but one, and known pairs are served first. */
+class CheckSlots {
+  private running = 0;
+  private strangersRunning = 0;
+  private waiting = { known: [] as Release[], stranger: [] as Release[] };
+
+  constructor(private max: number, private maxQueued: number) {}
+
+  private free(known: boolean) {
+    return this.running < this.max && (known || this.strangersRunning < this.max - 1);
+  }
+
+  private take(known: boolean) {
+    this.running++;
+    if (!known) this.strangersRunning++;
+  }
+
+  /** Resolves once a slot is this check's; throws 429 at once when the queue is full. */
+  acquire(known: boolean): Promise<void> {
+    const queue = known ? this.waiting.known : this.waiting.stranger;
+    // Nobody passes those waiting in its own queue, and a stranger does not pass known pairs waiting either.
+    const ahead = queue.length + (known ? 0 : this.waiting.known.length);
+    if (!ahead && this.free(known)) {
+      this.take(known);
+      return Promise.resolve();
+    }
+    if (queue.length >= this.maxQueued) {
+      return Promise.reject(rateLimited('too many logins are being checked at once', 1));
+    }
+    return new Promise((resolve) => queue.push(() => { this.take(known); resolve(); }));
+  }
+
+  release(known: boolean) {
+    this.running--;
+    if (!known) this.strangersRunning--;
+    while (this.waiting.known.length && this.free(true)) this.waiting.known.shift()!();
+    while (!this.waiting.known.length && this.waiting.stranger.length && this.free(false)) this.waiting.stranger.shift()!();
+  }
+
+  /** Checks running and waiting (for tests and diagnostics). */
+  get load() {
+    return { running: this.running, strangersRunning: this.strangersRunning,
+      knownWaiting: this.waiting.known.length, strangersWaiting: this.waiting.stranger.length };
+  }
+}
+
+/** One login attempt that `begin` let through; `end` it exactly once. */
+export interface LoginAttempt {
+  /** Whether this address signed this username in before (see the header). */
+  readonly known: boolean;
+  /** Runs the password check within the cap on checks at once; throws 429 when too many wait, and the attempt then counts nowhere. */
+  check<T>(verify: () => Promise<T>): Promise<T>;
+  /** A failure stays counted; a success gives back its count and makes the pair known; an attempt refused a check gives back all. */
+  end(success: boolean): void;
+}
 
 export class LoginThrottle {
-  private byUser: RateLimiterMemory;
-  private byAddress: RateLimiterMemory;
-  /** Attempts begun and not yet ended, by username key. */
+  private pair: FailureCounter;
+  private user: FailureCounter;
+  private address: FailureCounter;
+  private slots: CheckSlots;
+  readonly known: KnownAddresses;
+  /** Attempts begun and not yet ended, by pair key. */
   private inFlight = new Map<string, number>();
 
-  constructor(private o: ThrottleOptions) {
-    const opts = { points: o.maxFailures, duration: o.windowSeconds };
-    this.byUser = new RateLimiterMemory({ ...opts, keyPrefix: 'login-user' });
-    this.byAddress = new RateLimiterMemory({ ...opts, keyPrefix: 'login-addr' });
+  constructor(o: ThrottleOptions) {
+    const d = THROTTLE_DEFAULTS;
+    this.pair = new FailureCounter(o.maxFailures, o.windowSeconds * 1000);
+    this.user = new FailureCounter(o.perUsername?.maxFailures ?? d.perUsername.maxFailures,
+      (o.perUsername?.windowSeconds ?? d.perUsername.windowSeconds) * 1000);
+    this.address = new FailureCounter(o.perAddress?.maxFailures ?? d.perAddress.maxFailures,
+      (o.perAddress?.windowSeconds ?? d.perAddress.windowSeconds) * 1000);
+    this.known = new KnownAddresses((o.knownAddressDays ?? d.knownAddressDays) * 86_400_000);
+    this.slots = new CheckSlots(Math.max(2, o.maxConcurrentChecks ?? d.maxConcurrentChecks), o.maxQueuedChecks ?? d.maxQueuedChecks);
   }
 
-  /** Counts an attempt as a failure (until it ends as a success); throws 429, counting nothing, when either counter is used up. */
-  async begin(username: string, address: string): Promise<void> {
-    const key = userKey(username);
-    const counted = await Promise.all([this.byUser.penalty(key, 1), this.byAddress.penalty(address, 1)]);
-    const blocked = counted.filter((r) => r.consumedPoints > this.o.maxFailures);
-    if (!blocked.length) {
-      this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
-      return;
-    }
-    await Promise.all([this.byUser.reward(key, 1), this.byAddress.reward(address, 1)]);
-    const retryAfter = Math.max(1, Math.ceil(Math.max(...blocked.map((r) => r.msBeforeNext)) / 1000));
-    throw new ServiceError('rate_limited', `too many failed login attempts; try again in ${retryAfter} s`, {
-      headers: { 'Retry-After': String(retryAfter) },
-    });
+  /** Counts an attempt as a failure (until it ends otherwise); throws 429, counting nothing, when a counter that applies is used up. */
+  begin(username: string, address: string): LoginAttempt {
+    const now = Date.now();
+    const user = userKey(username);
+    const pair = pairKey(user, address);
+    const known = this.known.has(user, address, now);
+    const wait = Math.max(this.pair.blockedFor(pair, now),
+      known ? 0 : this.user.blockedFor(user, now),
+      known ? 0 : this.address.blockedFor(address, now));
+    if (wait > 0) throw rateLimited('too many failed login attempts', Math.max(1, Math.ceil(wait / 1000)));
+
+    const counted = [this.pair.count(pair, now), this.user.count(user, now), this.address.count(address, now)] as const;
+    this.inFlight.set(pair, (this.inFlight.get(pair) ?? 0) + 1);
+    let ended = false;
+    let unchecked = false;
+    return {
+      known,
+      check: async (verify) => {
+        try {
+          await this.slots.acquire(known);
+        } catch (e) {
+          unchecked = true;
+          throw e;
+        }
+        try {
+          return await verify();
+        } finally {
+          this.slots.release(known);
+        }
+      },
+      end: (success) => {
+        if (ended) return;
+        ended = true;
+        const others = (this.inFlight.get(pair) ?? 1) - 1;
+        if (others > 0) this.inFlight.set(pair, others);
+        else this.inFlight.delete(pair);
+        const now = Date.now();
+        if (unchecked || success) {
+          this.pair.giveBack(pair, counted[0]);
+          this.user.giveBack(user, counted[1]);
+          this.address.giveBack(address, counted[2]);
+        }
+        if (unchecked) return;
+        if (success) {
+          this.pair.lowerTo(pair, others, now);
+          this.known.add(user, address, now);
+        } else if (this.pair.failures(pair, now) >= this.pair.limit) {
+          this.known.forget(user, address);
+        }
+      },
+    };
   }
 
-  /** Ends an attempt that `begin` let through: a failure stays counted; a success gives the counts back (see the header). */
-  async end(username: string, address: string, success: boolean): Promise<void> {
-    const key = userKey(username);
-    const others = (this.inFlight.get(key) ?? 1) - 1;
-    if (others > 0) this.inFlight.set(key, others);
-    else this.inFlight.delete(key);
-    if (!success) return;
-    await Promise.all([
-      others > 0 ? this.byUser.set(key, others, this.o.windowSeconds) : this.byUser.delete(key),
-      this.byAddress.reward(address, 1),
-    ]);
+  /** Password checks running and waiting (for tests and diagnostics). */
+  get checks() {
+    return this.slots.load;
   }
 }

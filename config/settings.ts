@@ -91,10 +91,29 @@ export const SettingsSchema = v.strictObject({
       /** How long verified Basic credentials are remembered, so a request does not cost a password hash. */
       cacheSeconds: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more'), v.maxValue(3600, 'expected at most 3600')), 60),
     }), {}),
-    /** Failed logins allowed per username and per client address within the window; the next is 429. */
+    /** Login throttling (auth/throttle.ts): failures counted per username and address pair, per username and per address; password checks at once. */
     loginThrottle: v.nullish(v.strictObject({
+      /** Failed logins allowed per username and client address pair within the window; the next is 429. */
       maxFailures: v.optional(positiveInt, 10),
-      windowSeconds: v.optional(positiveInt, 60),
+      windowSeconds: v.optional(seconds, 60),
+      /** Per username over all addresses; never blocks an address the user signed in from before. */
+      perUsername: v.nullish(v.strictObject({
+        maxFailures: v.optional(positiveInt, 50),
+        windowSeconds: v.optional(seconds, 3600),
+      }), {}),
+      /** Per client address over all usernames; never blocks a username that signed in from it before. */
+      perAddress: v.nullish(v.strictObject({
+        maxFailures: v.optional(positiveInt, 30),
+        windowSeconds: v.optional(seconds, 600),
+      }), {}),
+      /** How long a successful login makes its address known for that username. */
+      knownAddressDays: v.optional(v.pipe(positiveInt, v.maxValue(365, 'expected at most 365')), 30),
+      /** Password checks (scrypt, on libuv's thread pool) at once; one is kept for addresses known for the username. */
+      maxConcurrentChecks: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'),
+        v.minValue(2, 'expected at least 2 (one check is kept for known addresses)'), v.maxValue(64, 'expected at most 64')), 2),
+      /** Checks waiting for a slot (strangers and known addresses each); beyond it, 429 at once. */
+      maxQueuedChecks: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'),
+        v.minValue(0, 'expected 0 or more'), v.maxValue(1000, 'expected at most 1000')), 8),
     }), {}),
     oidc: v.nullish(v.strictObject({
       /** "builtin" mounts the service's own provider at /oidc; otherwise the issuer URL. */

@@ -4,8 +4,8 @@
 // invalid_grant, unsupported_grant_type, invalid_scope) and
 // `error_description`, beside the service's own `detail` and `code`. A wrong
 // username and a wrong password get the same answer in the same time;
-// failures are throttled per username and per client address (429 with
-// Retry-After). With the OIDC backend tokens come from the issuer, and this
+// failures are throttled per username and address pair, per username and per
+// address (auth/throttle.ts; 429 with Retry-After). With the OIDC backend tokens come from the issuer, and this
 // endpoint does not exist.
 import { Hono } from 'hono';
 import * as v from 'valibot';
