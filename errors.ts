@@ -10,7 +10,7 @@ export interface FieldProblem {
 }
 
 /** code -> HTTP status. The code is the contract; the status follows from it. */
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   invalid_token: 401,

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 
 /** Requests with no socket (app.request in tests) all count as this one client. */
-export const NO_SOCKET_ADDRESS = 'no-socket';
+const NO_SOCKET_ADDRESS = 'no-socket';
 
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {

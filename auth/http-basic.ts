@@ -42,13 +42,13 @@ const MAX_FIELD = 1024;
 const CONTROL = /[\x00-\x1f\x7f]/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export const invalidCredentials = (why: string) =>
+const invalidCredentials = (why: string) =>
   new ServiceError('unauthorized', `invalid Basic credentials: ${why}`, {
     headers: { 'WWW-Authenticate': basicAnd('Bearer') },
   });
 
 /** The user-id and password of an `Authorization: Basic` header; throws 401 for anything malformed. */
-export function parseBasic(header: string): { username: string; password: string } {
+function parseBasic(header: string): { username: string; password: string } {
   const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header);
   if (!match) throw invalidCredentials('expected "Basic <base64 of user-id:password>"');
   const encoded = match[1];

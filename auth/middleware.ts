@@ -9,10 +9,10 @@ import { requestHeader } from './request-header.ts';
 import { invalidToken, looksLikeJwt, NOT_A_TOKEN } from './tokens.ts';
 import type { AppEnv, Principal, ScopeKind } from './types.ts';
 
-export const REALM = 'map-topology-service';
+const REALM = 'map-topology-service';
 
 /** RFC 7617's challenge: the realm, and that credentials are read as UTF-8. */
-export const BASIC_CHALLENGE = `Basic realm="${REALM}", charset="UTF-8"`;
+const BASIC_CHALLENGE = `Basic realm="${REALM}", charset="UTF-8"`;
 
 /** A Bearer challenge (`Bearer` alone for the bare one) followed by the Basic one. */
 export const basicAnd = (bearer: string) => `${bearer === 'Bearer' ? `Bearer realm="${REALM}"` : bearer}, ${BASIC_CHALLENGE}`;

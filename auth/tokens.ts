@@ -9,7 +9,7 @@ import { SIGNING_ALG } from './signing-key.ts';
 import type { Principal } from './types.ts';
 import type { StoredUser, UserDirectory } from './users.ts';
 
-export const API_AUDIENCE = 'map-topology-service';
+const API_AUDIENCE = 'map-topology-service';
 
 export interface TokenOptions {
   key: SigningKey;

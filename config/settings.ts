@@ -156,6 +156,7 @@ export class SettingsError extends Error {
 
 /** Validates raw settings (from YAML or code) and fills derived defaults. */
 export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir = process.cwd()): Settings {
+  // biome-ignore lint/suspicious/noExplicitAny: raw YAML of any shape, which the schema checks right after the overrides.
   const input = structuredClone((raw ?? {}) as Record<string, any>);
   applyEnv(input, env);
   const result = v.safeParse(SettingsSchema, input);
@@ -183,6 +184,7 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
 }
 
 /** Environment variables win over the file: PORT, HOST, MTS_DATA_DIR, MTS_BASE_URL. */
+// biome-ignore lint/suspicious/noExplicitAny: the raw settings, before the schema has checked their shape.
 function applyEnv(input: Record<string, any>, env: NodeJS.ProcessEnv) {
   const set = (section: string, key: string, value: unknown) => {
     input[section] = { ...(input[section] ?? {}), [key]: value };

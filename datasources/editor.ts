@@ -13,7 +13,7 @@
 import type { FILTER_OPERATORS, Filter } from '../schema/dataset.ts';
 import type { EdgeRecord } from './types.ts';
 
-export type Operator = (typeof FILTER_OPERATORS)[number];
+type Operator = (typeof FILTER_OPERATORS)[number];
 
 /** The editor's three paths of one datasource entry, relative to /api/v1 (the editor prefixes its API_URL). */
 export interface EditorPaths {
@@ -45,7 +45,7 @@ export interface FieldChoice {
 }
 
 /** `capacity_gbps` -> "Capacity Gbps", `endpoints.site` -> "Endpoint Site". */
-export function fieldLabel(field: string): string {
+function fieldLabel(field: string): string {
   const onEndpoints = field.startsWith('endpoints.');
   const words = (onEndpoints ? field.slice('endpoints.'.length) : field).split(/[_\s]+/).filter(Boolean)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1));

@@ -38,7 +38,7 @@ export interface RowProblem {
  * Same `message` as a RowProblem; `path` instead of sheet and row, as in the
  * `errors` of a 422.
  */
-export interface EndpointProblem {
+interface EndpointProblem {
   path: 'query.endpoint';
   message: string;
 }
@@ -62,7 +62,7 @@ export interface DatasourceEntry {
 }
 
 /** A kind's editor routes: `/api/v1/datasources/<kind>/<one segment per param>/…`. */
-export interface PathKind {
+interface PathKind {
   kind: string;
   /** Endpoint parameters taken from the path, in order (spreadsheet: sheet_id, sheet_name). */
   params: readonly string[];

@@ -16,13 +16,13 @@ export interface DatasetSide {
 }
 
 /** A node: its name (the deduplication value) and its merged endpoint fields. */
-export interface NodeItem {
+interface NodeItem {
   name: string;
   [field: string]: unknown;
 }
 
 /** An edge: the record without its endpoints (those are the nodes). */
-export interface EdgeItem {
+interface EdgeItem {
   name: string;
   source: string;
   destination: string;
@@ -30,20 +30,20 @@ export interface EdgeItem {
 }
 
 /** One field that differs; a field missing on one side is null there. */
-export interface FieldChange {
+interface FieldChange {
   field: string;
   from: unknown;
   to: unknown;
 }
 
-export interface Changed {
+interface Changed {
   name: string;
   /** Present only for an edge whose name several records share: which of them. */
   id?: unknown;
   fields: FieldChange[];
 }
 
-export interface ItemDiff<T> {
+interface ItemDiff<T> {
   added: T[];
   removed: T[];
   changed: Changed[];

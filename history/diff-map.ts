@@ -7,7 +7,7 @@
 import { byCodeUnits, diffJson, ownField as own, type JsonChange } from './json-diff.ts';
 
 /** Fields every stored version carries that record when and by whom, not what. */
-export const STAMP_FIELDS: ReadonlySet<string> = new Set(['mapId', 'version', 'lastUpdatedBy', 'lastUpdatedOn', 'change', 'deleted']);
+const STAMP_FIELDS: ReadonlySet<string> = new Set(['mapId', 'version', 'lastUpdatedBy', 'lastUpdatedOn', 'change', 'deleted']);
 
 export interface MapDiff {
   /** name, public, configuration and other content fields; paths start with the field name. */

@@ -7,7 +7,7 @@
 // itself holds a dot (a node name like "r1.example.net") stays readable, and
 // `from`/`to` carry the values, so nobody has to parse the path back.
 
-export type JsonChangeOp = 'add' | 'remove' | 'replace';
+type JsonChangeOp = 'add' | 'remove' | 'replace';
 
 export interface JsonChange {
   path: string;

@@ -6,7 +6,7 @@ import type { MapDiff } from './diff-map.ts';
 import type { TemplateDiff } from './diff-template.ts';
 import type { JsonChange } from './json-diff.ts';
 
-export const NO_CHANGES = 'no changes';
+const NO_CHANGES = 'no changes';
 /** Paths a map summary names before "and N more": more would not be short. */
 const MAX_PATHS = 3;
 

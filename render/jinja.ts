@@ -23,7 +23,7 @@
 
 export class JinjaError extends Error {}
 /** A name or key that reads the object model (`__proto__`, `__class__`): refused, and read as nothing. */
-export class UnsafeNameError extends JinjaError {}
+class UnsafeNameError extends JinjaError {}
 
 /** Jinja's Undefined: a name or key that is not there. Prints as nothing. */
 export const UNDEFINED: unique symbol = Symbol('undefined');
@@ -35,7 +35,7 @@ export const MAX_VALUE_CHARS = 10_000;
 export const WORK_BUDGET = 100_000;
 const STEP_COST = 20;
 /** Deepest nesting of parentheses, `not`, unary minus and inline `if` in one expression. */
-export const MAX_EXPR_DEPTH = 32;
+const MAX_EXPR_DEPTH = 32;
 
 /** Keys never read, whatever the data holds: they name the JavaScript object model, not node data. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -370,7 +370,7 @@ function checkKeys(e: Expr): void {
 }
 
 /** A plain dotted name (`meta.x.y`): the form of the original placeholders. */
-export function dottedPath(e: Expr): string | null {
+function dottedPath(e: Expr): string | null {
   if (e.k === 'var') return e.name;
   if (e.k !== 'path' || e.base.k !== 'var') return null;
   const parts = [e.base.name];
@@ -438,7 +438,7 @@ export function truthy(v: Value): boolean {
 }
 
 /** One lookup: own keys of plain objects, indexes of arrays (negative from the end, as in Python); nothing else. */
-export function member(obj: Value, key: Value): Value {
+function member(obj: Value, key: Value): Value {
   if (typeof key !== 'string' && typeof key !== 'number') return UNDEFINED;
   if (Array.isArray(obj)) {
     const n = typeof key === 'number' ? key : /^-?\d+$/.test(key) ? Number(key) : NaN;
@@ -641,7 +641,7 @@ function trimChars(s: string, chars: Value): string {
 
 const given = (v: Value) => v !== undefined && v !== UNDEFINED;
 
-export const FILTERS = new Map<string, FilterSpec>([
+const FILTERS = new Map<string, FilterSpec>([
   ['upper', { params: [], run: (v, _a, b) => b.take(str(v).toUpperCase()) }],
   ['lower', { params: [], run: (v, _a, b) => b.take(str(v).toLowerCase()) }],
   ['title', { params: [], run: (v, _a, b) => b.take(title(str(v))) }],

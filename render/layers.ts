@@ -26,14 +26,14 @@ import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
 import { ID_PATTERN } from '../schema/common.ts';
 import { VERSION_NUMBER } from '../schema/list.ts';
 
-export type Datatype = 'snapshot' | 'dynamic';
+type Datatype = 'snapshot' | 'dynamic';
 
 export type LayerSource =
   | { kind: 'dataset'; datasetId: string; version: number | 'latest'; layout: Layout; datatype: Datatype; templateId: string | null }
   | { kind: 'inline'; topology: Topology }
   | { kind: 'none' };
 
-export interface DatasetInput {
+interface DatasetInput {
   name: string;
   query: DatasetQuery;
   records: EdgeRecord[];
@@ -91,7 +91,7 @@ export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { 
   };
 }
 
-export function layerLabel(layer: MapLayer, index: number): string {
+function layerLabel(layer: MapLayer, index: number): string {
   const name = typeof layer.name === 'string' && layer.name.trim() ? ` ("${layer.name.trim().slice(0, 80)}")` : '';
   return `layer ${index + 1}${name}`;
 }
@@ -125,7 +125,7 @@ export function layerSource(layer: MapLayer, index: number): LayerSource {
 }
 
 /** The dataset output URL equivalent to a layer's source, in the form Terranova's editor writes and reads. */
-export function datasetOutputUrl(base: string, source: Extract<LayerSource, { kind: 'dataset' }>): string {
+function datasetOutputUrl(base: string, source: Extract<LayerSource, { kind: 'dataset' }>): string {
   const query = new URLSearchParams();
   if (source.version !== 'latest') query.set('version', String(source.version));
   if (source.templateId) query.set('template', source.templateId);

@@ -16,7 +16,7 @@ const SCRIPT = new URL('./layout-thread.mjs', import.meta.url);
  * MAX_LOGICAL_NODES and _EDGES: about 330 MB for the whole process on a
  * random graph), and a bound on what any layout can take from a small VM.
  */
-export const LAYOUT_HEAP_MB = 1024;
+const LAYOUT_HEAP_MB = 1024;
 
 type Pending = { resolve: (result: LayoutResult) => void; reject: (error: Error) => void };
 type LayoutThread = { worker: Worker; pending: Map<number, Pending> };

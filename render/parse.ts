@@ -6,7 +6,7 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { SVG_NS, serialize, type DomLike } from './sanitize.ts';
 
-export const MAX_FRAGMENT_CHARS = 64 * 1024;
+const MAX_FRAGMENT_CHARS = 64 * 1024;
 
 export class FragmentError extends Error {}
 

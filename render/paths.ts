@@ -6,12 +6,12 @@ import { fmt } from './svg-canvas.ts';
 
 export type Pt = [number, number];
 
-export function polylineD(pts: Pt[]): string {
+function polylineD(pts: Pt[]): string {
   return pts.map((p, i) => `${i ? 'L' : 'M'}${fmt(p[0])} ${fmt(p[1])}`).join('');
 }
 
 /** Cubic Bézier segments through every point; tension 0 is Catmull-Rom-like, 1 is straight. */
-export function cardinalD(pts: Pt[], tension = 0): string {
+function cardinalD(pts: Pt[], tension = 0): string {
   if (pts.length < 3) return polylineD(pts);
   const k = (1 - Math.min(1, Math.max(0, tension))) / 6;
   let d = `M${fmt(pts[0][0])} ${fmt(pts[0][1])}`;
@@ -25,7 +25,7 @@ export function cardinalD(pts: Pt[], tension = 0): string {
 }
 
 /** A teardrop above the node; `i` grows it so parallel self-circuits stay apart. */
-export function loopD(p: Pt, i = 0): string {
+function loopD(p: Pt, i = 0): string {
   const r = 12 + 6 * i;
   return `M${fmt(p[0])} ${fmt(p[1])}C${fmt(p[0] - r)} ${fmt(p[1] - 2 * r)} ${fmt(p[0] + r)} ${fmt(p[1] - 2 * r)} ${fmt(p[0])} ${fmt(p[1])}`;
 }

@@ -10,8 +10,8 @@ import { DEG, MAX_LAT, lngCut, nearLng, wrapLng } from './geometry.ts';
 import type { LatLng } from './types.ts';
 import type { Pt } from './paths.ts';
 
-export const VIEWPORT_W = 1200;
-export const VIEWPORT_H = 700;
+const VIEWPORT_W = 1200;
+const VIEWPORT_H = 700;
 const CONTENT_W = 1000;
 const CONTENT_H = 640;
 

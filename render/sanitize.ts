@@ -118,7 +118,7 @@ function safeCodePoint(n: number): string {
   return Number.isFinite(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
 }
 
-export function attributeNameAllowed(name: string): boolean {
+function attributeNameAllowed(name: string): boolean {
   return ATTRIBUTES.has(name) || DATA_OR_ARIA.test(name);
 }
 
@@ -182,7 +182,7 @@ export function writeAttribute(out: string[], element: string, name: string, val
   if (v !== null) out.push(' ', name, '="', escapeAttr(v), '"');
 }
 
-export function stringSink(out: string[]): Sink {
+function stringSink(out: string[]): Sink {
   return {
     raw: (s) => out.push(s),
     text: (d) => out.push(escapeText(d)),

@@ -39,10 +39,10 @@ const grow = (e: Extent, x0: number, y0: number, x1: number, y1: number) => {
 };
 
 /** Labels are drawn up to this many nodes per layer; beyond it they would only be clutter. */
-export const MAX_LABELS = 400;
+const MAX_LABELS = 400;
 const LABEL_PX = 11;
 /** Characters of a name a label shows; the node's `<title>` keeps the whole name. */
-export const MAX_LABEL_CHARS = 48;
+const MAX_LABEL_CHARS = 48;
 
 /** A name as its label shows it: a long one cut (by characters, not UTF-16 halves) with an ellipsis, so it cannot make the picture thousands of pixels wide. */
 function labelText(name: string): string {

@@ -47,7 +47,7 @@ export interface TemplateContext {
   meta: Record<string, unknown>;
 }
 
-export interface RenderedNode {
+interface RenderedNode {
   svg: string;
   width: number | null;
   height: number | null;
@@ -78,9 +78,9 @@ export interface CompileOptions {
 }
 
 /** `{% if %}` blocks nest at most this deep. */
-export const MAX_BLOCK_DEPTH = 16;
+const MAX_BLOCK_DEPTH = 16;
 /** Characters all of one node's filled-in values may take together; values beyond are cut. */
-export const MAX_NODE_VALUE_CHARS = 100_000;
+const MAX_NODE_VALUE_CHARS = 100_000;
 
 const LABEL_FONT_PX = 10;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -347,7 +347,7 @@ function escapeInJinja(markup: string): string {
 }
 
 /** parseFragment, and for markup that is well-formed only once its Jinja is read as text, that reading. */
-export function parseTemplate(markup: string): DomLike {
+function parseTemplate(markup: string): DomLike {
   try {
     return parseFragment(markup);
   } catch (e) {

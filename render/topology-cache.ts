@@ -11,7 +11,7 @@ import { buildTopology, type BuildOptions } from './topology.ts';
 import type { Topology } from './types.ts';
 
 /** Most nodes + edges the process-wide cache keeps (some tens of MB at worst). */
-export const TOPOLOGY_CACHE_ITEMS = 200_000;
+const TOPOLOGY_CACHE_ITEMS = 200_000;
 
 const ids = new WeakMap<object, number>();
 let nextId = 0;

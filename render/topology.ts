@@ -39,7 +39,7 @@ interface NodeAcc {
 
 const compiled = new Map<string, CompiledTemplate>();
 /** Templates are compiled once per distinct markup (bounded cache). */
-export function templateFor(markup: string): CompiledTemplate {
+function templateFor(markup: string): CompiledTemplate {
   let t = compiled.get(markup);
   if (!t) {
     try {

@@ -18,7 +18,7 @@ export interface TopologyNode {
   children?: string[];
 }
 
-export interface EdgeMeta {
+interface EdgeMeta {
   capacity?: unknown;
   /** Terranova: {names: [a, b], edge_id: [id], edge_name: [name]}. */
   endpoint_identifiers: Record<string, unknown[]>;
@@ -32,7 +32,7 @@ export interface TopologyEdge {
   meta: EdgeMeta;
 }
 
-export interface PathLayout {
+interface PathLayout {
   type: string;
   tension?: number;
   [k: string]: unknown;

@@ -17,7 +17,7 @@ export interface HistoryItem {
   summary: string;
 }
 
-export function historyItem(v: StoredVersion): HistoryItem {
+function historyItem(v: StoredVersion): HistoryItem {
   return {
     version: v.version,
     lastUpdatedBy: v.lastUpdatedBy,

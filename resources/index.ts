@@ -28,4 +28,3 @@ export function createResources({ store, now, datasources }: ResourceDeps) {
   };
 }
 
-export type Resources = ReturnType<typeof createResources>;

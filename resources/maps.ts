@@ -21,7 +21,7 @@ export const MAP_KIND: ResourceKind = {
   defaultFields: ['mapId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'],
 };
 
-export const PUBLIC_ONLY: Visibility = {
+const PUBLIC_ONLY: Visibility = {
   name: 'public',
   resource: (latest) => latest.public === true,
   version: (version) => version.public === true,

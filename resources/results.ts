@@ -5,7 +5,6 @@
 import type { EdgeRecord, RowProblem } from '../datasources/types.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store } from '../store/types.ts';
-import type { StoredVersion } from './types.ts';
 
 export interface StoredResults {
   records: EdgeRecord[];
@@ -26,4 +25,4 @@ export async function storedResults(store: Store, version: { [key: string]: unkn
   return found;
 }
 
-export type { StoredVersion };
+;

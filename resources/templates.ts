@@ -17,7 +17,7 @@ export const TEMPLATE_KIND: ResourceKind = {
 };
 
 /** lastUpdatedBy of what the service creates by itself. */
-export const SYSTEM_USER = 'system';
+const SYSTEM_USER = 'system';
 
 export function createTemplates(store: Store, now: () => Date) {
   const collection = new VersionedCollection(store, TEMPLATE_KIND, now);

@@ -5,7 +5,7 @@
 // stamps below. It is never rewritten once stored.
 import type { Collection, Json } from '../store/types.ts';
 
-export interface VersionStamps {
+interface VersionStamps {
   version: number;
   lastUpdatedBy: string;
   /** ISO 8601 UTC, from the injected clock. */
@@ -35,7 +35,7 @@ export interface ResourceKind {
   computedFields?: readonly string[];
 }
 
-export type VersionSelector = 'latest' | 'all' | number;
+type VersionSelector = 'latest' | 'all' | number;
 
 /** A parsed list request. */
 export interface ListQuery {

@@ -22,7 +22,7 @@ const dropPrototypeKeys = (key: string, value: unknown) =>
  */
 const PROTOTYPE_WORDS = /proto|constructor|\\u/;
 
-export const issuesToProblems = (issues: v.BaseIssue<unknown>[]): FieldProblem[] =>
+const issuesToProblems = (issues: v.BaseIssue<unknown>[]): FieldProblem[] =>
   issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }));
 
 /** Validates a value against a schema; 422 naming every bad field. */
@@ -58,7 +58,7 @@ function brokenBody(c: Context, e: unknown): unknown {
 }
 
 /** The body as text; a broken connection is 408 or 400 as above. For routes that parse bodies themselves. */
-export async function readBodyText(c: Context): Promise<string> {
+async function readBodyText(c: Context): Promise<string> {
   try {
     return await c.req.text();
   } catch (e) {

@@ -10,7 +10,7 @@ import {
   StringFilterSchema, VersionParamSchema,
 } from '../schema/list.ts';
 
-export type FilterType = 'string' | 'boolean';
+type FilterType = 'string' | 'boolean';
 
 /** What one list endpoint accepts. The OpenAPI document is built from the same spec. */
 export interface ListSpec {
@@ -44,7 +44,7 @@ export function params(c: Context, _accepted: readonly string[]) {
   return { search, once };
 }
 
-export const LIST_PAGING = ['version', 'fields', 'limit', 'offset', 'sort'] as const;
+const LIST_PAGING = ['version', 'fields', 'limit', 'offset', 'sort'] as const;
 
 /** The raw query string (after "?"), without building a URL object. */
 function rawQuery(c: Context): string {

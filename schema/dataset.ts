@@ -5,11 +5,11 @@ import { belongIn, revisionSchema } from './revision.ts';
 import { NameSchema } from './common.ts';
 
 export const FILTER_OPERATORS = ['equal', 'not_equal', 'like', 'not_like'] as const;
-export const GROUP_LAYOUTS = ['circle', 'grid'] as const;
+const GROUP_LAYOUTS = ['circle', 'grid'] as const;
 
 const FieldName = v.pipe(v.string('expected a string'), v.minLength(1, 'must not be empty'), v.maxLength(200));
 
-export const FilterSchema = v.strictObject({
+const FilterSchema = v.strictObject({
   /** A row column, or `endpoints.<column>` to match either endpoint. */
   field: FieldName,
   /** `""` and null mean equal. */

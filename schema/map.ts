@@ -42,11 +42,11 @@ const LatLng = v.tuple([Num(-90, 90), Num(-180, 180)], 'expected [latitude, long
 
 export const LAYOUTS = ['geographic', 'logical'] as const;
 export const DATATYPES = ['snapshot', 'static', 'dynamic', 'live'] as const;
-export const OVERRIDE_OPERATIONS = ['add', 'delete', 'override'] as const;
+const OVERRIDE_OPERATIONS = ['add', 'delete', 'override'] as const;
 /** Bounded so that one map output cannot fan out into unbounded dataset reads. */
-export const MAX_LAYERS = 10;
+const MAX_LAYERS = 10;
 
-export const ViewportSchema = v.looseObject({
+const ViewportSchema = v.looseObject({
   center: v.optional(v.nullable(v.looseObject({ lat: Num(-90, 90), lng: Num(-180, 180) }))),
   zoom: v.optional(v.nullable(Num(0, 30))),
   top: v.optional(v.nullable(Num(-90, 90))),
@@ -55,7 +55,7 @@ export const ViewportSchema = v.looseObject({
   right: v.optional(v.nullable(Num(-360, 360))),
 });
 
-export const LayerSchema = v.looseObject({
+const LayerSchema = v.looseObject({
   name: Str(),
   visible: Bool,
   color: v.optional(v.nullable(ColorSchema)),
@@ -81,7 +81,7 @@ export const LayerSchema = v.looseObject({
   nodeHighlight: Str(),
 });
 
-export const ConfigurationSchema = v.looseObject({
+const ConfigurationSchema = v.looseObject({
   initialViewStrategy: Str(50),
   viewport: v.optional(v.nullable(ViewportSchema)),
   background: v.optional(v.nullable(ColorSchema)),
@@ -120,11 +120,11 @@ const rule = <S extends typeof NodeState | typeof EdgeState>(state: S) =>
     }),
     v.check((r) => r.operation === 'delete' || r.state != null, 'state is required unless operation is delete'),
   );
-export const NodeOverrideSchema = rule(NodeState);
-export const EdgeOverrideSchema = rule(EdgeState);
+const NodeOverrideSchema = rule(NodeState);
+const EdgeOverrideSchema = rule(EdgeState);
 
 const Key = v.pipe(v.string(), v.minLength(1), v.maxLength(500));
-export const DatasetOverridesSchema = v.looseObject({
+const DatasetOverridesSchema = v.looseObject({
   nodes: v.optional(v.record(Key, NodeOverrideSchema), {}),
   edges: v.optional(v.record(Key, EdgeOverrideSchema), {}),
 });
@@ -139,9 +139,9 @@ export const MapRevisionSchema = revisionSchema({
 }, ['mapId', 'public'], belongIn('configuration', Object.keys(ConfigurationSchema.entries)));
 
 /** Keys of a configuration and of a layer the service knows; others are kept as sent and reported as warnings. */
-export const KNOWN_CONFIGURATION_KEYS: ReadonlySet<string> = new Set([...Object.keys(ConfigurationSchema.entries),
+const KNOWN_CONFIGURATION_KEYS: ReadonlySet<string> = new Set([...Object.keys(ConfigurationSchema.entries),
   'latitudeVar', 'longitudeVar', 'legendColumnLength', 'legendPosition', 'legendDefaultBehavior', 'thresholds']);
-export const KNOWN_LAYER_KEYS: ReadonlySet<string> = new Set([...Object.keys(LayerSchema.entries),
+const KNOWN_LAYER_KEYS: ReadonlySet<string> = new Set([...Object.keys(LayerSchema.entries),
   'srcFieldLabel', 'dstFieldLabel', 'dataFieldLabel', 'nodeValueField']);
 
 /** `configuration.<key>` and `configuration.layers.<i>.<key>` for every key kept that the service does not know. */
@@ -161,5 +161,3 @@ export type MapRevision = v.InferOutput<typeof MapRevisionSchema>;
 export type MapConfiguration = v.InferOutput<typeof ConfigurationSchema>;
 export type MapLayer = v.InferOutput<typeof LayerSchema>;
 export type DatasetOverrides = v.InferOutput<typeof DatasetOverridesSchema>;
-export type NodeOverride = v.InferOutput<typeof NodeOverrideSchema>;
-export type EdgeOverride = v.InferOutput<typeof EdgeOverrideSchema>;

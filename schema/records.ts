@@ -55,9 +55,6 @@ export const MAP_FIELDS = Object.keys(MapSchema.entries);
 export const DATASET_FIELDS = Object.keys(DatasetSchema.entries);
 export const TEMPLATE_FIELDS = Object.keys(TemplateSchema.entries);
 
-export type MapObject = v.InferOutput<typeof MapSchema>;
-export type DatasetObject = v.InferOutput<typeof DatasetSchema>;
-export type TemplateObject = v.InferOutput<typeof TemplateSchema>;
 
 /** Every error answer (docs/api.md: Errors). */
 export const ErrorSchema = v.object({

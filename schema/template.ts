@@ -9,7 +9,7 @@ import { revisionSchema } from './revision.ts';
 import { checkTemplate } from '../render/template.ts';
 import { NameSchema } from './common.ts';
 
-export const MAX_TEMPLATE_CHARS = 64 * 1024;
+const MAX_TEMPLATE_CHARS = 64 * 1024;
 
 export const TemplateMarkupSchema = v.pipe(
   v.string('expected a string'),

@@ -5,9 +5,9 @@
 import * as v from 'valibot';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 /** Far above any real passphrase; bounds the work scrypt does for one request. */
-export const MAX_PASSWORD_LENGTH = 1024;
+const MAX_PASSWORD_LENGTH = 1024;
 
 export const UsernameSchema = v.pipe(
   v.string('expected a string'),

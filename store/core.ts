@@ -10,14 +10,14 @@ import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertEntry, assertKey, blobKeyOf, documentName, MAX_FILE_BYTES } from './keys.ts';
 import { Lru } from './lru.ts';
 import type { Loaded, Persistence } from './persistence.ts';
-import { BLOB_COLLECTION, DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type Store, type StoreProblem } from './types.ts';
+import { BLOB_COLLECTION, DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type Store, type StoreProblem } from './types.ts';
 
 /** Characters of older entries and blobs kept in memory after a read. */
 const CACHE_BUDGET = 64 * 1024 * 1024;
 
 type LogState = { versions: number[]; problem?: StoreProblem };
 
-export const unavailable = (problem: StoreProblem) => new ServiceError('resource_unavailable',
+const unavailable = (problem: StoreProblem) => new ServiceError('resource_unavailable',
   `${problem.collection}/${problem.key} cannot be served: data file ${problem.where} ${problem.message}; ` +
   'repair or move the file and restart the service');
 
@@ -209,4 +209,4 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
 }
 
 /** Whether `key` names a log's entry in `c` (for adapters checking what they load). */
-export type { LogCollection };
+;

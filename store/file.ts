@@ -20,7 +20,7 @@ import { loadFolder, PRIVATE } from './load.ts';
 import { acquireDirLock } from './lock.ts';
 import type { Persistence } from './persistence.ts';
 import { entryName, readBounded } from './stored-file.ts';
-import { BLOB_COLLECTION, type Collection, type Json, type Store } from './types.ts';
+import { BLOB_COLLECTION, type Collection, type Store } from './types.ts';
 import { CHANGED, identityOf, type SyncFs } from './write-thread.mjs';
 import { inlineWriter, threadWriter, type Writer } from './writer.ts';
 
@@ -158,4 +158,4 @@ function failed(error: unknown, what: string, log: (m: string) => void): never {
   throw new ServiceError('storage_unavailable', detail, { cause: error });
 }
 
-export type { Json };
+;

@@ -72,7 +72,7 @@ async function prepareFolders(fs: FsFacade, writer: Writer, root: string): Promi
 }
 
 /** Removes temp files left by writes that a crash interrupted (we hold the lock, so none is in use). */
-export async function sweepTemps(fs: FsFacade, folder: string, names: string[], log: (m: string) => void): Promise<string[]> {
+async function sweepTemps(fs: FsFacade, folder: string, names: string[], log: (m: string) => void): Promise<string[]> {
   const temps = names.filter(isTempName);
   for (const name of temps) await fs.unlink(path.join(folder, name)).catch(() => undefined);
   if (temps.length > 0) {

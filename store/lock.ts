@@ -117,7 +117,7 @@ function parseOwner(text: string): number | 'stale' {
 }
 
 /** Whether a pid names a running process (EPERM: it runs, as another user). */
-export function isRunning(pid: number): boolean {
+function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

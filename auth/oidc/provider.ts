@@ -21,7 +21,7 @@ import { errorPage } from './pages.ts';
 import type { Store } from '../../store/types.ts';
 
 /** OpenID scopes the provider knows besides the API's. */
-export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
+const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
 export const INTERACTION_PATH = '/oidc/interaction';
 
 export interface ProviderOptions {
@@ -67,7 +67,7 @@ function clientMetadata(settings: Settings): ClientMetadata[] {
 }
 
 /** The API scopes granted to a client that asks for none: its default_scopes within its scope. */
-export function clientDefaultScopes(settings: Settings, clientId: string): string[] {
+function clientDefaultScopes(settings: Settings, clientId: string): string[] {
   const allowed = clientApiScopes(settings, clientId);
   const client = settings.auth.oidc.clients.find((c) => c.client_id === clientId);
   return [...new Set((client?.default_scopes ?? '').split(/\s+/).filter((s) => allowed.includes(s)))];

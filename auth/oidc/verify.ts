@@ -7,7 +7,7 @@ import { ServiceError } from '../../errors.ts';
 import { invalidToken } from '../tokens.ts';
 
 /** Every asymmetric JWS algorithm; HS* and none are never accepted. */
-export const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 export interface JwtCheck {
   keys: JWTVerifyGetKey;
