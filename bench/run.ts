@@ -11,6 +11,7 @@ const benches: Bench[] = [
   { name: 'output', load: async () => (await import('./output.ts')).benchOutput },
   { name: 'diff', load: async () => (await import('./diff.ts')).benchDiff },
   { name: 'oidc', load: async () => (await import('./oidc.ts')).benchOidc },
+  { name: 'sheets', load: async () => (await import('./sheets.ts')).benchSheets },
 ];
 
 const wanted = process.argv.slice(2);

@@ -98,7 +98,7 @@ export function createCatalog(limits: SheetLimits) {
       const raw = file.kind === 'xlsx'
         ? await readXlsx(full, file.fileName, limits)
         : await readCsv(full, file.fileName, file.sheetId, limits);
-      return { file, book: buildBook(raw, file.fileName) };
+      return { file, book: await buildBook(raw, file.fileName) };
     } catch (e) {
       if (isServiceError(e)) return { file, error: e.message };
       return { file, error: `${file.fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? plainReason(e, 'unexpected error')}` };
@@ -126,4 +126,3 @@ export function createCatalog(limits: SheetLimits) {
   return { dir, scan, load, clear: () => cache.clear() };
 }
 
-export type Catalog = ReturnType<typeof createCatalog>;

@@ -3,7 +3,7 @@
 // (filterable columns, row counts, modification time, problem rows). A file
 // that cannot be used at all gets one entry with `available: false` and the
 // reason; for a workbook, whose tabs are then unknown, its context has an
-// empty sheet_name (SPEC: context holds sheet_id and sheet_name, strings), so
+// empty sheet_name (context always holds sheet_id and sheet_name, strings), so
 // its key `spreadsheet?sheet_id=<id>&sheet_name=` names no sheet to query.
 // Every entry has Terranova's `display_name`; an entry that names a sheet
 // also has the paths of the editor's routes over it (datasources/editor.ts):

@@ -15,7 +15,7 @@ export function ownField(obj: object, key: string): unknown {
   return Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
 }
 
-export const COORDINATE_RANGE = { latitude: 90, longitude: 180 } as const;
+const COORDINATE_RANGE = { latitude: 90, longitude: 180 } as const;
 export type CoordinateField = keyof typeof COORDINATE_RANGE;
 export const isCoordinateField = (key: string): key is CoordinateField => key === 'latitude' || key === 'longitude';
 

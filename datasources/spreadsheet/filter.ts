@@ -1,4 +1,4 @@
-// Dataset query filters over edge records (DESIGN: Datasources). A filter is
+// Dataset query filters over edge records (docs/api.md: Filters). A filter is
 // {field, operator, value[]}: `equal` is exact, `like` a case-insensitive
 // substring; the values of one filter OR together, `not_equal`/`not_like`
 // exclude a record when any value matches, and filters AND together. A field
@@ -7,18 +7,22 @@
 // items does. Field names ignore case, as headers do.
 // A filter reads a column of the sheet as an array, taken once (from the
 // cells, or from the records for endpoint fields) and kept with the cached
-// sheet, so repeated queries scan plain arrays.
+// sheet, so repeated queries scan plain arrays. Building an endpoint column
+// (which builds the records) takes a turn of the event loop every
+// ROWS_PER_TURN records (turns.ts).
 import { validationFailed } from '../../errors.ts';
 import type { Filter } from '../../schema/dataset.ts';
 import { ownField } from './fields.ts';
 import type { EdgeSheet } from './records.ts';
+import { inTurns, ROWS_PER_TURN } from './turns.ts';
 
 /** Tells whether record `index` of the sheet passes. */
 export type Match = (index: number) => boolean;
 
-export function compileFilters(filters: Filter[], sheet: EdgeSheet): Match | null {
+export async function compileFilters(filters: Filter[], sheet: EdgeSheet): Promise<Match | null> {
   if (filters.length === 0) return null;
-  const tests = filters.map((filter, i) => compileFilter(filter, i, sheet));
+  const tests: Match[] = [];
+  for (const [i, filter] of filters.entries()) tests.push(await compileFilter(filter, i, sheet));
   if (tests.length === 1) return tests[0];
   return (index) => {
     for (const test of tests) if (!test(index)) return false;
@@ -30,7 +34,7 @@ export function compileFilters(filters: Filter[], sheet: EdgeSheet): Match | nul
 export const filterableColumns = (sheet: EdgeSheet) =>
   [...sheet.rowColumns, ...sheet.endpointColumns.map((f) => `endpoints.${f}`)];
 
-function compileFilter(filter: Filter, index: number, sheet: EdgeSheet): Match {
+async function compileFilter(filter: Filter, index: number, sheet: EdgeSheet): Promise<Match> {
   const field = filter.field.trim().toLowerCase();
   const onEndpoints = field.startsWith('endpoints.');
   const key = onEndpoints ? field.slice('endpoints.'.length) : field;
@@ -44,11 +48,11 @@ function compileFilter(filter: Filter, index: number, sheet: EdgeSheet): Match {
   const test = (value: string | string[]) => (typeof value === 'string' ? hit(value) : value.some(hit));
   let matches: Match;
   if (onEndpoints) {
-    const a = column(sheet, key, 0, like);
-    const b = column(sheet, key, 1, like);
+    const a = await column(sheet, key, 0, like);
+    const b = await column(sheet, key, 1, like);
     matches = (i) => test(a[i]) || test(b[i]);
   } else {
-    const values = column(sheet, key, -1, like);
+    const values = await column(sheet, key, -1, like);
     matches = (i) => test(values[i]);
   }
   return filter.operator.startsWith('not_') ? (i) => !matches(i) : matches;
@@ -61,7 +65,7 @@ const cache = new WeakMap<EdgeSheet, Map<string, (string | string[])[]>>();
  * (side -1, read from the cells) or an endpoint field of the source (0) or
  * destination (1) (read from the records, which this builds).
  */
-function column(sheet: EdgeSheet, key: string, side: -1 | 0 | 1, lower: boolean): (string | string[])[] {
+async function column(sheet: EdgeSheet, key: string, side: -1 | 0 | 1, lower: boolean): Promise<(string | string[])[]> {
   const columns = cache.get(sheet) ?? new Map<string, (string | string[])[]>();
   cache.set(sheet, columns);
   const id = `${side}\u0000${lower ? 'lower' : ''}\u0000${key}`;
@@ -75,11 +79,14 @@ function column(sheet: EdgeSheet, key: string, side: -1 | 0 | 1, lower: boolean)
       values = sheet.rowColumn(key);
       if (lower) values = values.map((v) => (Array.isArray(v) ? v.map(asText) : asText(v)));
     } else {
-      values = new Array(sheet.recordCount);
-      for (let i = 0; i < sheet.recordCount; i++) {
-        const v = ownField(sheet.record(i).endpoints[side as 0 | 1], key);
-        values[i] = Array.isArray(v) ? v.map(asText) : asText(v);
-      }
+      const built = new Array<string | string[]>(sheet.recordCount);
+      await inTurns(0, sheet.recordCount, ROWS_PER_TURN, (from, to) => {
+        for (let i = from; i < to; i++) {
+          const v = ownField(sheet.record(i).endpoints[side as 0 | 1], key);
+          built[i] = Array.isArray(v) ? v.map(asText) : asText(v);
+        }
+      });
+      values = built;
     }
     columns.set(id, values);
   }

@@ -4,7 +4,7 @@
 // `destination_<field>` columns become fields of that endpoint; a header that
 // appears more than once makes an array of the non-empty cells under it.
 
-export type Target = 'record' | 'source' | 'destination';
+type Target = 'record' | 'source' | 'destination';
 
 export interface FieldPlan {
   target: Target;

@@ -2,18 +2,23 @@
 // names the query uses (filters, deduplication, grouping) against the sheet,
 // then filters. The records are the cache's own objects (built on first use;
 // copying them would cost more than the query): callers read them and never
-// change them. The result array is new each time.
+// change them. The result array is new each time. Records are gathered
+// (and built, on a first query) ROWS_PER_TURN at a time with a turn of the
+// event loop between (turns.ts).
 import { validationFailed } from '../../errors.ts';
 import type { DatasetQuery } from '../../schema/dataset.ts';
 import type { EdgeRecord, QueryResult } from '../types.ts';
 import { compileFilters } from './filter.ts';
 import type { EdgeSheet } from './records.ts';
+import { inTurns, ROWS_PER_TURN } from './turns.ts';
 
-export function runQuery(sheet: EdgeSheet, query: DatasetQuery): QueryResult {
+export async function runQuery(sheet: EdgeSheet, query: DatasetQuery): Promise<QueryResult> {
   checkNodeFields(sheet, query);
-  const match = compileFilters(query.filters, sheet);
+  const match = await compileFilters(query.filters, sheet);
   const records: EdgeRecord[] = [];
-  for (let i = 0; i < sheet.recordCount; i++) if (!match || match(i)) records.push(sheet.record(i));
+  await inTurns(0, sheet.recordCount, ROWS_PER_TURN, (from, to) => {
+    for (let i = from; i < to; i++) if (!match || match(i)) records.push(sheet.record(i));
+  });
   const result: QueryResult = { records, problems: sheet.problems.slice() };
   if (sheet.problemCount > sheet.problems.length) result.problemCount = sheet.problemCount;
   return result;
@@ -27,7 +32,7 @@ export function runQuery(sheet: EdgeSheet, query: DatasetQuery): QueryResult {
 function checkNodeFields(sheet: EdgeSheet, query: DatasetQuery) {
   const named: [string, string][] = [];
   if (query.node_deduplication_field) named.push(['query.node_deduplication_field', query.node_deduplication_field]);
-  (query.node_group_criteria ?? []).forEach((name, i) => named.push([`query.node_group_criteria.${i}`, name]));
+  for (const [i, name] of (query.node_group_criteria ?? []).entries()) named.push([`query.node_group_criteria.${i}`, name]);
   const errors = named
     .filter(([, name]) => !sheet.endpointColumns.includes(name))
     .map(([path, name]) => {

@@ -6,13 +6,18 @@
 // (WorkbookReader's _parseRels/_parseWorkbook/_parseSharedStrings/_parseStyles
 // and WorksheetReader) are internals of the pinned exceljs 4.4.0; the tests
 // exercise every one of them, so an upgrade that moves them fails loudly.
+// The parts arrive through inflate streams, so reading already waits for the
+// thread pool between chunks (other requests run meanwhile); the loop over a
+// tab's rows also takes a turn of the event loop every ROWS_PER_TURN rows
+// (turns.ts), however fast the chunks come.
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { Entry, ZipFile } from 'yauzl';
+import type { Entry } from 'yauzl';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import { cellText } from './cell-text.ts';
 import { limitName, plainReason, type RawSheet, type SheetLimits } from './raw.ts';
+import { nextTurn, ROWS_PER_TURN } from './turns.ts';
 import { openGuardedZip } from './zip-guard.ts';
 
 const require = createRequire(import.meta.url);
@@ -80,7 +85,9 @@ async function readRows(ws: AsyncIterable<ExcelJS.Row>, label: string, sheet: st
   budget: { rows: number }): Promise<Pick<RawSheet, 'rows' | 'numbers'>> {
   const rows: string[][] = [];
   const numbers: number[] = [];
+  let seen = 0;
   for await (const row of ws) {
+    if (++seen % ROWS_PER_TURN === 0) await nextTurn();
     const values = row.values as unknown[];
     const cells: string[] = [];
     let last = -1;

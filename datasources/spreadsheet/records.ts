@@ -1,19 +1,22 @@
 // Turns one raw edge tab into records `{id, name, source, destination,
-// …metadata, endpoints: [source, destination]}` (DESIGN: Datasources), joined
+// …metadata, endpoints: [source, destination]}` (docs/api.md: Datasets), joined
 // with the Nodes lookup and the row's own `source_*`/`destination_*` cells.
 // Every row is checked when the file is read (rows that cannot be used are
 // reported with sheet and row number); a record object is built the first
 // time a query needs it and then kept, so a filtered query builds only the
 // records it returns, and filters read row columns straight from the cells.
+// The rows are checked ROWS_PER_TURN at a time with a turn of the event loop
+// between (turns.ts): a large sheet does not hold up other requests.
 import type { EdgeRecord, Endpoint, RowProblem } from '../types.ts';
 import { endpointSide } from './endpoints.ts';
 import { fieldValue, filler, setField } from './fields.ts';
 import { planHeader } from './header.ts';
 import type { NodeLookup } from './nodes.ts';
 import { cellAt, headerIndex, isEmptyRow, rowNumber, type RawSheet } from './raw.ts';
+import { inTurns, ROWS_PER_TURN } from './turns.ts';
 
 /** Problems kept per sheet; the rest are counted (problemCount). */
-export const MAX_PROBLEMS = 200;
+const MAX_PROBLEMS = 200;
 
 export interface EdgeSheet {
   name: string;
@@ -37,7 +40,7 @@ export interface EdgeSheet {
 }
 
 /** null when the tab has neither a source nor a destination column: not an edge sheet. */
-export function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null): EdgeSheet | null {
+export async function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null): Promise<EdgeSheet | null> {
   const rows = sheet.rows;
   const start = headerIndex(sheet);
   if (start < 0) return null;
@@ -72,26 +75,28 @@ export function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null): EdgeS
   const lookupTab = nodes ? `the ${JSON.stringify(nodes.tab)} tab` : 'a Nodes tab';
   const noPlace = (name: string) => `node ${JSON.stringify(name)} has no coordinates (not in ${lookupTab}, no ` +
     'latitude/longitude cells in the row); kept without a position';
-  for (let r = start + 1; r < rows.length; r++) {
-    const cells = rows[r];
-    const source = cellAt(cells, plan.source);
-    const destination = cellAt(cells, plan.destination);
-    if ((source === '' || destination === '') && isEmptyRow(cells)) continue;
-    out.rowCount++;
-    if (source === '' || destination === '') {
-      problem(rowNumber(sheet, r), `missing ${source === '' ? 'source' : 'destination'}; row skipped`);
-      continue;
+  await inTurns(start + 1, rows.length, ROWS_PER_TURN, (from, to) => {
+    for (let r = from; r < to; r++) {
+      const cells = rows[r];
+      const source = cellAt(cells, plan.source);
+      const destination = cellAt(cells, plan.destination);
+      if ((source === '' || destination === '') && isEmptyRow(cells)) continue;
+      out.rowCount++;
+      if (source === '' || destination === '') {
+        problem(rowNumber(sheet, r), `missing ${source === '' ? 'source' : 'destination'}; row skipped`);
+        continue;
+      }
+      const a = sides[0].check(source, cells);
+      const b = sides[1].check(destination, cells);
+      if (typeof a === 'string' || typeof b === 'string') {
+        problem(rowNumber(sheet, r), `${typeof a === 'string' ? `source ${a}` : `destination ${b}`}; row skipped`);
+        continue;
+      }
+      if (expectsCoordinates && !a) problem(rowNumber(sheet, r), noPlace(source));
+      if (expectsCoordinates && !b) problem(rowNumber(sheet, r), noPlace(destination));
+      usable.push(r);
     }
-    const a = sides[0].check(source, cells);
-    const b = sides[1].check(destination, cells);
-    if (typeof a === 'string' || typeof b === 'string') {
-      problem(rowNumber(sheet, r), `${typeof a === 'string' ? `source ${a}` : `destination ${b}`}; row skipped`);
-      continue;
-    }
-    if (expectsCoordinates && !a) problem(rowNumber(sheet, r), noPlace(source));
-    if (expectsCoordinates && !b) problem(rowNumber(sheet, r), noPlace(destination));
-    usable.push(r);
-  }
+  });
   out.recordCount = usable.length;
   built = new Array(usable.length); // sized now: filling a growing empty array out of order makes it a slow sparse one
 

@@ -2,7 +2,7 @@
 // the workbook's lookup tab (Nodes, Sites or Locations) as their shared
 // lookup. A file without any edge sheet is unavailable, with a message that
 // says what was found instead; it never quotes the file's cells, since a
-// file that cannot be used may be anything (DESIGN: the listing is public).
+// file that cannot be used may be anything (the listing is public: docs/api.md, Datasources).
 import { datasourceUnavailable } from '../../errors.ts';
 import { findLookupTab, readNodes } from './nodes.ts';
 import { cellAt, headerIndex, type RawSheet } from './raw.ts';
@@ -13,15 +13,15 @@ export interface ParsedBook {
   sheets: Map<string, EdgeSheet>;
 }
 
-export function buildBook(raw: RawSheet[], label: string): ParsedBook {
+export async function buildBook(raw: RawSheet[], label: string): Promise<ParsedBook> {
   // A lookup tab serves the other tabs of its workbook; a file of one tab (every
   // CSV, whose tab is named after the file) has none, so `nodes.csv` is circuits.
   const nodesTab = raw.length > 1 ? findLookupTab(raw) : undefined;
-  const nodes = nodesTab ? readNodes(nodesTab) : null;
+  const nodes = nodesTab ? await readNodes(nodesTab) : null;
   const sheets = new Map<string, EdgeSheet>();
   for (const tab of raw) {
     if (tab === nodesTab || sheets.has(tab.name)) continue;
-    const sheet = buildEdgeSheet(tab, nodes);
+    const sheet = await buildEdgeSheet(tab, nodes);
     if (sheet) sheets.set(tab.name, sheet);
   }
   if (sheets.size === 0) {

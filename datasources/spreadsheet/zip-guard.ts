@@ -9,12 +9,12 @@ import { datasourceUnavailable } from '../../errors.ts';
 import { limitName, plainReason, type SheetLimits } from './raw.ts';
 
 /** More entries than any real workbook has; guards the directory walk itself. */
-export const MAX_ZIP_ENTRIES = 10_000;
+const MAX_ZIP_ENTRIES = 10_000;
 /** Parts smaller than this cannot hurt whatever their ratio (tiny XML compresses well). */
-export const RATIO_FLOOR_BYTES = 1024 * 1024;
+const RATIO_FLOOR_BYTES = 1024 * 1024;
 
 /** Parts the reader inflates; everything else (images, themes, …) is never read. */
-export const isWantedPart = (name: string) =>
+const isWantedPart = (name: string) =>
   name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels' || name === 'xl/sharedStrings.xml' ||
   name === 'xl/styles.xml' || /^xl\/worksheets\/[^/]+\.xml$/.test(name);
 

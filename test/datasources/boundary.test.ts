@@ -1,4 +1,4 @@
-// The spreadsheet folder is a boundary (DESIGN: Datasources; the listing is
+// The spreadsheet folder is a boundary (docs/api.md: Datasources; the listing is
 // public): a symbolic link whose target lies outside the folder is not
 // listed, not read and not named, and no listing or error quotes the
 // content of a file the service cannot use.

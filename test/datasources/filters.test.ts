@@ -1,4 +1,4 @@
-// Dataset query filters (DESIGN: Datasources): each operator and their
+// Dataset query filters (docs/api.md: Filters): each operator and their
 // combinations over a generated fixture, written both as an xlsx workbook
 // (with a Nodes tab) and as a CSV with inline coordinates. Expected results
 // come from a plain reference filter over the generator's own rows, never
@@ -43,7 +43,7 @@ function fixture() {
   return { header, rows, refs };
 }
 
-/** The DESIGN rules, restated as plainly as possible. */
+/** The filter rules of docs/api.md (Filters), restated as plainly as possible. */
 function reference(refs: Ref[], filters: { field: string; operator: string; value: string[] }[]): string[] {
   return refs.filter((ref) => filters.every((f) => {
     const field = f.field.toLowerCase();

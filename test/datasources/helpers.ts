@@ -46,7 +46,7 @@ export function csvText(rows: Cell[][], delimiter = ','): string {
     const text = cell === null ? '' : String(cell);
     return /[",;\t\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   };
-  return rows.map((row) => row.map(quote).join(delimiter)).join('\r\n') + '\r\n';
+  return `${rows.map((row) => row.map(quote).join(delimiter)).join('\r\n')}\r\n`;
 }
 
 export async function writeCsv(dir: string, file: string, rows: Cell[][], delimiter = ','): Promise<string> {

@@ -30,7 +30,7 @@ async function assertUnavailable(limits: Parameters<typeof registryFor>[1], key:
   assert.ok(entry, `no entry ${key} in ${Object.keys(list).join(', ')}`);
   assert.equal(entry.available, false);
   assert.match(entry.error as string, reason);
-  // SPEC: context holds sheet_id and sheet_name (strings); a workbook's unknown tab is ''.
+  // docs/api.md: context holds sheet_id and sheet_name (strings); a workbook's unknown tab is ''.
   assert.deepEqual(Object.entries(entry.context).map(([k, v]) => [k, typeof v]), [['sheet_id', 'string'], ['sheet_name', 'string']]);
   const err = await rejectsWith(registry.run(query(ep)), 'datasource_unavailable');
   assert.equal(err.status, 503);
