@@ -79,7 +79,7 @@ const ROWS: Row[] = [
   { method: 'POST', path: '/api/v1/map/id/{mapId}/unpublish/', scope: 'publish', ok: 200 },
 ];
 
-describe('route x scope matrix (SPEC.md)', () => {
+describe('route x scope matrix (docs/api.md)', () => {
   let t: TestApp;
   let dir: string;
   let admin: string;
