@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { responseEnd } from './http-response.ts';
 
 const TOTAL = Number(process.env.BENCH_OIDC_REQUESTS ?? 50_000);
 const CONNECTIONS = 50;
@@ -40,31 +41,6 @@ function memory() {
 // here, and bench/request-worker.ts takes a 3xx for a failure.)
 
 type Job = { port: number; path: string; count: number; connections: number; status: number };
-const HEAD_END = Buffer.from('\r\n\r\n');
-
-/** Where the response at the start of `buf` ends and its status, or undefined while it is incomplete. */
-function responseEnd(buf: Buffer): { end: number; status: number } | undefined {
-  const headEnd = buf.indexOf(HEAD_END);
-  if (headEnd < 0) return undefined;
-  const head = buf.toString('latin1', 0, headEnd);
-  const status = Number(head.slice(9, 12));
-  const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-  if (length) {
-    const end = headEnd + 4 + Number(length[1]);
-    return end <= buf.length ? { end, status } : undefined;
-  }
-  if (!/\r\ntransfer-encoding: *chunked/i.test(head)) throw new Error(`response without a length: ${head.split('\r\n')[0]}`);
-  let at = headEnd + 4;
-  for (;;) {
-    const lineEnd = buf.indexOf('\r\n', at);
-    if (lineEnd < 0) return undefined;
-    const size = parseInt(buf.toString('latin1', at, lineEnd), 16);
-    at = lineEnd + 2 + size + 2;
-    if (at > buf.length) return undefined;
-    if (size === 0) return { end: at, status };
-  }
-}
-
 /** `job.count` requests over `job.connections` keep-alive connections; resolves with the elapsed ms. */
 async function load(job: Job): Promise<number> {
   const request = Buffer.from(`GET ${job.path} HTTP/1.1\r\nhost: 127.0.0.1:${job.port}\r\naccept: text/html\r\n\r\n`);

@@ -69,8 +69,12 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
   }
 
   const read = (id: string, n: number) => store.read<StoredVersion>(kind.collection, id, n);
-  let refs: Array<readonly [string, number, unknown[]]> = [];
+  type Ref = { id: string; n: number; keys: unknown[]; version?: StoredVersion };
+  let refs: Ref[] = [];
   const sortFields = (query.sort ?? []).map(([field]) => field);
+  // Unsorted, the page is known while reading: its versions are kept (at most `limit` of them),
+  // so the page is not read a second time. Sorted, only the sort keys are kept and the page read again.
+  const keepPage = sortFields.length === 0 && end !== undefined;
   let reads = 0;
   for (const head of col.live(visibility)) {
     const id = String(head[kind.idField]);
@@ -80,18 +84,20 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
       // Reads served from the cache never wait for I/O: let other requests in now and then.
       if (++reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       const version = n === head.version ? head : await read(id, n);
-      if (version && matches(version, query, visibility)) refs.push([id, n, sortFields.map((f) => version[f])]);
+      if (!version || !matches(version, query, visibility)) continue;
+      const inPage = keepPage && refs.length >= query.offset && refs.length < end;
+      refs.push({ id, n, keys: sortFields.map((f) => version[f]), ...(inPage ? { version } : {}) });
     }
   }
-  refs = sorted(refs, query, (ref, field) => ref[2][sortFields.indexOf(field)]);
+  refs = sorted(refs, query, (ref, field) => ref.keys[sortFields.indexOf(field)]);
   const page = refs.slice(query.offset, end);
   return {
     total: refs.length,
     async *stream() {
       yield '[';
-      for (const [i, [id, n]] of page.entries()) {
+      for (const [i, ref] of page.entries()) {
         if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
-        const version = await read(id, n);
+        const version = ref.version ?? (await read(ref.id, ref.n));
         if (version) yield `${i > 0 ? ',' : ''}${JSON.stringify(await project(version))}`;
       }
       yield ']';

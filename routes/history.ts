@@ -12,7 +12,7 @@ import type { Content } from '../resources/collection.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { renderDiffSvg } from '../render/diff-svg.ts';
 import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
-import { buildTopology } from '../render/topology.ts';
+import { buildTopologyCached } from '../render/topology-cache.ts';
 import { datasetSide } from '../resources/changes.ts';
 import type { Store } from '../store/types.ts';
 import { sendRendered } from './conditional.ts';
@@ -104,7 +104,7 @@ export function diffPictureRoutes(o: { auth: Auth; datasets: VersionedCollection
     const { from, to } = await diffPair(c, o.datasets, resource);
     const topology = async (v: StoredVersion) => {
       const side = await datasetSide(o.store, v);
-      return buildTopology(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
+      return buildTopologyCached(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
     };
     const [before, after] = await Promise.all([topology(from), topology(to)]);
     return sendRendered(c, renderDiffSvg(before, after, { layout }), SVG_RESPONSE_HEADERS);
