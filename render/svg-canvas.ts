@@ -1,13 +1,17 @@
 // svg.js on svgdom: one server-side window registered with svg.js, and a
 // fresh detached <svg> root per picture. Rendering is synchronous, so the
 // global registration is never observed half-way by another request.
-import { createSVGWindow } from 'svgdom';
+// svgdom is loaded by the first picture rather than at start (about 300 ms
+// of module loading that a service answering only JSON never needs).
+import { createRequire } from 'node:module';
 import { SVG, registerWindow, type Svg, type Element as SvgElement } from '@svgdotjs/svg.js';
 
+const require = createRequire(import.meta.url);
 let registered = false;
 
 export function newCanvas(): Svg {
   if (!registered) {
+    const { createSVGWindow } = require('svgdom') as typeof import('svgdom');
     const window = createSVGWindow();
     registerWindow(window, window.document);
     registered = true;

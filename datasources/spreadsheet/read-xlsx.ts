@@ -12,7 +12,7 @@
 // (turns.ts), however fast the chunks come.
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Entry } from 'yauzl';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import { cellText } from './cell-text.ts';
@@ -20,10 +20,22 @@ import { limitName, plainReason, type RawSheet, type SheetLimits } from './raw.t
 import { nextTurn, ROWS_PER_TURN } from './turns.ts';
 import { openGuardedZip } from './zip-guard.ts';
 
-const require = createRequire(import.meta.url);
-const WorksheetReader = require('exceljs/lib/stream/xlsx/worksheet-reader.js') as new (init: {
+type WorksheetReaderClass = new (init: {
   workbook: unknown; id: number; iterator: AsyncIterable<unknown>; options: object;
 }) => AsyncIterable<ExcelJS.Row> & { name: string };
+
+// exceljs is loaded on the first xlsx read, not at start: it is most of the
+// service's start-up time (some 600 ms of module loading), and a deployment
+// of CSV sheets never needs it.
+const require = createRequire(import.meta.url);
+let loaded: { ExcelJS: typeof ExcelJS; WorksheetReader: WorksheetReaderClass } | undefined;
+function exceljs() {
+  loaded ??= {
+    ExcelJS: require('exceljs') as typeof ExcelJS,
+    WorksheetReader: require('exceljs/lib/stream/xlsx/worksheet-reader.js') as WorksheetReaderClass,
+  };
+  return loaded;
+}
 
 /** The same options for our reader and for the benchmark's bare exceljs parse. */
 export const READER_OPTIONS = {
@@ -51,6 +63,7 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
     return stream;
   };
   try {
+    const { ExcelJS, WorksheetReader } = exceljs();
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, READER_OPTIONS) as unknown as ReaderInternals;
     const rels = parts.get('xl/_rels/workbook.xml.rels');
     if (rels) await reader._parseRels(await open(rels));
