@@ -85,7 +85,7 @@ export async function createApp(deps: AppDeps) {
   const history = (segment: string, collection: VersionedCollection, usedBy?: 'dataset' | 'template') => historyRoutes({
     auth, segment, collection,
     usedBy: usedBy && ((id) => mapsUsing(resources.maps.collection, usedBy, id)),
-    diff: (_id, from, to) => diffOf(collection.kind.collection, store, from, to),
+    diff: (_id, from, to) => diffOf(collection.descriptor.collection, store, from, to),
     // A restored map comes back unpublished, and a revert keeps the map's public flag: publishing takes the publish scope.
     ...(segment === 'map' ? {
       onRestore: (content) => ({ ...content, public: false }),

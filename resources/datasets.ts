@@ -19,17 +19,17 @@
 // `{path: "query.endpoint", message}`.
 import type { DatasetProblem, DatasourceRegistry } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
-import { DATASET_FIELDS } from '../schema/records.ts';
+import { DATASET_FIELDS } from '../schema/objects.ts';
 import type { Json, Store } from '../store/types.ts';
 import { contentOf, VersionedCollection, type Content } from './collection.ts';
 import { describeChange } from './changes.ts';
 import { storedResults, type StoredResults } from './results.ts';
-import type { ListQuery, ResourceKind, StoredVersion } from './types.ts';
+import type { ListQuery, ResourceDescriptor, StoredVersion } from './types.ts';
 
 export type { StoredResults };
 
 /** The dataset kind without its store-bound presentation (enough to parse list queries). */
-export const DATASET_KIND: ResourceKind = {
+export const DATASET_DESCRIPTOR: ResourceDescriptor = {
   collection: 'datasets',
   label: 'dataset',
   idField: 'datasetId',
@@ -38,9 +38,9 @@ export const DATASET_KIND: ResourceKind = {
   computedFields: ['results', 'problems', 'problemCount'],
 };
 
-function datasetKind(store: Store): ResourceKind {
+function datasetKind(store: Store): ResourceDescriptor {
   return {
-    ...DATASET_KIND,
+    ...DATASET_DESCRIPTOR,
     present: async (v) => {
       const { resultsKey: _key, endpointProblems, ...shown } = v;
       const stored = await storedResults(store, v);
@@ -62,7 +62,7 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
     collection,
     get: (id: string) => collection.get(id),
     at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
-    view: (version: StoredVersion) => collection.view(version),
+    serialized: (version: StoredVersion) => collection.serialized(version),
     list: (query: ListQuery) => collection.list(query),
 
     async create(by: string, revision: DatasetRevision) {

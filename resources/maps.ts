@@ -7,13 +7,13 @@
 // deleted map is public nowhere.
 import { notFound } from '../errors.ts';
 import type { MapRevision } from '../schema/map.ts';
-import { MAP_FIELDS } from '../schema/records.ts';
+import { MAP_FIELDS } from '../schema/objects.ts';
 import type { Store } from '../store/types.ts';
 import { describeChange } from './changes.ts';
 import { contentOf, VersionedCollection, type Content } from './collection.ts';
-import type { ListQuery, ResourceKind, StoredVersion, Visibility } from './types.ts';
+import type { ListQuery, ResourceDescriptor, StoredVersion, Visibility } from './types.ts';
 
-export const MAP_KIND: ResourceKind = {
+export const MAP_DESCRIPTOR: ResourceDescriptor = {
   collection: 'maps',
   label: 'map',
   idField: 'mapId',
@@ -28,7 +28,7 @@ const PUBLIC_ONLY: Visibility = {
 };
 
 export function createMaps(store: Store, now: () => Date) {
-  const collection = new VersionedCollection(store, MAP_KIND, now);
+  const collection = new VersionedCollection(store, MAP_DESCRIPTOR, now);
   const setPublic = (id: string, by: string, value: boolean, ifMatch?: string) =>
     collection.append(id, by, (latest) => ({ content: { ...contentOf(latest), public: value }, change: value ? 'published' : 'unpublished' }), { ifMatch });
 
@@ -36,7 +36,7 @@ export function createMaps(store: Store, now: () => Date) {
     collection,
     get: (id: string) => collection.get(id),
     at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
-    view: (version: StoredVersion) => collection.view(version),
+    serialized: (version: StoredVersion) => collection.serialized(version),
     list: (query: ListQuery) => collection.list(query),
     create: (by: string, revision: MapRevision) =>
       collection.create(by, { ...(revision as Content), public: false }),

@@ -1,14 +1,14 @@
 // Node templates: versioned SVG fragments for node shapes. On first start
 // (no templates at all) the two default templates are created.
 import type { TemplateRevision } from '../schema/template.ts';
-import { TEMPLATE_FIELDS } from '../schema/records.ts';
+import { TEMPLATE_FIELDS } from '../schema/objects.ts';
 import type { Store } from '../store/types.ts';
 import { describeChange } from './changes.ts';
 import { VersionedCollection, type Content } from './collection.ts';
 import { defaultNodeTemplates } from './default-templates.ts';
-import type { ListQuery, ResourceKind, StoredVersion } from './types.ts';
+import type { ListQuery, ResourceDescriptor, StoredVersion } from './types.ts';
 
-export const TEMPLATE_KIND: ResourceKind = {
+export const TEMPLATE_DESCRIPTOR: ResourceDescriptor = {
   collection: 'templates',
   label: 'template',
   idField: 'templateId',
@@ -20,14 +20,14 @@ export const TEMPLATE_KIND: ResourceKind = {
 const SYSTEM_USER = 'system';
 
 export function createTemplates(store: Store, now: () => Date) {
-  const collection = new VersionedCollection(store, TEMPLATE_KIND, now);
+  const collection = new VersionedCollection(store, TEMPLATE_DESCRIPTOR, now);
   const content = (r: TemplateRevision): Content => ({ name: r.name, template: r.template });
 
   return {
     collection,
     get: (id: string) => collection.get(id),
     at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
-    view: (version: StoredVersion) => collection.view(version),
+    serialized: (version: StoredVersion) => collection.serialized(version),
     list: (query: ListQuery) => collection.list(query),
     create: (by: string, revision: TemplateRevision) => collection.create(by, content(revision)),
     update: (id: string, by: string, revision: TemplateRevision, ifMatch?: string) =>

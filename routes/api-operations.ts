@@ -14,8 +14,8 @@ import {
 } from '../schema/list.ts';
 import { DATATYPES, LAYOUTS, MapRevisionSchema } from '../schema/map.ts';
 import {
-  DatasetSchema, DatasourceEntrySchema, MapSchema, TemplateSchema, TokenErrorSchema, TokenResponseSchema, UserSchema,
-} from '../schema/records.ts';
+  DatasetSchema, DatasourceListingSchema, MapSchema, TemplateSchema, TokenErrorSchema, TokenResponseSchema, UserSchema,
+} from '../schema/objects.ts';
 import { TemplateRevisionSchema } from '../schema/template.ts';
 import { UserDataSchema } from '../schema/userdata.ts';
 import { SetPasswordSchema, UserCreateSchema, UsernameSchema, UserUpdateSchema } from '../schema/users.ts';
@@ -90,11 +90,11 @@ const templateId = { templateId: IdSchema };
 const username = { username: UsernameSchema };
 const oneVersion: QueryParam = { name: 'version', schema: OneVersionParamSchema };
 
-/** The query parameters of a list endpoint, from the same spec and schemas its route parses with. */
+/** The query parameters of a list route, from the same spec and schemas its route parses with. */
 function listParams(spec: ListSpec): QueryParam[] {
   return [
     { name: 'version', schema: VersionParamSchema },
-    { name: 'fields', schema: fieldsParamSchema(spec.kind.fields), list: true, description: `default: ${spec.kind.defaultFields.join(', ')}` },
+    { name: 'fields', schema: fieldsParamSchema(spec.resource.fields), list: true, description: `default: ${spec.resource.defaultFields.join(', ')}` },
     ...Object.entries(spec.filters).map(([name, type]): QueryParam => ({
       name,
       schema: type === 'boolean' ? BooleanParamSchema : StringFilterSchema,
@@ -103,7 +103,7 @@ function listParams(spec: ListSpec): QueryParam[] {
     })),
     { name: 'limit', schema: LimitParamSchema },
     { name: 'offset', schema: OffsetParamSchema },
-    { name: 'sort', schema: v.pipe(v.string(), v.description(`a field to order by, "-" in front for descending (e.g. -lastUpdatedOn); repeat or comma-separate for more keys; one of ${spec.kind.fields.join(', ')}`)), list: true },
+    { name: 'sort', schema: v.pipe(v.string(), v.description(`a field to order by, "-" in front for descending (e.g. -lastUpdatedOn); repeat or comma-separate for more keys; one of ${spec.resource.fields.join(', ')}`)), list: true },
   ];
 }
 
@@ -225,7 +225,7 @@ export function operations(): Operation[] {
     { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: svg } },
 
     // Datasources
-    { method: 'get', path: '/api/v1/datasources/', tag: 'datasources', summary: 'Datasource endpoints a dataset query can use', scope: null, answers: { 200: { description: 'object keyed by endpoint string, e.g. spreadsheet?sheet_id=...&sheet_name=...', schema: v.record(v.string(), DatasourceEntrySchema) } } },
+    { method: 'get', path: '/api/v1/datasources/', tag: 'datasources', summary: 'Datasource endpoints a dataset query can use', scope: null, answers: { 200: { description: 'object keyed by endpoint string, e.g. spreadsheet?sheet_id=...&sheet_name=...', schema: v.record(v.string(), DatasourceListingSchema) } } },
     { method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/filterable_columns/', tag: 'datasources', summary: 'Fields a dataset filter may name, as the dataset editor lists them', description: 'The `filterable_columns_endpoint` of a datasource entry (relative to /api/v1): row columns and `endpoints.<field>`.', scope: 'read', pathParams: sheetPath, effects: ['datasource'], answers: { 200: { description: '[{label, field, placeholder}]', schema: FieldChoiceSchema, list: true } } },
     { method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/distinct/{field}/', tag: 'datasources', summary: 'Distinct values of a field among the rows the filters select', description: `The \`distinct_values_endpoint\` of a datasource entry plus \`/<field>/\`. ${FILTER_PARAMS}`, scope: 'read', pathParams: { ...sheetPath, field: v.pipe(v.string(), v.description('a field of the field list; may hold a /')) }, query: pageParams, effects: ['datasource'], answers: { 200: { description: 'the non-empty values, sorted naturally', schema: v.string(), list: true, headers: ['X-Result-Count', 'X-Total-Count'] }, 404: fails('not_found', 'the sheet has no such field') } },
     { method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/query/', tag: 'datasources', summary: 'Rows the filters select, and their count', description: `The \`query_endpoint\` of a datasource entry; the editor asks \`?limit=0&…\` for the count alone. ${FILTER_PARAMS}`, scope: 'read', pathParams: sheetPath, query: pageParams, effects: ['datasource'], answers: { 200: { description: 'the records; X-Result-Count (and X-Total-Count) is their number before limit/offset', schema: v.looseObject({}), list: true, headers: ['X-Result-Count', 'X-Total-Count'] } } },

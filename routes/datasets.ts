@@ -4,14 +4,14 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
-import { DATASET_KIND, type Datasets } from '../resources/datasets.ts';
+import { DATASET_DESCRIPTOR, type Datasets } from '../resources/datasets.ts';
 import { DatasetRevisionSchema } from '../schema/dataset.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
+import { actingUser, ifMatch, pathId, sendList, sendVersion, sendSerialized } from './versioned.ts';
 
 export const DATASET_LIST: ListSpec = {
-  kind: DATASET_KIND,
+  resource: DATASET_DESCRIPTOR,
   filters: { datasetId: 'string', name: 'string', lastUpdatedBy: 'string' },
 };
 
@@ -25,8 +25,8 @@ export function datasetRoutes(o: { auth: Auth; datasets: Datasets; baseUrl: stri
   app.get('/api/v1/dataset/id/:datasetId', auth.guard('read', (c) => sendVersion(c, datasets.collection, id(c), parseVersionQuery(c))));
 
   app.post('/api/v1/dataset', auth.requireScope('write'), async (c) => {
-    const created = await datasets.create(editor(c), await readBody(c, DatasetRevisionSchema));
-    return sendView(c, datasets.view(created), 201, {
+    const created = await datasets.create(actingUser(c), await readBody(c, DatasetRevisionSchema));
+    return sendSerialized(c, datasets.serialized(created), 201, {
       Location: `${o.baseUrl}/api/v1/dataset/id/${created.datasetId as string}/`,
     });
   });
@@ -35,7 +35,7 @@ export function datasetRoutes(o: { auth: Auth; datasets: Datasets; baseUrl: stri
     const datasetId = id(c);
     datasets.get(datasetId);
     const revision = await readBody(c, DatasetRevisionSchema);
-    return sendView(c, datasets.view(await datasets.update(datasetId, editor(c), revision, ifMatch(c))));
+    return sendSerialized(c, datasets.serialized(await datasets.update(datasetId, actingUser(c), revision, ifMatch(c))));
   });
 
   return app;

@@ -5,14 +5,14 @@ import { Hono } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import type { Maps } from '../resources/maps.ts';
-import { MAP_KIND } from '../resources/maps.ts';
+import { MAP_DESCRIPTOR } from '../resources/maps.ts';
 import { MapRevisionSchema, unknownKeyWarnings } from '../schema/map.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendVersion, sendView, sendWritten } from './versioned.ts';
+import { actingUser, ifMatch, pathId, sendList, sendVersion, sendSerialized, sendWritten } from './versioned.ts';
 
 export const MAP_LIST: ListSpec = {
-  kind: MAP_KIND,
+  resource: MAP_DESCRIPTOR,
   filters: { mapId: 'string', name: 'string', lastUpdatedBy: 'string', public: 'boolean' },
 };
 
@@ -28,22 +28,22 @@ export function mapRoutes(o: { auth: Auth; maps: Maps; baseUrl: string }) {
 
   app.post('/api/v1/map', auth.requireScope('write'), async (c) => {
     const revision = await readBody(c, MapRevisionSchema);
-    const created = await maps.create(editor(c), revision);
-    return sendWritten(c, maps.view(created), 201, unknownKeyWarnings(revision.configuration), { Location: location(created.mapId as string) });
+    const created = await maps.create(actingUser(c), revision);
+    return sendWritten(c, maps.serialized(created), 201, unknownKeyWarnings(revision.configuration), { Location: location(created.mapId as string) });
   });
 
   app.put('/api/v1/map/id/:mapId', auth.requireScope('write'), async (c) => {
     const mapId = id(c);
     maps.get(mapId); // unknown map: 404 before reading the body
     const revision = await readBody(c, MapRevisionSchema);
-    return sendWritten(c, maps.view(await maps.update(mapId, editor(c), revision, ifMatch(c))), 200, unknownKeyWarnings(revision.configuration));
+    return sendWritten(c, maps.serialized(await maps.update(mapId, actingUser(c), revision, ifMatch(c))), 200, unknownKeyWarnings(revision.configuration));
   });
 
   app.post('/api/v1/map/id/:mapId/publish', auth.requireScope('publish'), async (c) =>
-    sendView(c, maps.view(await maps.publish(id(c), editor(c), ifMatch(c)))));
+    sendSerialized(c, maps.serialized(await maps.publish(id(c), actingUser(c), ifMatch(c)))));
 
   app.post('/api/v1/map/id/:mapId/unpublish', auth.requireScope('publish'), async (c) =>
-    sendView(c, maps.view(await maps.unpublish(id(c), editor(c), ifMatch(c)))));
+    sendSerialized(c, maps.serialized(await maps.unpublish(id(c), actingUser(c), ifMatch(c)))));
 
   return app;
 }

@@ -5,16 +5,16 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
-import { TEMPLATE_KIND, type Templates } from '../resources/templates.ts';
+import { TEMPLATE_DESCRIPTOR, type Templates } from '../resources/templates.ts';
 import { TemplateRevisionSchema } from '../schema/template.ts';
 import { templateWarnings } from '../render/template.ts';
 import type { Serialized } from '../resources/types.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
+import { actingUser, ifMatch, pathId, sendList, sendVersion, sendSerialized } from './versioned.ts';
 
 export const TEMPLATE_LIST: ListSpec = {
-  kind: TEMPLATE_KIND,
+  resource: TEMPLATE_DESCRIPTOR,
   filters: { templateId: 'string', name: 'string', lastUpdatedBy: 'string' },
 };
 
@@ -38,8 +38,8 @@ export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: s
 
   app.post('/api/v1/template', auth.requireScope('write'), async (c) => {
     const revision = await readBody(c, TemplateRevisionSchema);
-    const created = await templates.create(editor(c), revision);
-    return sendView(c, withWarnings(templates.view(created), revision.template), 201, {
+    const created = await templates.create(actingUser(c), revision);
+    return sendSerialized(c, withWarnings(templates.serialized(created), revision.template), 201, {
       Location: `${o.baseUrl}/api/v1/template/id/${created.templateId as string}/`,
     });
   });
@@ -48,7 +48,7 @@ export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: s
     const templateId = id(c);
     templates.get(templateId);
     const revision = await readBody(c, TemplateRevisionSchema);
-    return sendView(c, withWarnings(templates.view(await templates.update(templateId, editor(c), revision, ifMatch(c))), revision.template));
+    return sendSerialized(c, withWarnings(templates.serialized(await templates.update(templateId, actingUser(c), revision, ifMatch(c))), revision.template));
   });
 
   return app;

@@ -9,19 +9,19 @@ import type { AppEnv } from '../auth/types.ts';
 import type { UserDataStore } from '../resources/userdata.ts';
 import { UserDataSchema } from '../schema/userdata.ts';
 import { readBody } from './body.ts';
-import { editor } from './versioned.ts';
+import { actingUser } from './versioned.ts';
 
 export function userDataRoutes(o: { auth: Auth; userdata: UserDataStore }) {
   const { auth, userdata } = o;
   const app = new Hono<AppEnv>({ strict: false });
   const read = auth.requireScope('read');
-  app.get('/api/v1/userdata', read, (c) => c.json(userdata.get(editor(c))));
+  app.get('/api/v1/userdata', read, (c) => c.json(userdata.get(actingUser(c))));
   app.post('/api/v1/userdata', read, async (c) => {
-    const { existed, body } = await userdata.put(editor(c), await readBody(c, UserDataSchema), false);
+    const { existed, body } = await userdata.put(actingUser(c), await readBody(c, UserDataSchema), false);
     return c.json(body, existed ? 200 : 201);
   });
   app.put('/api/v1/userdata', read, async (c) => {
-    const username = editor(c);
+    const username = actingUser(c);
     userdata.get(username); // 404 before reading the body
     return c.json((await userdata.put(username, await readBody(c, UserDataSchema), true)).body);
   });

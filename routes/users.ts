@@ -1,5 +1,5 @@
 // User routes (docs/api.md: Users and userdata). current_user answers in both backends (from the stored
-// user, or from the token's claims with OIDC); the management endpoints exist
+// user, or from the token's claims with OIDC); the management routes exist
 // only with auth.backend basic and are 404 otherwise. No response carries a
 // password or a hash: everything goes through toPublic().
 import { Hono } from 'hono';

@@ -190,7 +190,7 @@ describe('path IDs that are not 7 letters or digits', () => {
 });
 
 describe('paths with and without the trailing slash', () => {
-  it('reach the same endpoint', async () => {
+  it('reach the same route', async () => {
     const map = await createMap(t);
     for (const path of ['/api/v1/maps', '/api/v1/datasets', '/api/v1/templates', `/api/v1/map/id/${map.mapId}`, '/api/v1/public/maps']) {
       const a = await t.request(path, { token: t.all });
