@@ -13,7 +13,7 @@ import { countryPaths, type Box } from './countries.ts';
 import { drawLayer, emptyExtent, type DrawTarget, type LayerStyle } from './svg-draw.ts';
 import { estimateTextWidth } from './template.ts';
 import { normalizeTopology } from './normalize.ts';
-import { parseDatasetOutputUrl } from './layers.ts';
+import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 
 /** Headers every SVG response carries (docs/api.md: Dataset output). */
 export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
