@@ -6,7 +6,8 @@
 // with render/topology.ts's rule, so the diff names the nodes the pictures draw.
 import type { EdgeRecord } from '../datasources/types.ts';
 import { text } from '../render/topology.ts';
-import { byCodeUnits, deepEqual, diffJson, ownField, type JsonChange } from './json-diff.ts';
+import { deepEqual } from '../schema/json-equal.ts';
+import { byCodeUnits, diffJson, ownField, type JsonChange } from './json-diff.ts';
 
 export interface DatasetSide {
   name: string;

@@ -18,7 +18,7 @@ import type { DatasetQuery } from '../schema/dataset.ts';
 import type { MapConfiguration, MapLayer, MapRevision } from '../schema/map.ts';
 import type { Topology } from '../render/types.ts';
 import { buildTopology, drawNode } from '../render/topology.ts';
-import { DEFAULT_TEMPLATES } from '../render/template.ts';
+import { DEFAULT_TEMPLATES } from '../svg-safety/template.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
 import { applyOverrides } from './overrides.ts';
 import { normalizeTopology } from '../render/normalize.ts';

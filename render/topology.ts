@@ -9,10 +9,10 @@
 import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
 import type { LatLng, Layout, Topology, TopologyEdge, TopologyNode } from './types.ts';
-import { compileTemplate, DEFAULT_TEMPLATES, type CompiledTemplate } from './template.ts';
+import { compileTemplate, DEFAULT_TEMPLATES, type CompiledTemplate } from '../svg-safety/template.ts';
 import { fillMissingCoordinates, spreadGroups } from './group-layout.ts';
 import { layoutLogical } from './logical-layout.ts';
-import { FragmentError } from './parse.ts';
+import { FragmentError } from '../svg-safety/parse.ts';
 import { validationFailed } from '../errors.ts';
 import { centroid, nearLng, parallelMidpoint, round6 } from './geometry.ts';
 

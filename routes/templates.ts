@@ -7,7 +7,7 @@ import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import { TEMPLATE_DESCRIPTOR, type Templates } from '../resources/templates.ts';
 import { TemplateRevisionSchema } from '../schema/template.ts';
-import { templateWarnings } from '../render/template.ts';
+import { templateWarnings } from '../svg-safety/template.ts';
 import type { Serialized } from '../resources/types.ts';
 import { readBody } from './body.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
