@@ -14,7 +14,8 @@ import type { Settings } from '../config/settings.ts';
 import type { ErrorCode } from '../errors.ts';
 import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
 import { ErrorSchema } from '../schema/objects.ts';
-import { NAMED_SCHEMAS, operations, type Answer, type Effect, type Operation } from './api-operations.ts';
+import { NAMED_SCHEMAS, operations } from './api-operations.ts';
+import type { Answer, Effect, Operation } from './operation.ts';
 
 /**
  * JSON Schema 2020-12 is OpenAPI 3.1's dialect; transforms and checks have no
