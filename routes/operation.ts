@@ -131,7 +131,7 @@ export const rendered = (a: Answer): Answer => ({ ...a, headers: ['ETag', 'Cache
 export const svg = rendered({ description: 'SVG picture', mediaType: 'image/svg+xml' });
 
 /** The router's spelling of a declared path: `{name}` parameters as `:name`, no trailing slash (the app is not strict about it). */
-function routerPath(path: string): string {
+export function routerPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1').replace(/(.)\/$/, '$1');
 }
 
