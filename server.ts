@@ -23,9 +23,8 @@ import { publicRoutes } from './routes/public.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { diffPictureRoutes } from './routes/history.ts';
-import { RESOURCE_KINDS } from './routes/api-operations.ts';
-import { userRoutes } from './routes/users.ts';
-import { userDataRoutes } from './routes/userdata.ts';
+import { operations, RESOURCE_KINDS } from './routes/api-operations.ts';
+import { operationRoutes } from './routes/operation.ts';
 import { createUserData } from './resources/userdata.ts';
 import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
 import { corsMiddleware } from './routes/cors.ts';
@@ -71,12 +70,11 @@ export async function createApp(deps: AppDeps) {
 
   app.route('/', healthRoutes(resources.problems));
   app.route('/', authRoutes(auth));
-  const userdata = createUserData(store);
-  app.route('/', userRoutes(auth, baseUrl, userdata));
-  app.route('/', userDataRoutes({ auth, userdata }));
-  // Maps, datasets and templates: each kind's routes from its declaration (routes/resource-routes.ts).
-  const routeDeps = { auth, ...resources, baseUrl, store };
-  for (const kind of RESOURCE_KINDS) app.route('/', kind.routes(routeDeps));
+  // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
+  // then the history routes of each resource kind.
+  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store };
+  app.route('/', operationRoutes(operations(), routeDeps));
+  for (const kind of RESOURCE_KINDS) app.route('/', kind.historyRoutes(routeDeps));
   app.route('/', publicRoutes({ maps: resources.maps }));
   app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store }));
   app.route('/', outputRoutes({ auth, ...resources, datasources, baseUrl }));

@@ -21,14 +21,14 @@ import {
 import { PUBLIC_MAP_LIST } from './public.ts';
 import type { ResourceKind } from './resource-routes.ts';
 import { TEMPLATE_ROUTES } from './templates.ts';
-import { MAX_USER_LIMIT } from './users.ts';
+import { USERDATA_OPERATIONS } from './userdata.ts';
+import { USER_OPERATIONS } from './users.ts';
 
 /** The versioned resource kinds, in the document's order. */
 export const RESOURCE_KINDS: readonly ResourceKind[] = [MAP_ROUTES, DATASET_ROUTES, TEMPLATE_ROUTES];
 
 const mapId = MAP_ROUTES.idParam;
 const datasetId = DATASET_ROUTES.idParam;
-const username = { username: UsernameSchema };
 export const NAMED_SCHEMAS = new Map<v.GenericSchema, string>([
   ...RESOURCE_KINDS.flatMap((kind): Array<[v.GenericSchema, string]> => [[kind.object.schema, kind.object.name], [kind.item, `${kind.object.name}ListItem`]]),
   [UserSchema, 'User'], [TokenResponseSchema, 'TokenResponse'], [TokenErrorSchema, 'TokenError'],
@@ -62,11 +62,6 @@ const sheetPath = {
   sheet_id: v.pipe(v.string(), v.description('the spreadsheet file name without extension')),
   sheet_name: v.pipe(v.string(), v.description('the tab (a CSV: its sheet_id)')),
 };
-const lastAdmin = fails('conflict', 'refused: no user would be left with the admin scope');
-const noUserData = fails('not_found', 'none stored yet: POST it first');
-// GET /api/v1/user/ reads these itself (routes/users.ts intParam): the document types them as the integers they are.
-const UserLimitSchema = v.pipe(v.string(), documentedAs({ ...integerSchema(1, MAX_USER_LIMIT), default: 10 }));
-const UserOffsetSchema = v.pipe(v.string(), documentedAs({ ...integerSchema(0, Number.MAX_SAFE_INTEGER), default: 0 }));
 const FieldChoiceSchema = v.object({ label: v.string(), field: v.string(), placeholder: v.string() });
 const FILTER_PARAMS = 'Filters are query parameters as Terranova\'s editor writes them: `<field>=<value>` (equal) or ' +
   '`<field>_<operator>=<value>` (like, not_like, not_equal, equal), one per value; values of one field and operator OR together, ' +
@@ -119,17 +114,11 @@ export function operations(): Operation[] {
 
     // Users and tokens
     { method: 'post', path: '/api/v1/auth/token', tag: 'auth', summary: 'Get an access token (password grant, RFC 6749 section 4.3)', scope: null, basicOnly: true, body: { name: 'TokenRequest', schema: TokenRequestSchema, form: true }, bodyErrors: [], answers: { 200: ok('the token', TokenResponseSchema), 400: { ...ok('an OAuth 2.0 error (RFC 6749 section 5.2), also for a body that cannot be read', TokenErrorSchema), code: 'bad_request' }, 429: { ...fails('rate_limited', 'too many failed logins for this username or address; Retry-After says when to try again'), headers: ['Retry-After'] } } },
-    { method: 'get', path: '/api/v1/current_user/', tag: 'users', summary: 'The calling user', scope: 'read', answers: { 200: ok('username, name, email and scope', UserSchema) } },
-    { method: 'get', path: '/api/v1/user/', tag: 'users', summary: 'List users', scope: 'admin', basicOnly: true, query: [{ name: 'limit', schema: UserLimitSchema, description: 'at most this many users (default 10)' }, { name: 'offset', schema: UserOffsetSchema }], answers: { 200: { description: 'users', schema: UserSchema, list: true, headers: ['X-Total-Count'] } } },
-    { method: 'post', path: '/api/v1/user', tag: 'users', summary: 'Create a user', scope: 'admin', basicOnly: true, body: { name: 'UserCreate', schema: UserCreateSchema }, effects: ['write'], answers: { 201: ok('the created user', UserSchema, { headers: ['Location'] }), 409: fails('conflict', 'the username exists') } },
-    { method: 'put', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Update a user\'s name, email and scope', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'UserUpdate', schema: UserUpdateSchema }, effects: ['write'], answers: { 200: ok('the user', UserSchema), 409: lastAdmin } },
-    { method: 'put', path: '/api/v1/user/{username}/set_password/', tag: 'users', summary: 'Set a user\'s password', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'SetPassword', schema: SetPasswordSchema }, effects: ['write'], answers: { 200: ok('the user', UserSchema) } },
-    { method: 'delete', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Delete a user for good', scope: 'admin', basicOnly: true, pathParams: username, effects: ['write'], answers: { 200: ok('the deleted user', UserSchema), 409: lastAdmin } },
+
+    ...USER_OPERATIONS,
 
     // The signed-in user's own data (Terranova's editor: favourites and recently edited)
-    { method: 'get', path: '/api/v1/userdata/', tag: 'users', summary: 'The signed-in user\'s favourites and recently edited lists', scope: 'read', answers: { 200: json('{username, favorites: {maps, datasets, templates}, lastEdited: {…}}'), 404: noUserData } },
-    { method: 'post', path: '/api/v1/userdata/', tag: 'users', summary: 'Store the signed-in user\'s data', scope: 'read', body: { name: 'UserData', schema: UserDataSchema }, effects: ['write'], answers: { 200: json('the stored data, which replaced earlier data'), 201: json('the stored data (the first time)') } },
-    { method: 'put', path: '/api/v1/userdata/', tag: 'users', summary: 'Replace the signed-in user\'s data', scope: 'read', body: { name: 'UserData', schema: UserDataSchema }, effects: ['write'], answers: { 200: json('the stored data'), 404: noUserData } },
+    ...USERDATA_OPERATIONS,
 
     // Service
     { method: 'get', path: '/healthz', tag: 'service', summary: 'Health: 200 once the data folder is loaded', scope: null, answers: { 200: json('{status: "ok"}, or "degraded" with the stored files that cannot be served (the rest is served)') } },

@@ -2,10 +2,9 @@
 // its method, path, scope, parameters, body schema and answers. The OpenAPI
 // document and GET /api/v1/ are generated from the declarations
 // (routes/api-operations.ts, routes/openapi.ts); an operation that carries its
-// handler is also registered from its declaration (mountOperations below), so
+// handler is also registered from its declaration (operationRoutes below), so
 // the router, the document and the route-wide tests read the same row.
-import type { Context } from 'hono';
-import type { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv, ScopeKind } from '../auth/types.ts';
@@ -13,6 +12,7 @@ import type { ErrorCode } from '../errors.ts';
 import type { Datasets } from '../resources/datasets.ts';
 import type { Maps } from '../resources/maps.ts';
 import type { Templates } from '../resources/templates.ts';
+import type { UserDataStore } from '../resources/userdata.ts';
 import {
   BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, StringFilterSchema, VersionParamSchema,
 } from '../schema/list.ts';
@@ -78,7 +78,7 @@ export interface Operation {
   basicOnly?: boolean;
   /**
    * The route's handler, for operations the router registers from this
-   * declaration (mountOperations): the scope guard, the path and the body
+   * declaration (operationRoutes): the scope guard, the path and the body
    * schema are the declaration's own, so the route cannot drift from its
    * document. Operations without one are registered by their route file.
    */
@@ -91,6 +91,7 @@ export interface RouteDeps {
   maps: Maps;
   datasets: Datasets;
   templates: Templates;
+  userdata: UserDataStore;
   /** server.baseUrl, for Location headers. */
   baseUrl: string;
   store: Store;
@@ -135,14 +136,17 @@ export function routerPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1').replace(/(.)\/$/, '$1');
 }
 
-/** Registers the operations that carry a handler, each behind its declared scope and reading its declared body. */
-export function mountOperations(app: Hono<AppEnv>, operations: readonly Operation[], deps: RouteDeps): void {
+/** The routes of the operations that carry a handler, each behind its declared scope and reading its declared body. */
+export function operationRoutes(operations: readonly Operation[], deps: RouteDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>({ strict: false });
   for (const op of operations) {
-    if (!op.handle) continue;
+    // Local accounts exist only with the basic backend: its routes are not there otherwise (404).
+    if (!op.handle || (op.basicOnly && !deps.auth.accounts)) continue;
     const handler = op.handle(deps);
     const declared = op.body;
     const route = (c: Context<AppEnv>) => handler(c, () => (declared ? readBody(c, declared.schema, { form: declared.form }) : Promise.resolve(undefined)));
     // The guard is the check and the handler as one: a GET with a known token then answers without a middleware chain.
     app.on(op.method.toUpperCase(), routerPath(op.path), op.scope === null ? route : deps.auth.guard(op.scope, route));
   }
+  return app;
 }

@@ -2,10 +2,10 @@
 // Templates, History), from the kind's declaration: list, get by ID, create
 // (201 + Location) and update (200, the new version), each an operation
 // declaration with its handler (routes/operation.ts), plus the kind's own
-// operations (a map's publish and unpublish) and its history routes. Thin:
+// operations (a map's publish and unpublish), and its history routes. Thin:
 // parse, call the resource (resources/versioned-resource.ts), send with the
 // ETag; a write's answer adds the kind's `warnings` when there are any.
-import { Hono, type Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import type * as v from 'valibot';
 import type { AppEnv } from '../auth/types.ts';
 import { diffOf } from '../resources/changes.ts';
@@ -17,7 +17,7 @@ import { IdSchema } from '../schema/common.ts';
 import { historyRoutes } from './history.ts';
 import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
 import {
-  created, listed, listParams, mountOperations, oneVersion, version, type Effect, type Operation, type RouteDeps,
+  created, listed, listParams, oneVersion, version, type Effect, type Operation, type RouteDeps,
 } from './operation.ts';
 import { actingUser, ifMatch, pathId, sendList, sendVersion, sendWritten } from './versioned.ts';
 
@@ -74,8 +74,8 @@ export interface ResourceKind extends KindPaths {
   operations: readonly Operation[];
   /** History, diff, delete, restore and revert (routes/history.ts) take their rules from here. */
   history: NonNullable<ResourceKindRoutes<unknown>['history']>;
-  /** The kind's routes: its operations, registered from their declarations, and its history. */
-  routes: (deps: RouteDeps) => Hono<AppEnv>;
+  /** The kind's history routes (routes/history.ts); its operations are registered from their declarations with every other's. */
+  historyRoutes: (deps: RouteDeps) => Hono<AppEnv>;
 }
 
 export function resourceKind<R>(declared: ResourceKindRoutes<R>, item: v.GenericSchema): ResourceKind {
@@ -91,7 +91,7 @@ export function resourceKind<R>(declared: ResourceKindRoutes<R>, item: v.Generic
   const history = declared.history ?? {};
   return {
     ...paths, segment, object: { name: segment[0].toUpperCase() + segment.slice(1), schema: declared.object }, item, operations, history,
-    routes: (deps) => resourceRoutes(declared, operations, history, deps),
+    historyRoutes: (deps) => kindHistoryRoutes(declared, history, deps),
   };
 }
 
@@ -156,18 +156,15 @@ function resourceOperations<R>(kind: ResourceKindRoutes<R>, paths: KindPaths, it
   ];
 }
 
-/** A kind's routes: its declared operations, and its history (routes/history.ts). */
-function resourceRoutes<R>(kind: ResourceKindRoutes<R>, operations: readonly Operation[], history: ResourceKind['history'], deps: RouteDeps) {
-  const app = new Hono<AppEnv>({ strict: false });
-  mountOperations(app, operations, deps);
+/** History, diff, delete, restore and revert of a kind (routes/history.ts), with the kind's rules. */
+function kindHistoryRoutes<R>(kind: ResourceKindRoutes<R>, history: ResourceKind['history'], deps: RouteDeps) {
   const { collection } = kind.resource(deps);
   const { usedBy } = history;
-  app.route('/', historyRoutes({
+  return historyRoutes({
     auth: deps.auth, segment: kind.segment, collection,
     usedBy: usedBy && ((id) => mapsUsing(deps.maps.collection, usedBy, id)),
     diff: (_id, from, to) => diffOf(collection.descriptor.collection, deps.store, from, to),
     onRestore: history.onRestore,
     onRevert: history.onRevert,
-  }));
-  return app;
+  });
 }
