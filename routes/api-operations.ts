@@ -11,8 +11,6 @@ import { DatasetRevisionSchema } from '../schema/dataset.ts';
 import { documentedAs, integerSchema, LimitParamSchema, OffsetParamSchema, VERSION_NUMBER } from '../schema/list.ts';
 import { DATATYPES, LAYOUTS, MapRevisionSchema } from '../schema/map.ts';
 import { DatasourceListingSchema, TokenErrorSchema, TokenResponseSchema, UserSchema } from '../schema/objects.ts';
-import { UserDataSchema } from '../schema/userdata.ts';
-import { SetPasswordSchema, UserCreateSchema, UsernameSchema, UserUpdateSchema } from '../schema/users.ts';
 import { DATASET_ROUTES } from './datasets.ts';
 import { MAP_ROUTES } from './maps.ts';
 import {
