@@ -23,7 +23,7 @@ import { publicRoutes } from './routes/public.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { diffPictureRoutes } from './routes/history.ts';
-import { operations, RESOURCE_KINDS } from './routes/api-operations.ts';
+import { operations, RESOURCE_ROUTES } from './routes/api-operations.ts';
 import { operationRoutes } from './routes/operation.ts';
 import { createUserData } from './resources/userdata.ts';
 import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
@@ -42,7 +42,7 @@ export interface AppDeps {
   adminPassword?: string;
   /** Create no first-start admin here: serve() creates it once listening (bootstrapAdminOf). */
   deferAdmin?: boolean;
-  /** Datasource kinds for dataset queries; default: the spreadsheet registry over settings.datasources. */
+  /** Datasource resources for dataset queries; default: the spreadsheet registry over settings.datasources. */
   datasources?: DatasourceRegistry;
 }
 
@@ -71,10 +71,10 @@ export async function createApp(deps: AppDeps) {
   app.route('/', healthRoutes(resources.problems));
   app.route('/', authRoutes(auth));
   // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
-  // then the history routes of each resource kind.
+  // then the history routes of each resource.
   const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store };
   app.route('/', operationRoutes(operations(), routeDeps));
-  for (const kind of RESOURCE_KINDS) app.route('/', kind.historyRoutes(routeDeps));
+  for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
   app.route('/', publicRoutes({ maps: resources.maps }));
   app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store }));
   app.route('/', outputRoutes({ auth, ...resources, datasources, baseUrl }));

@@ -1,6 +1,6 @@
 // Datasets: versioned datasource queries with the results of their runs.
 // Create stores the query without running it (`results: null`); an endpoint
-// that cannot run yet (a kind this service does not have, such as the
+// that cannot run yet (a resource this service does not have, such as the
 // placeholder `esdb` Terranova's editor creates datasets with, or a sheet
 // not there) is stored too and reported in `problems` (docs/api.md: Datasets).
 // A malformed endpoint is 422. Update always runs the query live and stores

@@ -1,9 +1,9 @@
-// One versioned resource kind (maps, datasets, templates) from a small
+// One versioned resource (maps, datasets, templates) from a small
 // declaration: its descriptor and how a revision becomes the stored content
 // of a created or a next version. The generic part is the same for every
-// kind: read the latest or an older version, serialize it, list, create
+// resource: read the latest or an older version, serialize it, list, create
 // under a fresh ID, append the next version with the summary of its change.
-// Each kind's own rules (publishing, running a query, default templates) live
+// Each resource's own rules (publishing, running a query, default templates) live
 // in its file beside this one and build on what this returns.
 import type { Store } from '../store/types.ts';
 import { describeChange } from './changes.ts';
@@ -13,7 +13,7 @@ import type { ListQuery, ResourceDescriptor, StoredVersion } from './types.ts';
 /** Fields every list answers when `fields` is not given: the ID, the name and the stamps. */
 const DEFAULT_LIST_FIELDS = ['name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'] as const;
 
-/** A kind's descriptor from its singular label ("map": collection maps, ID field mapId). */
+/** A resource's descriptor from its singular label ("map": collection maps, ID field mapId). */
 export function describeResource(label: 'map' | 'dataset' | 'template', fields: readonly string[],
   extra: Pick<ResourceDescriptor, 'computedFields'> = {}): ResourceDescriptor {
   const idField = `${label}Id`;

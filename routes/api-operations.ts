@@ -1,7 +1,7 @@
 // The table of every operation the service offers (docs/api.md, route by route; Terranova's routes and our
 // additions), each a declaration (routes/operation.ts) pointing at the valibot schemas its route validates with.
 // routes/openapi.ts turns it into the OpenAPI document and GET /api/v1/. The versioned resources' rows are
-// declared by their kinds (routes/maps.ts, datasets.ts, templates.ts through routes/resource-routes.ts) with
+// declared by their resources (routes/maps.ts, datasets.ts, templates.ts through routes/resource-routes.ts) with
 // their handlers, and the router registers them from the same rows; the other rows' owners keep them in step
 // with their route files (test/routes/operations.test.ts checks that the router and the table agree).
 import * as v from 'valibot';
@@ -17,18 +17,18 @@ import {
   fails, json, listed, listParams, ok, oneVersion, rendered, svg, version, type Answer, type Operation, type QueryParam,
 } from './operation.ts';
 import { PUBLIC_MAP_LIST } from './public.ts';
-import type { ResourceKind } from './resource-routes.ts';
+import type { ResourceRoutes } from './resource-routes.ts';
 import { TEMPLATE_ROUTES } from './templates.ts';
 import { USERDATA_OPERATIONS } from './userdata.ts';
 import { USER_OPERATIONS } from './users.ts';
 
-/** The versioned resource kinds, in the document's order. */
-export const RESOURCE_KINDS: readonly ResourceKind[] = [MAP_ROUTES, DATASET_ROUTES, TEMPLATE_ROUTES];
+/** The versioned resource resources, in the document's order. */
+export const RESOURCE_ROUTES: readonly ResourceRoutes[] = [MAP_ROUTES, DATASET_ROUTES, TEMPLATE_ROUTES];
 
 const mapId = MAP_ROUTES.idParam;
 const datasetId = DATASET_ROUTES.idParam;
 export const NAMED_SCHEMAS = new Map<v.GenericSchema, string>([
-  ...RESOURCE_KINDS.flatMap((kind): Array<[v.GenericSchema, string]> => [[kind.object.schema, kind.object.name], [kind.item, `${kind.object.name}ListItem`]]),
+  ...RESOURCE_ROUTES.flatMap((kind): Array<[v.GenericSchema, string]> => [[kind.object.schema, kind.object.name], [kind.item, `${kind.object.name}ListItem`]]),
   [UserSchema, 'User'], [TokenResponseSchema, 'TokenResponse'], [TokenErrorSchema, 'TokenError'],
 ]);
 
@@ -44,7 +44,7 @@ const HistoryItemSchema = v.object({
 });
 
 /** History, diff, delete, restore and revert of one kind of resource (routes/history.ts). */
-function historyOperations({ segment, tag, idParam, object: { schema } }: ResourceKind): Operation[] {
+function historyOperations({ segment, tag, idParam, object: { schema } }: ResourceRoutes): Operation[] {
   const base = `/api/v1/${segment}/id/{${Object.keys(idParam)[0]}}/`;
   const inUse: Record<number, Answer> = segment === 'map' ? {} : { 409: fails('conflict', `the ${segment} is used by a map that is not deleted; the detail names the maps`) };
   return [
@@ -67,14 +67,14 @@ const FILTER_PARAMS = 'Filters are query parameters as Terranova\'s editor write
 
 export function operations(): Operation[] {
   return [
-    // Maps, datasets and templates: list, get, create, update (and a map's publish, unpublish), declared by their kinds
+    // Maps, datasets and templates: list, get, create, update (and a map's publish, unpublish), declared by their resources
     ...MAP_ROUTES.operations,
     { method: 'get', path: '/api/v1/public/maps/', tag: 'public', summary: 'List public maps', description: 'Maps whose latest version is public; only their versions stored as public are shown.', scope: null, query: listParams(PUBLIC_MAP_LIST), effects: ['versions'], answers: { 200: listed('public maps', MAP_ROUTES.item) } },
     ...DATASET_ROUTES.operations,
     ...TEMPLATE_ROUTES.operations,
 
     // History (one set per kind)
-    ...RESOURCE_KINDS.flatMap(historyOperations),
+    ...RESOURCE_ROUTES.flatMap(historyOperations),
     {
       method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/svg/', tag: 'output', summary: 'Picture of the change between two versions of a dataset', description: 'Added in green, removed dashed red, changed in amber, unchanged grey, with a legend. Default: the latest version against the one before it.', scope: 'read',
       pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: diffParams, effects: ['versions', 'render'], answers: { 200: svg },

@@ -1,4 +1,4 @@
-// The dataset kind's routes (docs/api.md: Datasets), declared for
+// The dataset resource's routes (docs/api.md: Datasets), declared for
 // routes/resource-routes.ts. Create saves the query without running it;
 // update runs it live (no filters: every row) and answers with the new
 // version, its results and the rows that could not be used (`problems`).
@@ -7,9 +7,9 @@ import * as v from 'valibot';
 import { DATASET_DESCRIPTOR } from '../resources/datasets.ts';
 import { DatasetRevisionSchema, type DatasetRevision } from '../schema/dataset.ts';
 import { DatasetSchema } from '../schema/objects.ts';
-import { resourceKind } from './resource-routes.ts';
+import { resourceRoutes } from './resource-routes.ts';
 
-export const DATASET_ROUTES = resourceKind<DatasetRevision>({
+export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
   segment: 'dataset',
   descriptor: DATASET_DESCRIPTOR,
   revision: { name: 'DatasetRevision', schema: DatasetRevisionSchema },

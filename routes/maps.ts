@@ -1,5 +1,5 @@
-// The map kind's routes (docs/api.md: Maps), declared for
-// routes/resource-routes.ts: list, get, create and update as every kind has
+// The map resource's routes (docs/api.md: Maps), declared for
+// routes/resource-routes.ts: list, get, create and update as every resource has
 // them, with the unknown configuration keys a write kept as `warnings`;
 // publish and unpublish (a new version with public: true / false, the publish
 // scope); a restored map comes back unpublished and a revert keeps the map's
@@ -9,10 +9,10 @@ import { MAP_DESCRIPTOR } from '../resources/maps.ts';
 import { MapRevisionSchema, unknownKeyWarnings, type MapRevision } from '../schema/map.ts';
 import { MapSchema } from '../schema/objects.ts';
 import { version, type Operation } from './operation.ts';
-import { resourceKind, type KindPaths } from './resource-routes.ts';
+import { resourceRoutes, type ResourcePaths } from './resource-routes.ts';
 import { actingUser, ifMatch, sendSerialized } from './versioned.ts';
 
-function publishing(kind: KindPaths, action: 'publish' | 'unpublish', summary: string): Operation {
+function publishing(kind: ResourcePaths, action: 'publish' | 'unpublish', summary: string): Operation {
   return {
     method: 'post', path: `${kind.objectPath}${action}/`, tag: kind.tag, summary, scope: 'publish', pathParams: kind.idParam,
     effects: ['versions', 'write', 'ifMatch'], answers: { 200: version('the new version', MapSchema) },
@@ -20,7 +20,7 @@ function publishing(kind: KindPaths, action: 'publish' | 'unpublish', summary: s
   };
 }
 
-export const MAP_ROUTES = resourceKind<MapRevision>({
+export const MAP_ROUTES = resourceRoutes<MapRevision>({
   segment: 'map',
   descriptor: MAP_DESCRIPTOR,
   moreFilters: { public: 'boolean' },

@@ -1,10 +1,10 @@
-// The routes of one versioned resource kind (docs/api.md: Maps, Datasets,
-// Templates, History), from the kind's declaration: list, get by ID, create
+// The routes of one versioned resource (docs/api.md: Maps, Datasets,
+// Templates, History), from the resource's declaration: list, get by ID, create
 // (201 + Location) and update (200, the new version), each an operation
-// declaration with its handler (routes/operation.ts), plus the kind's own
+// declaration with its handler (routes/operation.ts), plus the resource's own
 // operations (a map's publish and unpublish), and its history routes. Thin:
 // parse, call the resource (resources/versioned-resource.ts), send with the
-// ETag; a write's answer adds the kind's `warnings` when there are any.
+// ETag; a write's answer adds the resource's `warnings` when there are any.
 import type { Context, Hono } from 'hono';
 import type * as v from 'valibot';
 import type { AppEnv } from '../auth/types.ts';
@@ -22,11 +22,11 @@ import {
 import { actingUser, ifMatch, pathId, sendList, sendVersion, sendWritten } from './versioned.ts';
 
 /** What differs between maps, datasets and templates; everything else is the same for all three. */
-export interface ResourceKindRoutes<R> {
+export interface ResourceRoutesDeclaration<R> {
   /** The singular path segment: /api/v1/<segment>/id/{<idField>}/. */
   segment: 'map' | 'dataset' | 'template';
   descriptor: ResourceDescriptor;
-  /** List filters beyond the ID, the name and lastUpdatedBy, which every kind has: field name -> value type. */
+  /** List filters beyond the ID, the name and lastUpdatedBy, which every resource has: field name -> value type. */
   moreFilters?: ListSpec['filters'];
   /** The create and update body: its component name and schema. */
   revision: { name: string; schema: v.GenericSchema<unknown, R> };
@@ -42,8 +42,8 @@ export interface ResourceKindRoutes<R> {
   updateEffects?: Effect[];
   /** What a create or update answer adds as `warnings` (they belong to the answer, not the stored version). */
   warnings?: (revision: R) => string[];
-  /** The kind's own operations, declared with their handlers. */
-  more?: (kind: KindPaths) => Operation[];
+  /** The resource's own operations, declared with their handlers. */
+  more?: (kind: ResourcePaths) => Operation[];
   /** History rules: maps that still use a resource make its deletion 409; content adjustments of restore and revert. */
   history?: {
     usedBy?: 'dataset' | 'template';
@@ -52,8 +52,8 @@ export interface ResourceKindRoutes<R> {
   };
 }
 
-/** A kind's paths, for the operations it declares itself. */
-export interface KindPaths {
+/** A resource's paths, for the operations it declares itself. */
+export interface ResourcePaths {
   /** The OpenAPI tag, also the plural the list route is named by (/api/v1/<tag>/). */
   tag: string;
   idParam: Record<string, v.GenericSchema>;
@@ -63,25 +63,25 @@ export interface KindPaths {
   id: (c: Context) => string;
 }
 
-/** A declared kind with what is derived from it: the same object serves the router, the OpenAPI document and the tests. */
-export interface ResourceKind extends KindPaths {
-  segment: ResourceKindRoutes<unknown>['segment'];
+/** A declared resource's routes with what is derived from it: the same object serves the router, the OpenAPI document and the tests. */
+export interface ResourceRoutes extends ResourcePaths {
+  segment: ResourceRoutesDeclaration<unknown>['segment'];
   /** The object a GET answers, and its component name. */
   object: { name: string; schema: v.GenericSchema };
   /** The list item schema (the object with every field optional); referenced by identity for its component name. */
   item: v.GenericSchema;
-  /** List, get, create and update, then the kind's own operations. */
+  /** List, get, create and update, then the resource's own operations. */
   operations: readonly Operation[];
   /** History, diff, delete, restore and revert (routes/history.ts) take their rules from here. */
-  history: NonNullable<ResourceKindRoutes<unknown>['history']>;
-  /** The kind's history routes (routes/history.ts); its operations are registered from their declarations with every other's. */
+  history: NonNullable<ResourceRoutesDeclaration<unknown>['history']>;
+  /** The resource's history routes (routes/history.ts); its operations are registered from their declarations with every other's. */
   historyRoutes: (deps: RouteDeps) => Hono<AppEnv>;
 }
 
-export function resourceKind<R>(declared: ResourceKindRoutes<R>, item: v.GenericSchema): ResourceKind {
+export function resourceRoutes<R>(declared: ResourceRoutesDeclaration<R>, item: v.GenericSchema): ResourceRoutes {
   const { segment, descriptor } = declared;
   const tag = `${segment}s`;
-  const paths: KindPaths = {
+  const paths: ResourcePaths = {
     tag,
     idParam: { [descriptor.idField]: IdSchema },
     objectPath: `/api/v1/${segment}/id/{${descriptor.idField}}/`,
@@ -91,29 +91,29 @@ export function resourceKind<R>(declared: ResourceKindRoutes<R>, item: v.Generic
   const history = declared.history ?? {};
   return {
     ...paths, segment, object: { name: segment[0].toUpperCase() + segment.slice(1), schema: declared.object }, item, operations, history,
-    historyRoutes: (deps) => kindHistoryRoutes(declared, history, deps),
+    historyRoutes: (deps) => resourceHistoryRoutes(declared, history, deps),
   };
 }
 
-/** List, get, create and update of a kind, then its own operations: the declarations the router and the document share. */
-function resourceOperations<R>(kind: ResourceKindRoutes<R>, paths: KindPaths, item: v.GenericSchema): Operation[] {
-  const { segment, descriptor } = kind;
+/** List, get, create and update of a resource, then its own operations: the declarations the router and the document share. */
+function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: ResourcePaths, item: v.GenericSchema): Operation[] {
+  const { segment, descriptor } = declared;
   const { tag } = paths;
-  const noun = kind.noun ?? segment;
+  const noun = declared.noun ?? segment;
   const text = {
-    list: `List ${noun}s`, get: `Get a ${noun}`, create: `Create a ${noun}`, update: `Save a new version of a ${noun}`, ...kind.text,
+    list: `List ${noun}s`, get: `Get a ${noun}`, create: `Create a ${noun}`, update: `Save a new version of a ${noun}`, ...declared.text,
   };
-  const object = kind.object;
-  const filters = { [descriptor.idField]: 'string', name: 'string', lastUpdatedBy: 'string', ...kind.moreFilters } as const;
+  const object = declared.object;
+  const filters = { [descriptor.idField]: 'string', name: 'string', lastUpdatedBy: 'string', ...declared.moreFilters } as const;
   const list: ListSpec = { resource: descriptor, filters };
-  const body = { name: kind.revision.name, schema: kind.revision.schema };
-  const warnings = (revision: R) => kind.warnings?.(revision) ?? [];
+  const body = { name: declared.revision.name, schema: declared.revision.schema };
+  const warnings = (revision: R) => declared.warnings?.(revision) ?? [];
   return [
     {
       method: 'get', path: `/api/v1/${tag}/`, tag, summary: text.list, scope: 'read', query: listParams(list), effects: ['versions'],
       answers: { 200: listed(tag, item) },
       handle: (deps) => {
-        const resource = kind.resource(deps);
+        const resource = declared.resource(deps);
         return (c) => sendList(c, resource.list(parseListQuery(c, list)));
       },
     },
@@ -121,7 +121,7 @@ function resourceOperations<R>(kind: ResourceKindRoutes<R>, paths: KindPaths, it
       method: 'get', path: paths.objectPath, tag, summary: text.get, scope: 'read', pathParams: paths.idParam, query: [oneVersion], effects: ['versions'],
       answers: { 200: version(`the full ${segment} object`, object) },
       handle: (deps) => {
-        const resource = kind.resource(deps);
+        const resource = declared.resource(deps);
         return (c) => sendVersion(c, resource.collection, paths.id(c), parseVersionQuery(c));
       },
     },
@@ -129,7 +129,7 @@ function resourceOperations<R>(kind: ResourceKindRoutes<R>, paths: KindPaths, it
       method: 'post', path: `/api/v1/${segment}/`, tag, summary: text.create, scope: 'write', body, effects: ['write'],
       answers: { 201: created(segment, object) },
       handle: (deps) => {
-        const resource = kind.resource(deps);
+        const resource = declared.resource(deps);
         return async (c, read) => {
           const revision = await read() as R;
           const stored = await resource.create(actingUser(c), revision);
@@ -140,10 +140,10 @@ function resourceOperations<R>(kind: ResourceKindRoutes<R>, paths: KindPaths, it
     },
     {
       method: 'put', path: paths.objectPath, tag, summary: text.update, ...(text.updateDescription ? { description: text.updateDescription } : {}),
-      scope: 'write', pathParams: paths.idParam, body, effects: ['versions', 'write', 'ifMatch', ...(kind.updateEffects ?? [])],
+      scope: 'write', pathParams: paths.idParam, body, effects: ['versions', 'write', 'ifMatch', ...(declared.updateEffects ?? [])],
       answers: { 200: version(text.updated ?? 'the new version', object) },
       handle: (deps) => {
-        const resource = kind.resource(deps);
+        const resource = declared.resource(deps);
         return async (c, read) => {
           const id = paths.id(c);
           resource.get(id); // an unknown resource: 404 before reading the body
@@ -152,16 +152,16 @@ function resourceOperations<R>(kind: ResourceKindRoutes<R>, paths: KindPaths, it
         };
       },
     },
-    ...(kind.more?.(paths) ?? []),
+    ...(declared.more?.(paths) ?? []),
   ];
 }
 
-/** History, diff, delete, restore and revert of a kind (routes/history.ts), with the kind's rules. */
-function kindHistoryRoutes<R>(kind: ResourceKindRoutes<R>, history: ResourceKind['history'], deps: RouteDeps) {
-  const { collection } = kind.resource(deps);
+/** History, diff, delete, restore and revert of a resource (routes/history.ts), with the resource's rules. */
+function resourceHistoryRoutes<R>(declared: ResourceRoutesDeclaration<R>, history: ResourceRoutes['history'], deps: RouteDeps) {
+  const { collection } = declared.resource(deps);
   const { usedBy } = history;
   return historyRoutes({
-    auth: deps.auth, segment: kind.segment, collection,
+    auth: deps.auth, segment: declared.segment, collection,
     usedBy: usedBy && ((id) => mapsUsing(deps.maps.collection, usedBy, id)),
     diff: (_id, from, to) => diffOf(collection.descriptor.collection, deps.store, from, to),
     onRestore: history.onRestore,

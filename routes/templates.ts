@@ -1,4 +1,4 @@
-// The node template kind's routes (docs/api.md: Templates), declared for
+// The node template resource's routes (docs/api.md: Templates), declared for
 // routes/resource-routes.ts. The markup must be well-formed XML within the
 // safe Jinja subset (422 otherwise, see schema/template.ts). The create and
 // update answers add `warnings` when the template renders but not as written
@@ -9,9 +9,9 @@ import { TEMPLATE_DESCRIPTOR } from '../resources/templates.ts';
 import { TemplateSchema } from '../schema/objects.ts';
 import { TemplateRevisionSchema, type TemplateRevision } from '../schema/template.ts';
 import { templateWarnings } from '../svg-safety/template.ts';
-import { resourceKind } from './resource-routes.ts';
+import { resourceRoutes } from './resource-routes.ts';
 
-export const TEMPLATE_ROUTES = resourceKind<TemplateRevision>({
+export const TEMPLATE_ROUTES = resourceRoutes<TemplateRevision>({
   segment: 'template',
   descriptor: TEMPLATE_DESCRIPTOR,
   // NewTemplate: Terranova's name for the body.

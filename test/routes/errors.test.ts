@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { body, createMap, sampleMap, sampleTemplate, start, type Started } from './fixtures.ts';
-import { RESOURCE_KINDS } from '../../routes/api-operations.ts';
+import { RESOURCE_ROUTES } from '../../routes/api-operations.ts';
 
 let t: Started;
 before(async () => { t = await start({ settings: { server: { bodyLimitBytes: 64 * 1024 } } }); });
@@ -152,8 +152,8 @@ describe('request bodies', () => {
 
 describe('path IDs that are not 7 letters or digits', () => {
   const bad = ['abc', 'abcdefgh', 'abc-def', 'abc_def', 'abc.def', '%2e%2e%2fabc', '..%2F..%2Fx', 'abc%00def', 'ab%20cdef', '%C3%84%C3%84%C3%84%C3%84%C3%84%C3%84%C3%84', '__proto__', 'constructor'];
-  // The resources' own routes by ID, as their kinds declare them (get, update, a map's publish and unpublish).
-  const byId = RESOURCE_KINDS.flatMap((kind) => kind.operations.filter((op) => op.path.startsWith(kind.objectPath.slice(0, -1))));
+  // The resources' own routes by ID, as their resources declare them (get, update, a map's publish and unpublish).
+  const byId = RESOURCE_ROUTES.flatMap((kind) => kind.operations.filter((op) => op.path.startsWith(kind.objectPath.slice(0, -1))));
   const routes = (id: string) => byId.map((op) => [op.method.toUpperCase(), op.path.replace(/\{\w+Id\}/, id)] as const);
 
   it('cover the routes by ID of maps, datasets and templates', () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ScopeKind } from '../../auth/types.ts';
-import { operations, RESOURCE_KINDS } from '../../routes/api-operations.ts';
+import { operations, RESOURCE_ROUTES } from '../../routes/api-operations.ts';
 import { routerPath, type Operation } from '../../routes/operation.ts';
 import { body, start, type Started } from './fixtures.ts';
 
@@ -41,7 +41,7 @@ describe('the operation declarations', () => {
   });
 
   it('declare the versioned resources\' operations with their handlers (the router registers those from the declaration)', () => {
-    for (const kind of RESOURCE_KINDS) {
+    for (const kind of RESOURCE_ROUTES) {
       const handled = kind.operations.filter((op) => op.handle).map(label);
       assert.ok(handled.includes(`GET /api/v1/${kind.tag}/`) && handled.includes(`PUT ${kind.objectPath}`), kind.segment);
       for (const op of kind.operations) assert.ok(operations().some((o) => label(o) === label(op)), `${label(op)} is in the table`);
