@@ -1,6 +1,6 @@
-// The service's error kinds. Every failure a client can cause is one of these,
+// The service's error codes. Every failure a client can cause is one of these,
 // thrown from anywhere (routes, store, auth, datasources) and turned into an
-// HTTP response in one place (routes/on-error.ts). Each kind has a stable
+// HTTP response in one place (routes/on-error.ts). Each has a stable
 // `code` that tests and clients can rely on; the message is the `detail`.
 
 export interface FieldProblem {

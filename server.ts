@@ -14,23 +14,17 @@ import { createDatasources } from './datasources/index.ts';
 import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createResources } from './resources/index.ts';
-import { datasetRoutes } from './routes/datasets.ts';
 import { datasourceRoutes } from './routes/datasources.ts';
 import { queryRoutes } from './routes/query.ts';
 import { docsRoutes } from './routes/docs.ts';
-import { mapRoutes } from './routes/maps.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { outputRoutes } from './routes/output.ts';
 import { publicRoutes } from './routes/public.ts';
-import { templateRoutes } from './routes/templates.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
-import { diffPictureRoutes, historyRoutes } from './routes/history.ts';
-import { diffOf } from './resources/changes.ts';
-import type { VersionedCollection } from './resources/collection.ts';
-import { mapsUsing } from './resources/usage.ts';
-import { userRoutes } from './routes/users.ts';
-import { userDataRoutes } from './routes/userdata.ts';
+import { diffPictureRoutes } from './routes/history.ts';
+import { operations, RESOURCE_ROUTES } from './routes/api-operations.ts';
+import { operationRoutes } from './routes/operation.ts';
 import { createUserData } from './resources/userdata.ts';
 import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
 import { corsMiddleware } from './routes/cors.ts';
@@ -48,7 +42,7 @@ export interface AppDeps {
   adminPassword?: string;
   /** Create no first-start admin here: serve() creates it once listening (bootstrapAdminOf). */
   deferAdmin?: boolean;
-  /** Datasource kinds for dataset queries; default: the spreadsheet registry over settings.datasources. */
+  /** Datasource resources for dataset queries; default: the spreadsheet registry over settings.datasources. */
   datasources?: DatasourceRegistry;
 }
 
@@ -76,25 +70,11 @@ export async function createApp(deps: AppDeps) {
 
   app.route('/', healthRoutes(resources.problems));
   app.route('/', authRoutes(auth));
-  const userdata = createUserData(store);
-  app.route('/', userRoutes(auth, baseUrl, userdata));
-  app.route('/', userDataRoutes({ auth, userdata }));
-  app.route('/', mapRoutes({ auth, maps: resources.maps, baseUrl }));
-  app.route('/', datasetRoutes({ auth, datasets: resources.datasets, baseUrl }));
-  app.route('/', templateRoutes({ auth, templates: resources.templates, baseUrl }));
-  const history = (segment: string, collection: VersionedCollection, usedBy?: 'dataset' | 'template') => historyRoutes({
-    auth, segment, collection,
-    usedBy: usedBy && ((id) => mapsUsing(resources.maps.collection, usedBy, id)),
-    diff: (_id, from, to) => diffOf(collection.kind.collection, store, from, to),
-    // A restored map comes back unpublished, and a revert keeps the map's public flag: publishing takes the publish scope.
-    ...(segment === 'map' ? {
-      onRestore: (content) => ({ ...content, public: false }),
-      onRevert: (content, latest) => ({ ...content, public: latest.public === true }),
-    } : {}),
-  });
-  app.route('/', history('map', resources.maps.collection));
-  app.route('/', history('dataset', resources.datasets.collection, 'dataset'));
-  app.route('/', history('template', resources.templates.collection, 'template'));
+  // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
+  // then the history routes of each resource.
+  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store };
+  app.route('/', operationRoutes(operations(), routeDeps));
+  for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
   app.route('/', publicRoutes({ maps: resources.maps }));
   app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store }));
   app.route('/', outputRoutes({ auth, ...resources, datasources, baseUrl }));

@@ -1,4 +1,4 @@
-// Account management rules shared by the user endpoints and the accounts
+// Account management rules shared by the user routes and the accounts
 // command line: scopes must be configured ones, passwords long enough, and
 // the last holder of the admin scope can be neither deleted nor demoted, so
 // an install cannot lock itself out.

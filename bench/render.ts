@@ -20,7 +20,7 @@ import { renderTopologySvg, PALETTE } from '../render/svg.ts';
 import { contentFrame } from '../render/projection.ts';
 import { countryPaths } from '../render/countries.ts';
 import { edgeD } from '../render/paths.ts';
-import { escapeAttr, escapeText } from '../render/sanitize.ts';
+import { escapeAttr, escapeText } from '../svg-safety/sanitize.ts';
 import type { Topology } from '../render/types.ts';
 
 const SELF = fileURLToPath(import.meta.url);

@@ -107,7 +107,7 @@ export async function benchSheets(): Promise<string[]> {
       const sides = [async () => add(ours, await measure(read)), async () => add(blocking, await measure(bare))];
       for (const side of round % 2 ? sides.reverse() : sides) await side();
       // A fresh parse for each side of the query figure: records are built once per sheet.
-      const fresh = async () => (await buildBook(await readCsv(file, 'big.csv', 'big', limits), 'big.csv')).sheets.get('big')!;
+      const fresh = async () => (await buildBook(await readCsv(file, 'big.csv', 'big', limits), 'big.csv')).tabs.get('big')!;
       const [a, b] = [await fresh(), await fresh()];
       const querySides = [
         async () => add(query, await measure(async () => {

@@ -46,10 +46,10 @@ export interface FieldChoice {
 
 /** `capacity_gbps` -> "Capacity Gbps", `endpoints.site` -> "Endpoint Site". */
 function fieldLabel(field: string): string {
-  const onEndpoints = field.startsWith('endpoints.');
-  const words = (onEndpoints ? field.slice('endpoints.'.length) : field).split(/[_\s]+/).filter(Boolean)
+  const onEnds = field.startsWith('endpoints.');
+  const words = (onEnds ? field.slice('endpoints.'.length) : field).split(/[_\s]+/).filter(Boolean)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
-  return `${onEndpoints ? 'Endpoint ' : ''}${words.join(' ') || field}`;
+  return `${onEnds ? 'Endpoint ' : ''}${words.join(' ') || field}`;
 }
 
 export function fieldList(columns: readonly string[]): FieldChoice[] {
@@ -146,8 +146,8 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
  * ends. Values are compared as text, as filters compare them.
  */
 export function distinctValues(records: readonly EdgeRecord[], field: string): string[] {
-  const onEndpoints = field.startsWith('endpoints.');
-  const key = onEndpoints ? field.slice('endpoints.'.length) : field;
+  const onEnds = field.startsWith('endpoints.');
+  const key = onEnds ? field.slice('endpoints.'.length) : field;
   const seen = new Set<string>();
   const add = (value: unknown) => {
     if (Array.isArray(value)) {
@@ -160,7 +160,7 @@ export function distinctValues(records: readonly EdgeRecord[], field: string): s
   };
   const own = (obj: object) => (Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined);
   for (const record of records) {
-    if (onEndpoints) for (const end of record.endpoints) add(own(end));
+    if (onEnds) for (const end of record.endpoints) add(own(end));
     else add(own(record));
   }
   return [...seen].sort((a, b) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0));

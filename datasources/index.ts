@@ -6,7 +6,7 @@ import type { DatasetQuery } from '../schema/dataset.ts';
 import { endpointProblem, parseEndpoint } from './endpoint.ts';
 import type { DatasourceKind } from './kind.ts';
 import { createSpreadsheetKind } from './spreadsheet/index.ts';
-import type { DatasourceEntry, DatasourceRegistry, QueryResult } from './types.ts';
+import type { DatasourceListing, DatasourceRegistry, QueryResult } from './types.ts';
 
 /** What a kind's name looks like: `esdb` and `services` (Terranova's editor's placeholders) are names; `ftp://x` is not. */
 const KIND_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -32,7 +32,7 @@ export function createDatasources(settings: Settings): DatasourceRegistry {
 
   return {
     async list() {
-      const body: Record<string, DatasourceEntry> = {};
+      const body: Record<string, DatasourceListing> = {};
       for (const kind of kinds.values()) {
         for (const [endpoint, entry] of await kind.list()) body[endpoint] = entry;
       }

@@ -2,12 +2,12 @@
 // registry. The registry owns the endpoint string's `kind?params` form; a
 // kind sees only its own parameters.
 import type { DatasetQuery } from '../schema/dataset.ts';
-import type { DatasourceEntry, QueryResult } from './types.ts';
+import type { DatasourceListing, QueryResult } from './types.ts';
 
 export interface DatasourceKind {
   readonly name: string;
   /** Entries of GET /api/v1/datasources/ as [endpoint string, entry] pairs, in a stable order. */
-  list(): Promise<[string, DatasourceEntry][]>;
+  list(): Promise<[string, DatasourceListing][]>;
   /** Endpoint parameters that the editor routes take from the path, in order. */
   readonly pathParams: readonly string[];
   /** Form of the parameters only (no data read); throws validation_failed. */

@@ -4,7 +4,7 @@
 import type { DatasetQuery } from '../schema/dataset.ts';
 
 /** One end of a circuit: name plus coordinates and any `source_*`/`destination_*` or Nodes-tab fields. */
-export interface Endpoint {
+export interface CircuitEnd {
   name: string;
   latitude?: number;
   longitude?: number;
@@ -20,7 +20,7 @@ export interface EdgeRecord {
   name: string;
   source: string;
   destination: string;
-  endpoints: [Endpoint, Endpoint];
+  endpoints: [CircuitEnd, CircuitEnd];
   [field: string]: unknown;
 }
 
@@ -54,7 +54,7 @@ export interface QueryResult {
 }
 
 /** One entry of GET /api/v1/datasources/, keyed by its endpoint string. */
-export interface DatasourceEntry {
+export interface DatasourceListing {
   name: string;
   description: string;
   context: Record<string, string>;
@@ -70,7 +70,7 @@ interface PathKind {
 
 export interface DatasourceRegistry {
   /** The body of GET /api/v1/datasources/. */
-  list(): Promise<Record<string, DatasourceEntry>>;
+  list(): Promise<Record<string, DatasourceListing>>;
   /**
    * Dataset update and query previews: checks the endpoint string's form and
    * kind without reading data. Throws ServiceError validation_failed (422)

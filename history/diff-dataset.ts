@@ -2,11 +2,12 @@
 // Diffs): its name and query as JSON changes, and its results as the nodes
 // and edges a topology of them would show - added, removed, and changed with
 // each field's old and new value. Edges are the records, found by name; nodes
-// are the records' endpoints merged by the query's node_deduplication_field
+// are the records' circuit ends merged by the query's node_deduplication_field
 // with render/topology.ts's rule, so the diff names the nodes the pictures draw.
 import type { EdgeRecord } from '../datasources/types.ts';
 import { text } from '../render/topology.ts';
-import { byCodeUnits, deepEqual, diffJson, ownField, type JsonChange } from './json-diff.ts';
+import { deepEqual } from '../schema/json-equal.ts';
+import { byCodeUnits, diffJson, ownField, type JsonChange } from './json-diff.ts';
 
 export interface DatasetSide {
   name: string;
@@ -15,13 +16,13 @@ export interface DatasetSide {
   records: EdgeRecord[] | null;
 }
 
-/** A node: its name (the deduplication value) and its merged endpoint fields. */
+/** A node: its name (the deduplication value) and its merged circuit-end fields. */
 interface NodeItem {
   name: string;
   [field: string]: unknown;
 }
 
-/** An edge: the record without its endpoints (those are the nodes). */
+/** An edge: the record without its circuit ends (those are the nodes). */
 interface EdgeItem {
   name: string;
   source: string;
@@ -72,7 +73,7 @@ function dedupField(query: unknown): string {
  * (buildTopology's nodeFor/copyFields, not exported): the key is the
  * endpoint's deduplication field, else its name; the first occurrence's
  * fields win and later ones fill only missing or empty ones. A record whose
- * endpoints are not both objects makes no node, as it makes no edge there.
+ * ends are not both objects makes no node, as it makes no edge there.
  */
 function nodesOf(records: readonly EdgeRecord[], dedup: string): Map<string, NodeItem> {
   const nodes = new Map<string, NodeItem>();
@@ -86,7 +87,7 @@ function nodesOf(records: readonly EdgeRecord[], dedup: string): Map<string, Nod
       let node = nodes.get(key);
       if (!node) nodes.set(key, (node = { name: key }));
       for (const k of Object.keys(ep)) {
-        // The endpoint's own name is what was merged; the node's name is its key.
+        // The circuit end's own name is what was merged; the node's name is its key.
         if (k === 'name' || UNSAFE_KEYS.has(k)) continue;
         if (!Object.hasOwn(node, k) || (blank(node[k]) && !blank(ep[k]))) node[k] = ep[k];
       }

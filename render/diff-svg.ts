@@ -7,13 +7,13 @@
 import type { G } from '@svgdotjs/svg.js';
 import type { Layout, Topology, TopologyEdge, TopologyNode } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
-import { serialize, type DomLike } from './sanitize.ts';
+import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame } from './projection.ts';
 import { countryPaths, type Box } from './countries.ts';
 import { drawLayer, emptyExtent, type DrawTarget } from './svg-draw.ts';
-import { DEFAULT_TEMPLATES, estimateTextWidth } from './template.ts';
+import { DEFAULT_TEMPLATES, estimateTextWidth } from '../svg-safety/template.ts';
 import { drawNode } from './topology.ts';
-import { deepEqual } from '../history/json-diff.ts';
+import { deepEqual } from '../schema/json-equal.ts';
 
 export type DiffStatus = 'added' | 'removed' | 'changed' | 'unchanged';
 

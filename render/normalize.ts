@@ -3,7 +3,7 @@
 // with finite coordinates, and its node markup is re-sanitized, before it is
 // returned to clients or drawn. Malformed entries are dropped, not fatal.
 import type { LatLng, Topology, TopologyEdge, TopologyNode } from './types.ts';
-import { safeMarkup } from './safe-markup.ts';
+import { safeMarkup } from '../svg-safety/safe-markup.ts';
 import { tooDeepUnder } from '../schema/json-depth.ts';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -11,9 +11,9 @@ import type { Topology, TopologyNode } from './types.ts';
 import type { Frame } from './projection.ts';
 import { edgeD, type Pt } from './paths.ts';
 import { setAttrs, fmt } from './svg-canvas.ts';
-import { safeMarkup } from './safe-markup.ts';
-import { elementMarkup, escapeText } from './sanitize.ts';
-import { estimateTextWidth } from './template.ts';
+import { safeMarkup } from '../svg-safety/safe-markup.ts';
+import { elementMarkup, escapeText } from '../svg-safety/sanitize.ts';
+import { estimateTextWidth } from '../svg-safety/template.ts';
 import { text } from './topology.ts';
 
 export interface LayerStyle {

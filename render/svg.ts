@@ -7,13 +7,13 @@ import type { MapConfiguration, MapLayer } from '../schema/map.ts';
 import { COLOR_PATTERN } from '../schema/map.ts';
 import type { Layout, Topology } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
-import { serialize, type DomLike } from './sanitize.ts';
+import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame, viewportFrame } from './projection.ts';
 import { countryPaths, type Box } from './countries.ts';
 import { drawLayer, emptyExtent, type DrawTarget, type LayerStyle } from './svg-draw.ts';
-import { estimateTextWidth } from './template.ts';
+import { estimateTextWidth } from '../svg-safety/template.ts';
 import { normalizeTopology } from './normalize.ts';
-import { parseDatasetOutputUrl } from './layers.ts';
+import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 
 /** Headers every SVG response carries (docs/api.md: Dataset output). */
 export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({

@@ -1,6 +1,6 @@
 // Records (edge rows) + query settings -> Terranova topology JSON.
-// Rules (docs/render.md: Topology JSON): endpoints with equal values of
-// node_deduplication_field are one node (fallback: the endpoint name);
+// Rules (docs/render.md: Topology JSON): circuit ends with equal values of
+// node_deduplication_field are one node (fallback: the circuit-end name);
 // node_group_criteria builds group nodes with `children`, outermost first;
 // circuits between the same two nodes stay separate edges with unique names
 // and a parallel index; geographic layout keeps the data's coordinates (and
@@ -9,10 +9,10 @@
 import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
 import type { LatLng, Layout, Topology, TopologyEdge, TopologyNode } from './types.ts';
-import { compileTemplate, DEFAULT_TEMPLATES, type CompiledTemplate } from './template.ts';
+import { compileTemplate, DEFAULT_TEMPLATES, type CompiledTemplate } from '../svg-safety/template.ts';
 import { fillMissingCoordinates, spreadGroups } from './group-layout.ts';
 import { layoutLogical } from './logical-layout.ts';
-import { FragmentError } from './parse.ts';
+import { FragmentError } from '../svg-safety/parse.ts';
 import { validationFailed } from '../errors.ts';
 import { centroid, nearLng, parallelMidpoint, round6 } from './geometry.ts';
 
@@ -33,7 +33,7 @@ const RECORD_KEYS = new Set(['id', 'name', 'source', 'destination', 'endpoints']
 interface NodeAcc {
   node: TopologyNode;
   located: boolean;
-  /** Group values of the first endpoint occurrence that has them, outermost first. */
+  /** Group values of the first circuit-end occurrence that has them, outermost first. */
   groups: (string | null)[];
 }
 
@@ -110,7 +110,7 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
       const meta: Record<string, unknown> = {};
       acc = { node: { name: key, coordinate: [0, 0], meta }, located: false, groups: criteria.map((c) => text(field(ep, c)) || null) };
       nodes.set(key, acc);
-      // The node stands for every endpoint deduplicated into it, so its label is the node name.
+      // The node stands for every circuit end deduplicated into it, so its label is the node name.
       meta.endpoint_name = key;
     }
     copyFields(acc.node.meta, ep);

@@ -9,7 +9,7 @@ export interface TopologyNode {
   name: string;
   coordinate: LatLng;
   /**
-   * The endpoint's fields (first occurrence wins, later ones fill gaps), plus
+   * The circuit end's fields (first occurrence wins, later ones fill gaps), plus
    * `endpoint_name`, the rendered node `svg` and its `computed_width` /
    * `computed_height` (from data-width / data-height), as Terranova sends them.
    */

@@ -11,7 +11,7 @@ import { ID_PATTERN } from '../schema/common.ts';
 import type { Json, Store } from '../store/types.ts';
 import { newId } from './ids.ts';
 import { listPage, visible } from './list.ts';
-import type { ListPage, ListQuery, ResourceKind, Serialized, StoredVersion, Visibility } from './types.ts';
+import type { ListPage, ListQuery, ResourceDescriptor, Serialized, StoredVersion, Visibility } from './types.ts';
 
 /** Bounds on cached list bodies per collection, so varied or huge queries cannot grow memory without end. */
 const MAX_CACHED_LISTS = 256;
@@ -27,22 +27,22 @@ const STAMPS = ['version', 'lastUpdatedBy', 'lastUpdatedOn', 'change', 'deleted'
 export class VersionedCollection {
   /** Bumped after every write; list caches of older generations are stale. */
   generation = 0;
-  private views = new WeakMap<object, Serialized | Promise<Serialized>>();
+  private serializedCache = new WeakMap<object, Serialized | Promise<Serialized>>();
   private lists = { generation: 0, chars: 0, pages: new Map<string, ListPage>() };
   /** Normalized cache keys of query objects already seen (routes reuse parsed queries). */
   private keys = new WeakMap<ListQuery, string>();
 
   constructor(
     readonly store: Store,
-    readonly kind: ResourceKind,
+    readonly descriptor: ResourceDescriptor,
     private readonly now: () => Date,
   ) {}
 
   /** The latest stored version, tombstones included; undefined when there is none. */
   head(id: string): StoredVersion | undefined {
     if (!ID_PATTERN.test(id)) return undefined; // never let a malformed ID reach the store
-    const head = this.store.head<StoredVersion>(this.kind.collection, id);
-    if (head && head[this.kind.idField] !== id) throw new ServiceError('resource_unavailable', misfiled(this.kind, id, head));
+    const head = this.store.head<StoredVersion>(this.descriptor.collection, id);
+    if (head && head[this.descriptor.idField] !== id) throw new ServiceError('resource_unavailable', misfiled(this.descriptor, id, head));
     return head;
   }
 
@@ -55,8 +55,8 @@ export class VersionedCollection {
   private missing(id: string) {
     const head = this.head(id);
     return notFound(head?.deleted === true
-      ? `${this.kind.label} ${id} was deleted (version ${head.version}); its history and restore remain`
-      : `no ${this.kind.label} with ID ${id}`);
+      ? `${this.descriptor.label} ${id} was deleted (version ${head.version}); its history and restore remain`
+      : `no ${this.descriptor.label} with ID ${id}`);
   }
 
   /** The latest version; 404 when missing or deleted. */
@@ -70,34 +70,34 @@ export class VersionedCollection {
   async at(id: string, which: 'latest' | number = 'latest'): Promise<StoredVersion> {
     const latest = this.get(id);
     if (which === 'latest' || which === latest.version) return latest;
-    const found = await this.store.read<StoredVersion>(this.kind.collection, id, which);
+    const found = await this.store.read<StoredVersion>(this.descriptor.collection, id, which);
     if (!found || found.deleted === true) {
-      throw notFound(`${this.kind.label} ${id} has no version ${which}${found ? ' (it is a deletion)' : ''}; its latest version is ${latest.version}`);
+      throw notFound(`${this.descriptor.label} ${id} has no version ${which}${found ? ' (it is a deletion)' : ''}; its latest version is ${latest.version}`);
     }
     return found;
   }
 
   /** Any stored version, tombstones included (history, diff, revert); 404 when absent. */
   async anyVersion(id: string, n: number): Promise<StoredVersion> {
-    const found = this.head(id) && (await this.store.read<StoredVersion>(this.kind.collection, id, n));
-    if (!found) throw notFound(`${this.kind.label} ${id} has no version ${n}`);
+    const found = this.head(id) && (await this.store.read<StoredVersion>(this.descriptor.collection, id, n));
+    if (!found) throw notFound(`${this.descriptor.label} ${id} has no version ${n}`);
     return found;
   }
 
   /** Version numbers of a resource, ascending (deleted ones included); 404 for an unknown ID. */
   versionNumbers(id: string): readonly number[] {
-    if (!this.head(id)) throw notFound(`no ${this.kind.label} with ID ${id}`);
-    return this.store.versions(this.kind.collection, id);
+    if (!this.head(id)) throw notFound(`no ${this.descriptor.label} with ID ${id}`);
+    return this.store.versions(this.descriptor.collection, id);
   }
 
   etag(version: StoredVersion): string {
-    return `"${String(version[this.kind.idField])}-v${version.version}"`;
+    return `"${String(version[this.descriptor.idField])}-v${version.version}"`;
   }
 
   /** What clients see of a version: its fields without the history stamps. */
   shown(version: StoredVersion): Record<string, unknown> | Promise<Record<string, unknown>> {
     const { change: _c, deleted: _d, ...plain } = version;
-    return this.kind.present ? this.kind.present(plain as StoredVersion) : plain;
+    return this.descriptor.present ? this.descriptor.present(plain as StoredVersion) : plain;
   }
 
   /**
@@ -105,19 +105,19 @@ export class VersionedCollection {
    * once when nothing has to be read for it (a GET by ID then answers
    * without a trip through the event loop).
    */
-  view(version: StoredVersion): Serialized | Promise<Serialized> {
-    const cached = this.views.get(version);
+  serialized(version: StoredVersion): Serialized | Promise<Serialized> {
+    const cached = this.serializedCache.get(version);
     if (cached) return cached;
     const make = (shown: Record<string, unknown>): Serialized => {
       const made = { body: JSON.stringify(shown), etag: this.etag(version) };
-      this.views.set(version, made);
+      this.serializedCache.set(version, made);
       return made;
     };
     const shown = this.shown(version);
     if (!(shown instanceof Promise)) return make(shown);
     const pending = shown.then(make);
-    this.views.set(version, pending);
-    pending.catch(() => this.views.delete(version));
+    this.serializedCache.set(version, pending);
+    pending.catch(() => this.serializedCache.delete(version));
     return pending;
   }
 
@@ -128,14 +128,14 @@ export class VersionedCollection {
     const current = this.etag(latest);
     if (tags.includes('*') || tags.includes(current)) return;
     throw preconditionFailed(
-      `${this.kind.label} ${id} has changed: its latest version is ${latest.version} (ETag ${current}), not the one in If-Match; reload it and apply the change again`,
+      `${this.descriptor.label} ${id} has changed: its latest version is ${latest.version} (ETag ${current}), not the one in If-Match; reload it and apply the change again`,
     );
   }
 
   private stamp(id: string, content: Content, version: number, by: string, change: string): StoredVersion {
     return {
       ...(content as { [key: string]: Json }),
-      [this.kind.idField]: id,
+      [this.descriptor.idField]: id,
       version,
       lastUpdatedBy: by,
       lastUpdatedOn: this.now().toISOString(),
@@ -150,8 +150,8 @@ export class VersionedCollection {
   private foldedIds?: Set<string>;
 
   private takenIgnoringCase(id: string): boolean {
-    this.foldedIds ??= new Set(this.store.heads(this.kind.collection).map(([key]) => key.toLowerCase()));
-    return this.foldedIds.has(id.toLowerCase()) || this.store.versions(this.kind.collection, id).length > 0;
+    this.foldedIds ??= new Set(this.store.heads(this.descriptor.collection).map(([key]) => key.toLowerCase()));
+    return this.foldedIds.has(id.toLowerCase()) || this.store.versions(this.descriptor.collection, id).length > 0;
   }
 
   /** Stores version 1 of a new resource under a fresh ID. */
@@ -161,7 +161,7 @@ export class VersionedCollection {
         const id = newId();
         if (this.takenIgnoringCase(id)) continue;
         try {
-          const stored = await this.store.append<StoredVersion>(this.kind.collection, id, (head) => {
+          const stored = await this.store.append<StoredVersion>(this.descriptor.collection, id, (head) => {
             if (head !== undefined) throw new IdTaken();
             return this.stamp(id, content, 1, by, 'created');
           });
@@ -171,7 +171,7 @@ export class VersionedCollection {
           if (!(e instanceof IdTaken)) throw e;
         }
       }
-      throw new Error(`no free ${this.kind.label} ID after ${CREATE_ATTEMPTS} attempts`);
+      throw new Error(`no free ${this.descriptor.label} ID after ${CREATE_ATTEMPTS} attempts`);
     } finally {
       this.generation++;
     }
@@ -192,7 +192,7 @@ export class VersionedCollection {
   ): Promise<StoredVersion> {
     if (!options.whenDeleted) this.get(id); // 404 before taking the write turn
     try {
-      return await this.store.append<StoredVersion>(this.kind.collection, id, async (latest) => {
+      return await this.store.append<StoredVersion>(this.descriptor.collection, id, async (latest) => {
         if (!latest || (latest.deleted === true && !options.whenDeleted)) throw this.missing(id);
         this.checkMatch(id, latest, options.ifMatch);
         const next = latest.version + 1;
@@ -232,14 +232,14 @@ export class VersionedCollection {
 
   /** The latest versions of resources that are not deleted (and pass `visibility`), in ID order. */
   live(visibility?: Visibility): StoredVersion[] {
-    return this.store.heads<StoredVersion>(this.kind.collection)
-      .filter(([key, head]) => visible(head, visibility) && head[this.kind.idField] === key)
+    return this.store.heads<StoredVersion>(this.descriptor.collection)
+      .filter(([key, head]) => visible(head, visibility) && head[this.descriptor.idField] === key)
       .map(([, head]) => head);
   }
 }
 
 /** Why a resource whose latest version names another ID is not served (a file copied or moved by hand). */
-export function misfiled(kind: ResourceKind, id: string, head: StoredVersion): string {
+export function misfiled(kind: ResourceDescriptor, id: string, head: StoredVersion): string {
   return `${kind.collection}/${id}/v${head.version}.json holds ${kind.idField} ${JSON.stringify(head[kind.idField])?.slice(0, 40)}, ` +
     `not the name of its folder, ${id}; repair or move the folder and restart the service`;
 }

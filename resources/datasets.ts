@@ -1,6 +1,6 @@
 // Datasets: versioned datasource queries with the results of their runs.
 // Create stores the query without running it (`results: null`); an endpoint
-// that cannot run yet (a kind this service does not have, such as the
+// that cannot run yet (a resource this service does not have, such as the
 // placeholder `esdb` Terranova's editor creates datasets with, or a sheet
 // not there) is stored too and reported in `problems` (docs/api.md: Datasets).
 // A malformed endpoint is 422. Update always runs the query live and stores
@@ -19,28 +19,21 @@
 // `{path: "query.endpoint", message}`.
 import type { DatasetProblem, DatasourceRegistry } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
-import { DATASET_FIELDS } from '../schema/records.ts';
+import { DATASET_FIELDS } from '../schema/objects.ts';
 import type { Json, Store } from '../store/types.ts';
-import { contentOf, VersionedCollection, type Content } from './collection.ts';
-import { describeChange } from './changes.ts';
+import { contentOf, type Content } from './collection.ts';
 import { storedResults, type StoredResults } from './results.ts';
-import type { ListQuery, ResourceKind, StoredVersion } from './types.ts';
+import type { ResourceDescriptor, StoredVersion } from './types.ts';
+import { describeResource, versionedResource } from './versioned-resource.ts';
 
 export type { StoredResults };
 
-/** The dataset kind without its store-bound presentation (enough to parse list queries). */
-export const DATASET_KIND: ResourceKind = {
-  collection: 'datasets',
-  label: 'dataset',
-  idField: 'datasetId',
-  fields: DATASET_FIELDS,
-  defaultFields: ['datasetId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'],
-  computedFields: ['results', 'problems', 'problemCount'],
-};
+/** The dataset descriptor without its store-bound presentation (enough to parse list queries). */
+export const DATASET_DESCRIPTOR = describeResource('dataset', DATASET_FIELDS, { computedFields: ['results', 'problems', 'problemCount'] });
 
-function datasetKind(store: Store): ResourceKind {
+function datasetDescriptor(store: Store): ResourceDescriptor {
   return {
-    ...DATASET_KIND,
+    ...DATASET_DESCRIPTOR,
     present: async (v) => {
       const { resultsKey: _key, endpointProblems, ...shown } = v;
       const stored = await storedResults(store, v);
@@ -54,38 +47,31 @@ function datasetKind(store: Store): ResourceKind {
 }
 
 export function createDatasets(store: Store, now: () => Date, datasources: DatasourceRegistry) {
-  const collection = new VersionedCollection(store, datasetKind(store), now);
   const content = (r: DatasetRevision, key: string | null): Content =>
     ({ name: r.name, query: r.query as unknown as Json, resultsKey: key });
-
-  return {
-    collection,
-    get: (id: string) => collection.get(id),
-    at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
-    view: (version: StoredVersion) => collection.view(version),
-    list: (query: ListQuery) => collection.list(query),
-
-    async create(by: string, revision: DatasetRevision) {
+  const datasets = versionedResource<DatasetRevision, string>(store, now, {
+    descriptor: datasetDescriptor(store),
+    async created(revision) {
       const problems = await datasources.endpointProblems(revision.query.endpoint);
-      return collection.create(by, { ...content(revision, null), ...(problems.length ? { endpointProblems: problems } : {}) });
+      return { ...content(revision, null), ...(problems.length ? { endpointProblems: problems } : {}) };
     },
-
-    async update(id: string, by: string, revision: DatasetRevision, ifMatch?: string) {
+    async prepare(id, revision, ifMatch) {
       // Fail fast (404, 412, 422) before a possibly slow datasource read.
       collection.checkMatch(id, collection.get(id), ifMatch);
       datasources.checkEndpoint(revision.query.endpoint);
       const ran = await datasources.run(revision.query);
       // Results first: a crash between the two writes leaves an unreferenced blob, never a dangling reference.
-      const key = await store.put({
+      return store.put({
         records: ran.records, problems: ran.problems,
         ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
       } as unknown as Json);
-      return collection.append(id, by, async (latest) => {
-        const next = content(revision, key);
-        return { content: next, change: await describeChange('datasets', store, latest, next) };
-      }, { ifMatch });
     },
+    updated: (revision, _latest, resultsKey) => content(revision, resultsKey),
+  });
+  const { collection } = datasets;
 
+  return {
+    ...datasets,
     /** Stored results of one version (for snapshot output); null when that version has none. */
     async results(id: string, which: 'latest' | number = 'latest'): Promise<StoredResults | null> {
       return (await storedResults(store, await collection.at(id, which))) ?? null;

@@ -1,6 +1,6 @@
 // The node templates created on first start: a geographic marker and a
-// logical label. Their markup is owned by the renderer (render/template.ts).
-import { DEFAULT_TEMPLATES } from '../render/template.ts';
+// logical label. Their markup is owned by svg-safety/template.ts.
+import { DEFAULT_TEMPLATES } from '../svg-safety/template.ts';
 import type { TemplateRevision } from '../schema/template.ts';
 
 export function defaultNodeTemplates(): TemplateRevision[] {

@@ -49,7 +49,7 @@ export function historyPage(col: VersionedCollection, id: string, offset: number
 
 /** What a DELETE answers: the tombstone, with its stamps. */
 export function tombstoneView(col: VersionedCollection, v: StoredVersion) {
-  const idField = col.kind.idField;
+  const idField = col.descriptor.idField;
   return { [idField]: v[idField], version: v.version, lastUpdatedBy: v.lastUpdatedBy, lastUpdatedOn: v.lastUpdatedOn, deleted: true };
 }
 
@@ -59,7 +59,7 @@ export async function remove(col: VersionedCollection, id: string, by: string, i
   col.get(id); // 404 for unknown or already deleted
   const users = usedBy?.(id) ?? [];
   if (users.length > 0) {
-    throw conflict(`${col.kind.label} ${id} is used by map${users.length > 1 ? 's' : ''} ${users.join(', ')}; ` +
+    throw conflict(`${col.descriptor.label} ${id} is used by map${users.length > 1 ? 's' : ''} ${users.join(', ')}; ` +
       `remove it from ${users.length > 1 ? 'those maps' : 'that map'} first`);
   }
   return col.append(id, by, () => ({ content: {}, change: 'deleted', deleted: true }), { ifMatch });
@@ -72,7 +72,7 @@ async function lastLive(col: VersionedCollection, id: string, before: number): P
     const v = await col.anyVersion(id, numbers[i]);
     if (v.deleted !== true) return v;
   }
-  throw notFound(`${col.kind.label} ${id} has no version to restore`);
+  throw notFound(`${col.descriptor.label} ${id} has no version to restore`);
 }
 
 /**
@@ -82,11 +82,11 @@ async function lastLive(col: VersionedCollection, id: string, before: number): P
  */
 export async function restore(col: VersionedCollection, id: string, by: string, adjust = (c: ReturnType<typeof contentOf>) => c) {
   const head = col.head(id);
-  if (!head) throw notFound(`no ${col.kind.label} with ID ${id}`);
-  if (head.deleted !== true) throw conflict(`${col.kind.label} ${id} is not deleted; its latest version is ${head.version}`);
+  if (!head) throw notFound(`no ${col.descriptor.label} with ID ${id}`);
+  if (head.deleted !== true) throw conflict(`${col.descriptor.label} ${id} is not deleted; its latest version is ${head.version}`);
   const source = await lastLive(col, id, head.version);
   return col.append(id, by, (latest) => {
-    if (latest.deleted !== true) throw conflict(`${col.kind.label} ${id} is not deleted; its latest version is ${latest.version}`);
+    if (latest.deleted !== true) throw conflict(`${col.descriptor.label} ${id} is not deleted; its latest version is ${latest.version}`);
     return { content: adjust(contentOf(source)), change: `restored (the content of version ${source.version})` };
   }, { whenDeleted: true });
 }

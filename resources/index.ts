@@ -1,7 +1,7 @@
 // The versioned resources of the service, built over one Store. Routes and
 // renderers use these; nothing here knows about HTTP.
 import type { DatasourceRegistry } from '../datasources/types.ts';
-import type { Store, StoreProblem } from '../store/types.ts';
+import type { Store, UnreadableFile } from '../store/types.ts';
 import { createDatasets } from './datasets.ts';
 import { createMaps } from './maps.ts';
 import { storedShapeProblems } from './stored-shape.ts';
@@ -18,13 +18,13 @@ export function createResources({ store, now, datasources }: ResourceDeps) {
   const maps = createMaps(store, now);
   const datasets = createDatasets(store, now, datasources);
   const templates = createTemplates(store, now);
-  const shapeProblems = storedShapeProblems(store, [maps.collection.kind, datasets.collection.kind, templates.collection.kind]);
+  const shapeProblems = storedShapeProblems(store, [maps.collection.descriptor, datasets.collection.descriptor, templates.collection.descriptor]);
   return {
     maps,
     datasets,
     templates,
     /** Everything that cannot be served (the store's unreadable files, misfiled resources); empty when healthy. */
-    problems: (): StoreProblem[] => [...store.problems(), ...shapeProblems],
+    problems: (): UnreadableFile[] => [...store.problems(), ...shapeProblems],
   };
 }
 

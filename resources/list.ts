@@ -50,7 +50,7 @@ function sorted<T>(items: T[], query: ListQuery, key: (item: T, field: string) =
 }
 
 export async function listPage(col: VersionedCollection, query: ListQuery, visibility?: Visibility): Promise<ListPage> {
-  const { kind, store } = col;
+  const { descriptor: kind, store } = col;
   const computed = kind.computedFields ?? [];
   const needsShown = query.fields.some((f) => computed.includes(f));
   const project = async (version: StoredVersion) => {

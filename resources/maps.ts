@@ -7,19 +7,13 @@
 // deleted map is public nowhere.
 import { notFound } from '../errors.ts';
 import type { MapRevision } from '../schema/map.ts';
-import { MAP_FIELDS } from '../schema/records.ts';
+import { MAP_FIELDS } from '../schema/objects.ts';
 import type { Store } from '../store/types.ts';
-import { describeChange } from './changes.ts';
-import { contentOf, VersionedCollection, type Content } from './collection.ts';
-import type { ListQuery, ResourceKind, StoredVersion, Visibility } from './types.ts';
+import { contentOf, type Content } from './collection.ts';
+import type { ListQuery, StoredVersion, Visibility } from './types.ts';
+import { describeResource, versionedResource } from './versioned-resource.ts';
 
-export const MAP_KIND: ResourceKind = {
-  collection: 'maps',
-  label: 'map',
-  idField: 'mapId',
-  fields: MAP_FIELDS,
-  defaultFields: ['mapId', 'name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'],
-};
+export const MAP_DESCRIPTOR = describeResource('map', MAP_FIELDS);
 
 const PUBLIC_ONLY: Visibility = {
   name: 'public',
@@ -28,23 +22,17 @@ const PUBLIC_ONLY: Visibility = {
 };
 
 export function createMaps(store: Store, now: () => Date) {
-  const collection = new VersionedCollection(store, MAP_KIND, now);
+  const maps = versionedResource<MapRevision>(store, now, {
+    descriptor: MAP_DESCRIPTOR,
+    created: (revision) => ({ ...(revision as Content), public: false }),
+    updated: (revision, latest) => ({ ...(revision as Content), public: latest.public === true }),
+  });
+  const { collection } = maps;
   const setPublic = (id: string, by: string, value: boolean, ifMatch?: string) =>
     collection.append(id, by, (latest) => ({ content: { ...contentOf(latest), public: value }, change: value ? 'published' : 'unpublished' }), { ifMatch });
 
   return {
-    collection,
-    get: (id: string) => collection.get(id),
-    at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
-    view: (version: StoredVersion) => collection.view(version),
-    list: (query: ListQuery) => collection.list(query),
-    create: (by: string, revision: MapRevision) =>
-      collection.create(by, { ...(revision as Content), public: false }),
-    update: (id: string, by: string, revision: MapRevision, ifMatch?: string) =>
-      collection.append(id, by, async (latest) => {
-        const next = { ...(revision as Content), public: latest.public === true };
-        return { content: next, change: await describeChange('maps', store, latest, next) };
-      }, { ifMatch }),
+    ...maps,
     publish: (id: string, by: string, ifMatch?: string) => setPublic(id, by, true, ifMatch),
     unpublish: (id: string, by: string, ifMatch?: string) => setPublic(id, by, false, ifMatch),
 

@@ -20,7 +20,7 @@ export type StoredVersion = { [key: string]: Json } & VersionStamps & {
 };
 
 /** What the generic collection needs to know about one kind of resource. */
-export interface ResourceKind {
+export interface ResourceDescriptor {
   collection: Extract<Collection, 'maps' | 'datasets' | 'templates'>;
   /** Singular noun for messages: "map". */
   label: string;

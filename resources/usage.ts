@@ -2,7 +2,7 @@
 // use is refused (409 naming the maps) instead of breaking their pictures. A
 // layer uses a dataset by `datasetId` or by a `mapjsonUrl` naming it, and a
 // template by `templateId` or the URL's `template`.
-import { parseDatasetOutputUrl } from '../render/layers.ts';
+import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 import type { VersionedCollection } from './collection.ts';
 
 type Layer = { datasetId?: unknown; templateId?: unknown; mapjsonUrl?: unknown };

@@ -6,7 +6,7 @@
 // username and a wrong password get the same answer in the same time;
 // failures are throttled per username and address pair, per username and per
 // address (auth/throttle.ts; 429 with Retry-After). With the OIDC backend tokens come from the issuer, and this
-// endpoint does not exist.
+// route does not exist.
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { Auth } from '../auth/index.ts';

@@ -1,42 +1,26 @@
-// Dataset routes (docs/api.md: Datasets). Create saves the query without running
-// it; update runs it live (no filters: every row) and answers with the new
+// The dataset resource's routes (docs/api.md: Datasets), declared for
+// routes/resource-routes.ts. Create saves the query without running it;
+// update runs it live (no filters: every row) and answers with the new
 // version, its results and the rows that could not be used (`problems`).
-import { Hono } from 'hono';
-import type { Auth } from '../auth/index.ts';
-import type { AppEnv } from '../auth/types.ts';
-import { DATASET_KIND, type Datasets } from '../resources/datasets.ts';
-import { DatasetRevisionSchema } from '../schema/dataset.ts';
-import { readBody } from './body.ts';
-import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
+// Deleting a dataset a live map still uses is 409.
+import * as v from 'valibot';
+import { DATASET_DESCRIPTOR } from '../resources/datasets.ts';
+import { DatasetRevisionSchema, type DatasetRevision } from '../schema/dataset.ts';
+import { DatasetSchema } from '../schema/objects.ts';
+import { resourceRoutes } from './resource-routes.ts';
 
-export const DATASET_LIST: ListSpec = {
-  kind: DATASET_KIND,
-  filters: { datasetId: 'string', name: 'string', lastUpdatedBy: 'string' },
-};
-
-export function datasetRoutes(o: { auth: Auth; datasets: Datasets; baseUrl: string }) {
-  const { auth, datasets } = o;
-  const app = new Hono<AppEnv>({ strict: false });
-  const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'datasetId', 'dataset');
-
-  app.get('/api/v1/datasets', auth.guard('read', (c) => sendList(c, datasets.list(parseListQuery(c, DATASET_LIST)))));
-
-  app.get('/api/v1/dataset/id/:datasetId', auth.guard('read', (c) => sendVersion(c, datasets.collection, id(c), parseVersionQuery(c))));
-
-  app.post('/api/v1/dataset', auth.requireScope('write'), async (c) => {
-    const created = await datasets.create(editor(c), await readBody(c, DatasetRevisionSchema));
-    return sendView(c, datasets.view(created), 201, {
-      Location: `${o.baseUrl}/api/v1/dataset/id/${created.datasetId as string}/`,
-    });
-  });
-
-  app.put('/api/v1/dataset/id/:datasetId', auth.requireScope('write'), async (c) => {
-    const datasetId = id(c);
-    datasets.get(datasetId);
-    const revision = await readBody(c, DatasetRevisionSchema);
-    return sendView(c, datasets.view(await datasets.update(datasetId, editor(c), revision, ifMatch(c))));
-  });
-
-  return app;
-}
+export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
+  segment: 'dataset',
+  descriptor: DATASET_DESCRIPTOR,
+  revision: { name: 'DatasetRevision', schema: DatasetRevisionSchema },
+  object: DatasetSchema,
+  resource: (deps) => deps.datasets,
+  text: {
+    get: 'Get a dataset with its stored results',
+    create: 'Create a dataset (the query is saved, not run)',
+    update: 'Save a new version; the query runs live and its results are stored (no filters: every row)',
+    updated: 'the new version with results and problems',
+  },
+  updateEffects: ['datasource'],
+  history: { usedBy: 'dataset' },
+}, v.partial(DatasetSchema));

@@ -3,9 +3,9 @@
 // service still answers for everything else, so a load balancer should keep
 // sending traffic while someone repairs the files named.
 import { Hono } from 'hono';
-import type { StoreProblem } from '../store/types.ts';
+import type { UnreadableFile } from '../store/types.ts';
 
-export function healthRoutes(problems: () => readonly StoreProblem[] = () => []) {
+export function healthRoutes(problems: () => readonly UnreadableFile[] = () => []) {
   const app = new Hono({ strict: false });
   app.get('/healthz', (c) => {
     const found = problems();

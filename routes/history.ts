@@ -18,7 +18,7 @@ import type { Store } from '../store/types.ts';
 import { sendRendered } from './conditional.ts';
 import { LimitParamSchema, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
 import { parseParam, params } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
+import { actingUser, ifMatch, pathId, sendList, sendSerialized } from './versioned.ts';
 import * as v from 'valibot';
 
 export interface HistoryDeps {
@@ -40,8 +40,8 @@ const VersionNumber = v.pipe(OneVersionParamSchema, v.number('expected a version
 export function historyRoutes(o: HistoryDeps) {
   const { auth, collection: col } = o;
   const app = new Hono<AppEnv>({ strict: false });
-  const base = `/api/v1/${o.segment}/id/:${col.kind.idField}`;
-  const id = (c: Context) => pathId(c, col.kind.idField, col.kind.label);
+  const base = `/api/v1/${o.segment}/id/:${col.descriptor.idField}`;
+  const id = (c: Context) => pathId(c, col.descriptor.idField, col.descriptor.label);
 
   app.get(`${base}/history`, auth.requireScope('read'), async (c) => {
     const resource = id(c);
@@ -55,16 +55,16 @@ export function historyRoutes(o: HistoryDeps) {
   app.get(`${base}/diff`, auth.requireScope('read'), async (c) => {
     const resource = id(c);
     const { from, to } = await diffPair(c, col, resource);
-    return c.json({ [col.kind.idField]: resource, from: from.version, to: to.version, ...(await o.diff(resource, from, to)) });
+    return c.json({ [col.descriptor.idField]: resource, from: from.version, to: to.version, ...(await o.diff(resource, from, to)) });
   });
 
   app.delete(base, auth.requireScope('write'), async (c) => {
-    const tombstone = await remove(col, id(c), editor(c), ifMatch(c), o.usedBy);
+    const tombstone = await remove(col, id(c), actingUser(c), ifMatch(c), o.usedBy);
     return c.json(tombstoneView(col, tombstone));
   });
 
   app.post(`${base}/restore`, auth.requireScope('write'), async (c) =>
-    sendView(c, col.view(await restore(col, id(c), editor(c), o.onRestore))));
+    sendSerialized(c, col.serialized(await restore(col, id(c), actingUser(c), o.onRestore))));
 
   app.post(`${base}/revert`, auth.requireScope('write'), async (c) => {
     const resource = id(c);
@@ -72,7 +72,7 @@ export function historyRoutes(o: HistoryDeps) {
     const raw = once('version');
     if (raw === undefined) throw badRequest('revert needs ?version=N, the version whose content to bring back', [{ path: 'version', message: 'required' }]);
     const n = parseParam(VersionNumber, 'version', raw);
-    return sendView(c, col.view(await revert(col, resource, editor(c), n, ifMatch(c), o.onRevert)));
+    return sendSerialized(c, col.serialized(await revert(col, resource, actingUser(c), n, ifMatch(c), o.onRevert)));
   });
 
   return app;

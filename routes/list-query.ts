@@ -1,10 +1,10 @@
-// Query parameters of the list and get-by-ID endpoints, parsed with the
+// Query parameters of the list and get-by-ID routes, parsed with the
 // schemas of schema/list.ts. Anything malformed or unknown is 400 naming the
 // parameter (a typo such as ?feilds= must not silently return everything).
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { badRequest } from '../errors.ts';
-import type { ListQuery, ResourceKind } from '../resources/types.ts';
+import type { ListQuery, ResourceDescriptor } from '../resources/types.ts';
 import {
   BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema,
   StringFilterSchema, VersionParamSchema,
@@ -12,9 +12,9 @@ import {
 
 type FilterType = 'string' | 'boolean';
 
-/** What one list endpoint accepts. The OpenAPI document is built from the same spec. */
+/** What one list route accepts. The OpenAPI document is built from the same spec. */
 export interface ListSpec {
-  kind: ResourceKind;
+  resource: ResourceDescriptor;
   /** Filter parameters: field name -> value type. */
   filters: Readonly<Record<string, FilterType>>;
 }
@@ -82,7 +82,7 @@ function parseListParams(c: Context, spec: ListSpec): ListQuery {
   const offset = once('offset');
 
   let fieldSchema = fieldSchemas.get(spec);
-  if (!fieldSchema) fieldSchemas.set(spec, (fieldSchema = fieldsParamSchema(spec.kind.fields)));
+  if (!fieldSchema) fieldSchemas.set(spec, (fieldSchema = fieldsParamSchema(spec.resource.fields)));
   const fields: string[] = [];
   for (const raw of search.getAll('fields')) {
     for (const piece of raw.split(',')) {
@@ -112,7 +112,7 @@ function parseListParams(c: Context, spec: ListSpec): ListQuery {
   return {
     sort,
     version: version === undefined ? 'latest' : parseParam(VersionParamSchema, 'version', version),
-    fields: fields.length ? fields : spec.kind.defaultFields,
+    fields: fields.length ? fields : spec.resource.defaultFields,
     filters,
     limit: limit === undefined ? undefined : parseParam(LimitParamSchema, 'limit', limit),
     offset: offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
@@ -133,7 +133,7 @@ export function parseOutputQuery(c: Context, extra: readonly string[] = []) {
   const { once } = params(c, ['version', ...extra]);
   const version = once('version');
   return {
-    // Empty is absent, as in a layer's mapjsonUrl (render/layers.ts), which points at these URLs.
+    // Empty is absent, as in a layer's mapjsonUrl (map-output/layers.ts), which points at these URLs.
     version: version === undefined || version === '' ? ('latest' as const) : parseParam(OneVersionParamSchema, 'version', version),
     get: (name: string) => once(name),
   };

@@ -1,49 +1,43 @@
-// Map routes (docs/api.md: Maps), unpublish included. Thin: parse, call
-// resources/maps.ts, send. Create is 201 + Location; update, publish and
-// unpublish answer 200 with the new version; every answer carries its ETag.
-import { Hono } from 'hono';
-import type { Auth } from '../auth/index.ts';
-import type { AppEnv } from '../auth/types.ts';
-import type { Maps } from '../resources/maps.ts';
-import { MAP_KIND } from '../resources/maps.ts';
-import { MapRevisionSchema, unknownKeyWarnings } from '../schema/map.ts';
-import { readBody } from './body.ts';
-import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendVersion, sendView, sendWritten } from './versioned.ts';
+// The map resource's routes (docs/api.md: Maps), declared for
+// routes/resource-routes.ts: list, get, create and update as every resource has
+// them, with the unknown configuration keys a write kept as `warnings`;
+// publish and unpublish (a new version with public: true / false, the publish
+// scope); a restored map comes back unpublished and a revert keeps the map's
+// public flag, since publishing takes the publish scope.
+import * as v from 'valibot';
+import { MAP_DESCRIPTOR } from '../resources/maps.ts';
+import { MapRevisionSchema, unknownKeyWarnings, type MapRevision } from '../schema/map.ts';
+import { MapSchema } from '../schema/objects.ts';
+import { version, type Operation } from './operation.ts';
+import { resourceRoutes, type ResourcePaths } from './resource-routes.ts';
+import { actingUser, ifMatch, sendSerialized } from './versioned.ts';
 
-export const MAP_LIST: ListSpec = {
-  kind: MAP_KIND,
-  filters: { mapId: 'string', name: 'string', lastUpdatedBy: 'string', public: 'boolean' },
-};
-
-export function mapRoutes(o: { auth: Auth; maps: Maps; baseUrl: string }) {
-  const { auth, maps } = o;
-  const app = new Hono<AppEnv>({ strict: false });
-  const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'mapId', 'map');
-  const location = (mapId: string) => `${o.baseUrl}/api/v1/map/id/${mapId}/`;
-
-  app.get('/api/v1/maps', auth.guard('read', (c) => sendList(c, maps.list(parseListQuery(c, MAP_LIST)))));
-
-  app.get('/api/v1/map/id/:mapId', auth.guard('read', (c) => sendVersion(c, maps.collection, id(c), parseVersionQuery(c))));
-
-  app.post('/api/v1/map', auth.requireScope('write'), async (c) => {
-    const revision = await readBody(c, MapRevisionSchema);
-    const created = await maps.create(editor(c), revision);
-    return sendWritten(c, maps.view(created), 201, unknownKeyWarnings(revision.configuration), { Location: location(created.mapId as string) });
-  });
-
-  app.put('/api/v1/map/id/:mapId', auth.requireScope('write'), async (c) => {
-    const mapId = id(c);
-    maps.get(mapId); // unknown map: 404 before reading the body
-    const revision = await readBody(c, MapRevisionSchema);
-    return sendWritten(c, maps.view(await maps.update(mapId, editor(c), revision, ifMatch(c))), 200, unknownKeyWarnings(revision.configuration));
-  });
-
-  app.post('/api/v1/map/id/:mapId/publish', auth.requireScope('publish'), async (c) =>
-    sendView(c, maps.view(await maps.publish(id(c), editor(c), ifMatch(c)))));
-
-  app.post('/api/v1/map/id/:mapId/unpublish', auth.requireScope('publish'), async (c) =>
-    sendView(c, maps.view(await maps.unpublish(id(c), editor(c), ifMatch(c)))));
-
-  return app;
+function publishing(kind: ResourcePaths, action: 'publish' | 'unpublish', summary: string): Operation {
+  return {
+    method: 'post', path: `${kind.objectPath}${action}/`, tag: kind.tag, summary, scope: 'publish', pathParams: kind.idParam,
+    effects: ['versions', 'write', 'ifMatch'], answers: { 200: version('the new version', MapSchema) },
+    handle: ({ maps }) => async (c) => sendSerialized(c, maps.serialized(await maps[action](kind.id(c), actingUser(c), ifMatch(c)))),
+  };
 }
+
+export const MAP_ROUTES = resourceRoutes<MapRevision>({
+  segment: 'map',
+  descriptor: MAP_DESCRIPTOR,
+  moreFilters: { public: 'boolean' },
+  revision: { name: 'MapRevision', schema: MapRevisionSchema },
+  object: MapSchema,
+  resource: (deps) => deps.maps,
+  text: {
+    get: 'Get a map (latest version, or ?version=)',
+    updateDescription: 'Send If-Match with the ETag you edited to get 412 instead of overwriting a newer version.',
+  },
+  warnings: (revision) => unknownKeyWarnings(revision.configuration),
+  more: (kind) => [
+    publishing(kind, 'publish', 'Publish a map (new version with public: true)'),
+    publishing(kind, 'unpublish', 'Unpublish a map (new version with public: false)'),
+  ],
+  history: {
+    onRestore: (content) => ({ ...content, public: false }),
+    onRevert: (content, latest) => ({ ...content, public: latest.public === true }),
+  },
+}, v.partial(MapSchema));

@@ -28,4 +28,4 @@ export function errorHandler(log: Logger) {
 }
 
 export const notFoundHandler = (c: Context) =>
-  c.json({ detail: `no such endpoint: ${c.req.method} ${c.req.path}`, code: 'not_found' }, 404);
+  c.json({ detail: `no such route: ${c.req.method} ${c.req.path}`, code: 'not_found' }, 404);

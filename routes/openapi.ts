@@ -13,8 +13,9 @@ import type { ScopeKind } from '../auth/types.ts';
 import type { Settings } from '../config/settings.ts';
 import type { ErrorCode } from '../errors.ts';
 import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
-import { ErrorSchema } from '../schema/records.ts';
-import { NAMED_SCHEMAS, operations, type Answer, type Effect, type Operation } from './api-operations.ts';
+import { ErrorSchema } from '../schema/objects.ts';
+import { NAMED_SCHEMAS, operations } from './api-operations.ts';
+import type { Answer, Effect, Operation } from './operation.ts';
 
 /**
  * JSON Schema 2020-12 is OpenAPI 3.1's dialect; transforms and checks have no
@@ -306,7 +307,7 @@ export function buildOpenApi(settings: Settings): Record<string, unknown> {
     (paths[op.path] ??= {})[op.method] = operation(op);
   }
 
-  const scopeDescriptions = Object.fromEntries(Object.entries(scopes).map(([kind, s]) => [s, `${kind} endpoints`]));
+  const scopeDescriptions = Object.fromEntries(Object.entries(scopes).map(([kind, s]) => [s, `${kind} routes`]));
   const issuer = settings.auth.oidc.issuer === 'builtin' ? `${settings.server.baseUrl}/oidc` : settings.auth.oidc.issuer;
   return {
     openapi: '3.1.0',

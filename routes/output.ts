@@ -7,8 +7,8 @@ import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import type { DatasourceRegistry } from '../datasources/types.ts';
 import { notFound } from '../errors.ts';
-import { resolveMapLayers, type LayerLoaders } from '../render/layers.ts';
-import { withTerranovaDefaults } from '../render/map-defaults.ts';
+import { resolveMapLayers, type LayerLoaders } from '../map-output/layers.ts';
+import { withTerranovaDefaults } from '../map-output/map-defaults.ts';
 import { renderMapSvg, renderTopologySvg, SVG_RESPONSE_HEADERS } from '../render/svg.ts';
 import { buildTopology } from '../render/topology.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
@@ -47,7 +47,7 @@ function pick<T extends string>(c: Context, name: string, allowed: readonly T[])
   return value;
 }
 
-/** `?template=` names no template, as in a layer's mapjsonUrl (render/layers.ts): editors write it for none. */
+/** `?template=` names no template, as in a layer's mapjsonUrl (map-output/layers.ts): editors write it for none. */
 function templateId(raw: string | undefined): string | null {
   if (raw === undefined || raw === '') return null;
   if (!ID_PATTERN.test(raw)) throw notFound('no template with that ID (IDs are 7 letters or digits)');

@@ -4,12 +4,12 @@
 // mounted by the render routes.
 import { Hono } from 'hono';
 import type { Maps } from '../resources/maps.ts';
-import { MAP_KIND } from '../resources/maps.ts';
+import { MAP_DESCRIPTOR } from '../resources/maps.ts';
 import { parseListQuery, type ListSpec } from './list-query.ts';
 import { sendList } from './versioned.ts';
 
 export const PUBLIC_MAP_LIST: ListSpec = {
-  kind: MAP_KIND,
+  resource: MAP_DESCRIPTOR,
   filters: { mapId: 'string', name: 'string', lastUpdatedBy: 'string' },
 };
 

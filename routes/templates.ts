@@ -1,55 +1,24 @@
-// Template routes (docs/api.md: Templates). The markup must be well-formed XML
-// within the safe Jinja subset (422 otherwise, see schema/template.ts). The
-// create and update answers add `warnings` when the template renders but not
-// as written (markup the sanitizer removes, the default marker standing in).
-import { Hono } from 'hono';
-import type { Auth } from '../auth/index.ts';
-import type { AppEnv } from '../auth/types.ts';
-import { TEMPLATE_KIND, type Templates } from '../resources/templates.ts';
-import { TemplateRevisionSchema } from '../schema/template.ts';
-import { templateWarnings } from '../render/template.ts';
-import type { Serialized } from '../resources/types.ts';
-import { readBody } from './body.ts';
-import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import { editor, ifMatch, pathId, sendList, sendVersion, sendView } from './versioned.ts';
+// The node template resource's routes (docs/api.md: Templates), declared for
+// routes/resource-routes.ts. The markup must be well-formed XML within the
+// safe Jinja subset (422 otherwise, see schema/template.ts). The create and
+// update answers add `warnings` when the template renders but not as written
+// (markup the sanitizer removes, the default marker standing in). Deleting a
+// template a live map still uses is 409.
+import * as v from 'valibot';
+import { TEMPLATE_DESCRIPTOR } from '../resources/templates.ts';
+import { TemplateSchema } from '../schema/objects.ts';
+import { TemplateRevisionSchema, type TemplateRevision } from '../schema/template.ts';
+import { templateWarnings } from '../svg-safety/template.ts';
+import { resourceRoutes } from './resource-routes.ts';
 
-export const TEMPLATE_LIST: ListSpec = {
-  kind: TEMPLATE_KIND,
-  filters: { templateId: 'string', name: 'string', lastUpdatedBy: 'string' },
-};
-
-/** The stored object's answer with the template's `warnings` added, when there are any. */
-async function withWarnings(view: Serialized | Promise<Serialized>, markup: string): Promise<Serialized> {
-  const ready = await view;
-  const warnings = templateWarnings(markup);
-  if (warnings.length === 0) return ready;
-  return { ...ready, body: `${ready.body.slice(0, -1)},"warnings":${JSON.stringify(warnings)}}` };
-}
-
-export function templateRoutes(o: { auth: Auth; templates: Templates; baseUrl: string }) {
-  const { auth, templates } = o;
-  const app = new Hono<AppEnv>({ strict: false });
-  const id = (c: Parameters<typeof pathId>[0]) => pathId(c, 'templateId', 'template');
-
-  app.get('/api/v1/templates', auth.guard('read', (c) =>
-    sendList(c, templates.list(parseListQuery(c, TEMPLATE_LIST)))));
-
-  app.get('/api/v1/template/id/:templateId', auth.guard('read', (c) => sendVersion(c, templates.collection, id(c), parseVersionQuery(c))));
-
-  app.post('/api/v1/template', auth.requireScope('write'), async (c) => {
-    const revision = await readBody(c, TemplateRevisionSchema);
-    const created = await templates.create(editor(c), revision);
-    return sendView(c, withWarnings(templates.view(created), revision.template), 201, {
-      Location: `${o.baseUrl}/api/v1/template/id/${created.templateId as string}/`,
-    });
-  });
-
-  app.put('/api/v1/template/id/:templateId', auth.requireScope('write'), async (c) => {
-    const templateId = id(c);
-    templates.get(templateId);
-    const revision = await readBody(c, TemplateRevisionSchema);
-    return sendView(c, withWarnings(templates.view(await templates.update(templateId, editor(c), revision, ifMatch(c))), revision.template));
-  });
-
-  return app;
-}
+export const TEMPLATE_ROUTES = resourceRoutes<TemplateRevision>({
+  segment: 'template',
+  descriptor: TEMPLATE_DESCRIPTOR,
+  // NewTemplate: Terranova's name for the body.
+  revision: { name: 'NewTemplate', schema: TemplateRevisionSchema },
+  object: TemplateSchema,
+  resource: (deps) => deps.templates,
+  noun: 'node template',
+  warnings: (revision) => templateWarnings(revision.template),
+  history: { usedBy: 'template' },
+}, v.partial(TemplateSchema));

@@ -1,29 +1,27 @@
-// GET, POST and PUT /api/v1/userdata/ (docs/api.md: Users and userdata): the
-// signed-in user's favourites and recently edited lists, as Terranova's editor
-// reads and writes them. Read scope, as Terranova asks; each user sees only
-// their own. GET is 404 until the first POST; POST stores (201 the first time),
-// PUT replaces what exists (404 before).
-import { Hono } from 'hono';
-import type { Auth } from '../auth/index.ts';
-import type { AppEnv } from '../auth/types.ts';
-import type { UserDataStore } from '../resources/userdata.ts';
-import { UserDataSchema } from '../schema/userdata.ts';
-import { readBody } from './body.ts';
-import { editor } from './versioned.ts';
+// GET, POST and PUT /api/v1/userdata/ (docs/api.md: Users and userdata),
+// declared with their handlers (routes/operation.ts): the signed-in user's
+// favourites and recently edited lists, as Terranova's editor reads and writes
+// them. Read scope, as Terranova asks; each user sees only their own. GET is
+// 404 until the first POST; POST stores (201 the first time), PUT replaces
+// what exists (404 before).
+import { UserDataSchema, type UserData } from '../schema/userdata.ts';
+import { fails, json, type Operation } from './operation.ts';
+import { actingUser } from './versioned.ts';
 
-export function userDataRoutes(o: { auth: Auth; userdata: UserDataStore }) {
-  const { auth, userdata } = o;
-  const app = new Hono<AppEnv>({ strict: false });
-  const read = auth.requireScope('read');
-  app.get('/api/v1/userdata', read, (c) => c.json(userdata.get(editor(c))));
-  app.post('/api/v1/userdata', read, async (c) => {
-    const { existed, body } = await userdata.put(editor(c), await readBody(c, UserDataSchema), false);
-    return c.json(body, existed ? 200 : 201);
-  });
-  app.put('/api/v1/userdata', read, async (c) => {
-    const username = editor(c);
-    userdata.get(username); // 404 before reading the body
-    return c.json((await userdata.put(username, await readBody(c, UserDataSchema), true)).body);
-  });
-  return app;
-}
+const noUserData = fails('not_found', 'none stored yet: POST it first');
+
+export const USERDATA_OPERATIONS: Operation[] = [
+    { method: 'get', path: '/api/v1/userdata/', tag: 'users', summary: 'The signed-in user\'s favourites and recently edited lists', scope: 'read', answers: { 200: json('{username, favorites: {maps, datasets, templates}, lastEdited: {…}}'), 404: noUserData },
+      handle: ({ userdata }) => (c) => c.json(userdata.get(actingUser(c))) },
+    { method: 'post', path: '/api/v1/userdata/', tag: 'users', summary: 'Store the signed-in user\'s data', scope: 'read', body: { name: 'UserData', schema: UserDataSchema }, effects: ['write'], answers: { 200: json('the stored data, which replaced earlier data'), 201: json('the stored data (the first time)') },
+      handle: ({ userdata }) => async (c, body) => {
+        const { existed, body: stored } = await userdata.put(actingUser(c), await body() as UserData, false);
+        return c.json(stored, existed ? 200 : 201);
+      } },
+    { method: 'put', path: '/api/v1/userdata/', tag: 'users', summary: 'Replace the signed-in user\'s data', scope: 'read', body: { name: 'UserData', schema: UserDataSchema }, effects: ['write'], answers: { 200: json('the stored data'), 404: noUserData },
+      handle: ({ userdata }) => async (c, body) => {
+        const username = actingUser(c);
+        userdata.get(username); // 404 before reading the body
+        return c.json((await userdata.put(username, await body() as UserData, true)).body);
+      } },
+];

@@ -1,18 +1,23 @@
-// User routes (docs/api.md: Users and userdata). current_user answers in both backends (from the stored
-// user, or from the token's claims with OIDC); the management endpoints exist
-// only with auth.backend basic and are 404 otherwise. No response carries a
-// password or a hash: everything goes through toPublic().
-import { Hono } from 'hono';
+// User routes (docs/api.md: Users and userdata), declared with their handlers
+// (routes/operation.ts). current_user answers in both backends (from the stored
+// user, or from the token's claims with OIDC); the management routes exist
+// only with auth.backend basic (basicOnly: not registered otherwise, so 404).
+// No response carries a password or a hash: everything goes through toPublic().
+import * as v from 'valibot';
 import type { Auth } from '../auth/index.ts';
-import type { AppEnv } from '../auth/types.ts';
-import { badRequest } from '../errors.ts';
-import { SetPasswordSchema, UserCreateSchema, UserUpdateSchema } from '../schema/users.ts';
-import { readBody } from './body.ts';
-import { params } from './list-query.ts';
 import { toPublic } from '../auth/users.ts';
-import type { UserDataStore } from '../resources/userdata.ts';
+import { badRequest } from '../errors.ts';
+import { documentedAs, integerSchema } from '../schema/list.ts';
+import { UserSchema } from '../schema/objects.ts';
+import {
+  SetPasswordSchema, UserCreateSchema, UsernameSchema, UserUpdateSchema, type UserCreate, type UserUpdate,
+} from '../schema/users.ts';
+import { params } from './list-query.ts';
+import { fails, ok, type Operation } from './operation.ts';
 
-export const MAX_USER_LIMIT = 10_000;
+type SetPassword = v.InferOutput<typeof SetPasswordSchema>;
+
+const MAX_USER_LIMIT = 10_000;
 const DEFAULT_USER_LIMIT = 10;
 
 /** A query parameter that is an integer from `min` to `max` (400 otherwise, like every malformed query parameter). */
@@ -26,56 +31,54 @@ function intParam(raw: string | undefined, name: string, fallback: number, min: 
   return n;
 }
 
-export function userRoutes(auth: Auth, baseUrl: string, userdata?: UserDataStore) {
-  const app = new Hono<AppEnv>({ strict: false });
-  const read = auth.requireScope('read');
-  const admin = auth.requireScope('admin');
+/** The local accounts; the basicOnly routes are registered only when there are some. */
+const accountsOf = (auth: Auth) => auth.accounts!;
 
-  app.get('/api/v1/current_user', read, (c) => c.json(auth.currentUser(c.get('principal'))));
+const username = { username: UsernameSchema };
+const lastAdmin = fails('conflict', 'refused: no user would be left with the admin scope');
+// GET /api/v1/user/ reads these itself (intParam): the document types them as the integers they are.
+const UserLimitSchema = v.pipe(v.string(), documentedAs({ ...integerSchema(1, MAX_USER_LIMIT), default: DEFAULT_USER_LIMIT }));
+const UserOffsetSchema = v.pipe(v.string(), documentedAs({ ...integerSchema(0, Number.MAX_SAFE_INTEGER), default: 0 }));
 
-  if (!auth.accounts) return app;
-  const accounts = auth.accounts;
-  // Absolute, from server.baseUrl, like the Location of every other created resource.
-  const location = (username: string) => `${baseUrl}/api/v1/user/${encodeURIComponent(username)}/`;
-
-  app.get('/api/v1/user', admin, (c) => {
-    const { once } = params(c, ['limit', 'offset']);
-    const limit = intParam(once('limit'), 'limit', DEFAULT_USER_LIMIT, 1, MAX_USER_LIMIT);
-    const offset = intParam(once('offset'), 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-    const { total, users } = accounts.list(offset, limit);
-    c.header('X-Total-Count', String(total));
-    return c.json(users);
-  });
-
-  app.post('/api/v1/user', admin, async (c) => {
-    const body = await readBody(c, UserCreateSchema);
-    const user = await accounts.create(body);
-    c.header('Location', location(user.username));
-    return c.json(user, 201);
-  });
-
-  app.put('/api/v1/user/:username/set_password', admin, async (c) => {
-    const username = c.req.param('username');
-    accounts.get(username);
-    const body = await readBody(c, SetPasswordSchema);
-    return c.json(await accounts.setPassword(username, body.password));
-  });
-
-  app.put('/api/v1/user/:username', admin, async (c) => {
-    const username = c.req.param('username');
-    accounts.get(username);
-    const { password: _never, ...patch } = await readBody(c, UserUpdateSchema);
-    return c.json(await accounts.update(username, patch));
-  });
-
-  app.delete('/api/v1/user/:username', admin, async (c) => {
-    // 200 with the user, as Terranova answers (its editor parses the body as JSON).
-    const username = c.req.param('username');
-    const user = toPublic(accounts.get(username));
-    await accounts.remove(username);
-    await userdata?.forget(username); // their favourites go with them
-    return c.json(user);
-  });
-
-  return app;
-}
+export const USER_OPERATIONS: Operation[] = [
+    { method: 'get', path: '/api/v1/current_user/', tag: 'users', summary: 'The calling user', scope: 'read', answers: { 200: ok('username, name, email and scope', UserSchema) },
+      handle: ({ auth }) => (c) => c.json(auth.currentUser(c.get('principal'))) },
+    { method: 'get', path: '/api/v1/user/', tag: 'users', summary: 'List users', scope: 'admin', basicOnly: true, query: [{ name: 'limit', schema: UserLimitSchema, description: 'at most this many users (default 10)' }, { name: 'offset', schema: UserOffsetSchema }], answers: { 200: { description: 'users', schema: UserSchema, list: true, headers: ['X-Total-Count'] } },
+      handle: ({ auth }) => (c) => {
+        const { once } = params(c, ['limit', 'offset']);
+        const limit = intParam(once('limit'), 'limit', DEFAULT_USER_LIMIT, 1, MAX_USER_LIMIT);
+        const offset = intParam(once('offset'), 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+        const { total, users } = accountsOf(auth).list(offset, limit);
+        c.header('X-Total-Count', String(total));
+        return c.json(users);
+      } },
+    { method: 'post', path: '/api/v1/user', tag: 'users', summary: 'Create a user', scope: 'admin', basicOnly: true, body: { name: 'UserCreate', schema: UserCreateSchema }, effects: ['write'], answers: { 201: ok('the created user', UserSchema, { headers: ['Location'] }), 409: fails('conflict', 'the username exists') },
+      handle: ({ auth, baseUrl }) => async (c, body) => {
+        const user = await accountsOf(auth).create(await body() as UserCreate);
+        // Absolute, from server.baseUrl, like the Location of every other created resource.
+        c.header('Location', `${baseUrl}/api/v1/user/${encodeURIComponent(user.username)}/`);
+        return c.json(user, 201);
+      } },
+    { method: 'put', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Update a user\'s name, email and scope', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'UserUpdate', schema: UserUpdateSchema }, effects: ['write'], answers: { 200: ok('the user', UserSchema), 409: lastAdmin },
+      handle: ({ auth }) => async (c, body) => {
+        const username = c.req.param('username') ?? '';
+        accountsOf(auth).get(username);
+        const { password: _never, ...patch } = await body() as UserUpdate;
+        return c.json(await accountsOf(auth).update(username, patch));
+      } },
+    { method: 'put', path: '/api/v1/user/{username}/set_password/', tag: 'users', summary: 'Set a user\'s password', scope: 'admin', basicOnly: true, pathParams: username, body: { name: 'SetPassword', schema: SetPasswordSchema }, effects: ['write'], answers: { 200: ok('the user', UserSchema) },
+      handle: ({ auth }) => async (c, body) => {
+        const username = c.req.param('username') ?? '';
+        accountsOf(auth).get(username);
+        return c.json(await accountsOf(auth).setPassword(username, (await body() as SetPassword).password));
+      } },
+    { method: 'delete', path: '/api/v1/user/{username}/', tag: 'users', summary: 'Delete a user for good', scope: 'admin', basicOnly: true, pathParams: username, effects: ['write'], answers: { 200: ok('the deleted user', UserSchema), 409: lastAdmin },
+      handle: ({ auth, userdata }) => async (c) => {
+        // 200 with the user, as Terranova answers (its editor parses the body as JSON).
+        const username = c.req.param('username') ?? '';
+        const user = toPublic(accountsOf(auth).get(username));
+        await accountsOf(auth).remove(username);
+        await userdata.forget(username); // their favourites go with them
+        return c.json(user);
+      } },
+];

@@ -1,7 +1,7 @@
 // HTTP plumbing shared by the map, dataset and template routes: path IDs
 // (404 before any lookup unless 7 letters or digits), sending cached bodies
 // with their ETag (304 on a matching If-None-Match, routes/conditional.ts),
-// lists with X-Total-Count, and the editor's name for lastUpdatedBy.
+// lists with X-Total-Count, and the acting user's name for lastUpdatedBy.
 import type { Context } from 'hono';
 import { requestHeader } from '../auth/request-header.ts';
 import type { AppEnv } from '../auth/types.ts';
@@ -21,8 +21,8 @@ export function pathId(c: Context, param: string, label: string): string {
 }
 
 /** Sends one version's body with its ETag (304 when If-None-Match has it); at once when the body is ready. */
-export function sendView(c: Context, view: Serialized | Promise<Serialized>, status: 200 | 201 = 200, headers: Record<string, string> = {}): Response | Promise<Response> {
-  if (view instanceof Promise) return view.then((ready) => sendView(c, ready, status, headers));
+export function sendSerialized(c: Context, view: Serialized | Promise<Serialized>, status: 200 | 201 = 200, headers: Record<string, string> = {}): Response | Promise<Response> {
+  if (view instanceof Promise) return view.then((ready) => sendSerialized(c, ready, status, headers));
   if (status === 200 && notModified(c, view.etag)) return c.body(null, 304, { ETag: view.etag });
   return c.body(view.body, status, { 'Content-Type': JSON_TYPE, ETag: view.etag, ...headers });
 }
@@ -40,7 +40,7 @@ export async function sendWritten(c: Context, view: Serialized | Promise<Seriali
 
 /** Sends the latest version (at once, from memory) or an older one (read first) of a resource. */
 export function sendVersion(c: Context, col: VersionedCollection, id: string, which: 'latest' | number) {
-  return which === 'latest' ? sendView(c, col.view(col.get(id))) : col.at(id, which).then((v) => sendView(c, col.view(v)));
+  return which === 'latest' ? sendSerialized(c, col.serialized(col.get(id))) : col.at(id, which).then((v) => sendSerialized(c, col.serialized(v)));
 }
 
 const encoder = new TextEncoder();
@@ -64,6 +64,6 @@ export async function sendList(c: Context, pending: ListPage | Promise<ListPage>
   return c.body(body, 200, headers);
 }
 
-export const editor = (c: Context<AppEnv>) => c.get('principal').username;
+export const actingUser = (c: Context<AppEnv>) => c.get('principal').username;
 
 export const ifMatch = (c: Context) => requestHeader(c, 'if-match');

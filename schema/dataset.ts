@@ -31,9 +31,9 @@ export const QuerySchema = v.strictObject({
   /** `spreadsheet?sheet_id=…&sheet_name=…` as listed by GET /api/v1/datasources/. */
   endpoint: v.pipe(v.string('expected a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000)),
   filters: v.optional(v.array(FilterSchema), []),
-  /** Endpoint field whose equal values make one node (default: name). */
+  /** Circuit-end field whose equal values make one node (default: name). */
   node_deduplication_field: v.optional(v.nullable(FieldName), null),
-  /** Endpoint field names, outermost first; null means no grouping. Each level nests groups in groups. */
+  /** Circuit-end field names, outermost first; null means no grouping. Each level nests groups in groups. */
   node_group_criteria: v.optional(
     v.nullable(v.pipe(
       v.union([FieldName, v.array(FieldName)], 'expected null or a list of field names'),

@@ -1,5 +1,5 @@
 // The top level of a create or update body (docs/api.md: Create and update bodies): clients send back
-// the whole object a GET returned, so the record's own read-only fields (its
+// the whole object a GET returned, so the object's own read-only fields (its
 // ID, version, stamps, results, …) are accepted and ignored, for every
 // resource alike; any other unknown key is 422 naming it, with the right
 // place for a likely mistake (a top-level `layers` belongs in
@@ -10,7 +10,7 @@ const STAMPS = ['version', 'lastUpdatedBy', 'lastUpdatedOn', 'warnings'] as cons
 
 /**
  * A strict object of `entries`, accepting and dropping `readOnly` (plus the
- * stamps every record has); `hints` says where a misplaced key belongs.
+ * stamps every object has); `hints` says where a misplaced key belongs.
  */
 export function revisionSchema<E extends v.ObjectEntries>(entries: E, readOnly: readonly string[], hints: Readonly<Record<string, string>> = {}) {
   const ignored = [...STAMPS, ...readOnly];

@@ -1,12 +1,12 @@
 // NewTemplate: the request body of template create and update. The markup is
 // one node shape as an SVG fragment; it must be well-formed XML with no active
-// content, and any Jinja in it must be within the safe subset (render/jinja.ts):
+// content, and any Jinja in it must be within the safe subset (svg-safety/jinja.ts):
 // 422 otherwise, naming the construct (`{% for %}`, an unknown filter, a call).
-// The check is the renderer's own (render/template.ts checkTemplate), so what
+// The check is the one the renderer compiles with (svg-safety/template.ts checkTemplate), so what
 // is accepted here is what renders.
 import * as v from 'valibot';
 import { revisionSchema } from './revision.ts';
-import { checkTemplate } from '../render/template.ts';
+import { checkTemplate } from '../svg-safety/template.ts';
 import { NameSchema } from './common.ts';
 
 const MAX_TEMPLATE_CHARS = 64 * 1024;

@@ -1,4 +1,4 @@
-// Request schemas of the user endpoints (basic backend) and of the accounts
+// Request schemas of the user routes (basic backend) and of the accounts
 // command line. Usernames appear in paths, logs and token subjects, so they
 // are held to a strict shape: 1-64 of letters, digits, dot, underscore, @ and
 // dash, starting with a letter or digit (no "..", no "-flag", no spaces).

@@ -10,14 +10,14 @@ import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertEntry, assertKey, blobKeyOf, documentName, MAX_FILE_BYTES } from './keys.ts';
 import { Lru } from './lru.ts';
 import type { Loaded, Persistence } from './persistence.ts';
-import { BLOB_COLLECTION, DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type Store, type StoreProblem } from './types.ts';
+import { BLOB_COLLECTION, DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type Store, type UnreadableFile } from './types.ts';
 
 /** Characters of older entries and blobs kept in memory after a read. */
 const CACHE_BUDGET = 64 * 1024 * 1024;
 
-type LogState = { versions: number[]; problem?: StoreProblem };
+type LogState = { versions: number[]; problem?: UnreadableFile };
 
-const unavailable = (problem: StoreProblem) => new ServiceError('resource_unavailable',
+const unavailable = (problem: UnreadableFile) => new ServiceError('resource_unavailable',
   `${problem.collection}/${problem.key} cannot be served: data file ${problem.where} ${problem.message}; ` +
   'repair or move the file and restart the service');
 
@@ -45,7 +45,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
   const ensureOpen = () => {
     if (closed) throw new Error('store is closed');
   };
-  const note = (problem: StoreProblem) => {
+  const note = (problem: UnreadableFile) => {
     if (!problems.some((p) => p.where === problem.where)) problems.push(problem);
     return unavailable(problem);
   };
@@ -64,7 +64,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
     }
     return pending;
   };
-  const parseStored = <T>(text: string, problem: Omit<StoreProblem, 'message'>): T => {
+  const parseStored = <T>(text: string, problem: Omit<UnreadableFile, 'message'>): T => {
     try {
       return canonicalCopy<T>(text);
     } catch (error) {

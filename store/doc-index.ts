@@ -1,5 +1,5 @@
 // The in-memory side of every adapter: documents by collection and key, plus
-// a sorted key list and a cached entries() array so list endpoints over
+// a sorted key list and a cached entries() array so list routes over
 // 10,000 documents do not sort or copy on every request. A stored document
 // object is replaced (never mutated) on write, so callers may cache anything
 // derived from it by object identity.

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { canonicalJson } from './canonical-json.ts';
 import { syncDir, type FsFacade } from './durable-file.ts';
 import { entryName, parseStored, readBounded } from './stored-file.ts';
-import { KEY_PATTERN, type LogCollection, type StoreProblem } from './types.ts';
+import { KEY_PATTERN, type LogCollection, type UnreadableFile } from './types.ts';
 import type { Writer } from './writer.ts';
 
 /** Version files written at once (the writer groups them, one folder fsync per group). */
@@ -20,8 +20,8 @@ const BATCH = 32;
 
 /** Migrates every `<id>.json` among `names`; the problems of the ones it could not, by key. */
 export async function migrateCollection(fs: FsFacade, writer: Writer, root: string, c: LogCollection, names: string[],
-  log: (m: string) => void): Promise<Map<string, StoreProblem>> {
-  const failed = new Map<string, StoreProblem>();
+  log: (m: string) => void): Promise<Map<string, UnreadableFile>> {
+  const failed = new Map<string, UnreadableFile>();
   for (const name of names) {
     const key = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
     if (!KEY_PATTERN.test(key)) continue;

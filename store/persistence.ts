@@ -3,7 +3,7 @@
 // every rule; an adapter only persists text durably and reads it back. The
 // memory adapter keeps strings in maps, the file adapter writes the data
 // folder, a database adapter would write rows.
-import type { DocCollection, Entry, Json, LogCollection, StoreProblem } from './types.ts';
+import type { DocCollection, Entry, Json, LogCollection, UnreadableFile } from './types.ts';
 
 export interface Persistence {
   /** Makes `text` the stored form of a document, durably; `previous` is what memory held (to detect changes made by others). */
@@ -29,7 +29,7 @@ export interface LoadedLog {
   key: string;
   versions: number[];
   head?: Entry;
-  problem?: StoreProblem;
+  problem?: UnreadableFile;
 }
 
 /** What an adapter found at open. */
@@ -37,5 +37,5 @@ export interface Loaded {
   docs: Array<readonly [DocCollection, string, Json]>;
   logs: LoadedLog[];
   blobs: string[];
-  problems: StoreProblem[];
+  problems: UnreadableFile[];
 }

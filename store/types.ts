@@ -33,7 +33,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type Entry = { version: number; [key: string]: Json };
 
 /** Something the store found unusable (a file it cannot read back); the key is then unavailable, the rest served. */
-export interface StoreProblem {
+export interface UnreadableFile {
   collection: Collection;
   key: string;
   /** Where, for people: a file path relative to the data folder, or a table row. */
@@ -91,7 +91,7 @@ export interface Store {
 
   // ---- the store itself ----
   /** What could not be read at open or since; empty when all is well (health says degraded otherwise). */
-  problems(): readonly StoreProblem[];
+  problems(): readonly UnreadableFile[];
   /** Waits for pending writes and releases the data folder. */
   close(): Promise<void>;
 }

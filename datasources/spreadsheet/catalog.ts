@@ -18,7 +18,7 @@ import { buildBook, type ParsedBook } from './workbook.ts';
 
 export interface SheetFile {
   /** File name without extension: the endpoint's sheet_id. */
-  sheetId: string;
+  fileId: string;
   /** File name with extension, as shown in messages (never the full path). */
   fileName: string;
   kind: 'xlsx' | 'csv';
@@ -57,10 +57,10 @@ export function createCatalog(limits: SheetLimits) {
       const kind = KINDS[ext.toLowerCase()];
       // Dot files and Excel's "~$name.xlsx" lock files are not spreadsheets.
       if (!kind || fileName.startsWith('.') || fileName.startsWith('~$')) continue;
-      const sheetId = fileName.slice(0, -ext.length);
-      if (sheetId === '' || (found.get(sheetId)?.kind === 'xlsx')) continue;
+      const fileId = fileName.slice(0, -ext.length);
+      if (fileId === '' || (found.get(fileId)?.kind === 'xlsx')) continue;
       const real = await realInside(realDir, fileName);
-      if (real) found.set(sheetId, { sheetId, fileName, kind, modified: new Date(0), path: real });
+      if (real) found.set(fileId, { fileId, fileName, kind, modified: new Date(0), path: real });
     }
     const present = new Set([...found.values()].map((f) => f.fileName));
     for (const name of [...cache.keys()]) if (!present.has(name)) cache.delete(name);
@@ -97,7 +97,7 @@ export function createCatalog(limits: SheetLimits) {
       }
       const raw = file.kind === 'xlsx'
         ? await readXlsx(full, file.fileName, limits)
-        : await readCsv(full, file.fileName, file.sheetId, limits);
+        : await readCsv(full, file.fileName, file.fileId, limits);
       return { file, book: await buildBook(raw, file.fileName) };
     } catch (e) {
       if (isServiceError(e)) return { file, error: e.message };

@@ -11,18 +11,18 @@
 // The reason of an unavailable file never quotes its cells.
 import { editorPaths } from '../editor.ts';
 import { formatEndpoint } from '../endpoint.ts';
-import type { DatasourceEntry } from '../types.ts';
+import type { DatasourceListing } from '../types.ts';
 import type { Loaded } from './catalog.ts';
 import { filterableColumns } from './filter.ts';
 
 export const KIND = 'spreadsheet';
 
-export function describeFile(loaded: Loaded): [string, DatasourceEntry][] {
+export function describeFile(loaded: Loaded): [string, DatasourceListing][] {
   const { file } = loaded;
   const base = { kind: KIND, file: file.fileName, lastModified: file.modified.toISOString() };
   if (loaded.error !== undefined) {
-    const context = { sheet_id: file.sheetId, sheet_name: file.kind === 'csv' ? file.sheetId : '' };
-    const name = file.kind === 'csv' ? file.sheetId : `${file.sheetId} (unavailable)`;
+    const context = { sheet_id: file.fileId, sheet_name: file.kind === 'csv' ? file.fileId : '' };
+    const name = file.kind === 'csv' ? file.fileId : `${file.fileId} (unavailable)`;
     return [[formatEndpoint(KIND, context), {
       name,
       display_name: file.kind === 'csv' ? `${name} (unavailable)` : name,
@@ -30,12 +30,12 @@ export function describeFile(loaded: Loaded): [string, DatasourceEntry][] {
       context, ...editorFields(context), ...base, available: false, error: loaded.error,
     }]];
   }
-  const entries: [string, DatasourceEntry][] = [];
-  for (const sheet of loaded.book.sheets.values()) {
-    const context = { sheet_id: file.sheetId, sheet_name: sheet.name };
-    const name = file.kind === 'csv' ? file.sheetId : `${file.sheetId} / ${sheet.name}`;
-    const coordinates = sheet.endpointColumns.includes('latitude') ? 'with coordinates' : 'without coordinates';
-    const entry: DatasourceEntry = {
+  const entries: [string, DatasourceListing][] = [];
+  for (const sheet of loaded.book.tabs.values()) {
+    const context = { sheet_id: file.fileId, sheet_name: sheet.name };
+    const name = file.kind === 'csv' ? file.fileId : `${file.fileId} / ${sheet.name}`;
+    const coordinates = sheet.endColumns.includes('latitude') ? 'with coordinates' : 'without coordinates';
+    const entry: DatasourceListing = {
       name,
       display_name: sheet.error ? `${name} (unavailable)` : name,
       description: sheet.error

@@ -6,20 +6,20 @@
 // empty or missing cell is the empty string; an array matches when any of its
 // items does. Field names ignore case, as headers do.
 // A filter reads a column of the sheet as an array, taken once (from the
-// cells, or from the records for endpoint fields) and kept with the cached
-// sheet, so repeated queries scan plain arrays. Building an endpoint column
+// cells, or from the records for circuit-end fields) and kept with the cached
+// sheet, so repeated queries scan plain arrays. Building a circuit-end column
 // (which builds the records) takes a turn of the event loop every
 // ROWS_PER_TURN records (turns.ts).
 import { validationFailed } from '../../errors.ts';
 import type { Filter } from '../../schema/dataset.ts';
 import { ownField } from './fields.ts';
-import type { EdgeSheet } from './records.ts';
+import type { EdgeTab } from './records.ts';
 import { inTurns, ROWS_PER_TURN } from './turns.ts';
 
 /** Tells whether record `index` of the sheet passes. */
 export type Match = (index: number) => boolean;
 
-export async function compileFilters(filters: Filter[], sheet: EdgeSheet): Promise<Match | null> {
+export async function compileFilters(filters: Filter[], sheet: EdgeTab): Promise<Match | null> {
   if (filters.length === 0) return null;
   const tests: Match[] = [];
   for (const [i, filter] of filters.entries()) tests.push(await compileFilter(filter, i, sheet));
@@ -31,14 +31,14 @@ export async function compileFilters(filters: Filter[], sheet: EdgeSheet): Promi
 }
 
 /** Every name a filter may use on this sheet, for listings and error messages. */
-export const filterableColumns = (sheet: EdgeSheet) =>
-  [...sheet.rowColumns, ...sheet.endpointColumns.map((f) => `endpoints.${f}`)];
+export const filterableColumns = (sheet: EdgeTab) =>
+  [...sheet.rowColumns, ...sheet.endColumns.map((f) => `endpoints.${f}`)];
 
-async function compileFilter(filter: Filter, index: number, sheet: EdgeSheet): Promise<Match> {
+async function compileFilter(filter: Filter, index: number, sheet: EdgeTab): Promise<Match> {
   const field = filter.field.trim().toLowerCase();
-  const onEndpoints = field.startsWith('endpoints.');
-  const key = onEndpoints ? field.slice('endpoints.'.length) : field;
-  if (!(onEndpoints ? sheet.endpointColumns : sheet.rowColumns).includes(key)) {
+  const onEnds = field.startsWith('endpoints.');
+  const key = onEnds ? field.slice('endpoints.'.length) : field;
+  if (!(onEnds ? sheet.endColumns : sheet.rowColumns).includes(key)) {
     const message = `no column ${JSON.stringify(filter.field)} in sheet ${JSON.stringify(sheet.name)}; ` +
       `available: ${filterableColumns(sheet).join(', ')}`;
     throw validationFailed(`query.filters[${index}].field: ${message}`, [{ path: `query.filters.${index}.field`, message }]);
@@ -47,7 +47,7 @@ async function compileFilter(filter: Filter, index: number, sheet: EdgeSheet): P
   const hit = like ? likeTest(filter.value) : equalTest(filter.value);
   const test = (value: string | string[]) => (typeof value === 'string' ? hit(value) : value.some(hit));
   let matches: Match;
-  if (onEndpoints) {
+  if (onEnds) {
     const a = await column(sheet, key, 0, like);
     const b = await column(sheet, key, 1, like);
     matches = (i) => test(a[i]) || test(b[i]);
@@ -58,14 +58,14 @@ async function compileFilter(filter: Filter, index: number, sheet: EdgeSheet): P
   return filter.operator.startsWith('not_') ? (i) => !matches(i) : matches;
 }
 
-const cache = new WeakMap<EdgeSheet, Map<string, (string | string[])[]>>();
+const cache = new WeakMap<EdgeTab, Map<string, (string | string[])[]>>();
 
 /**
  * One column as text (lower case for like), by record index: a row column
- * (side -1, read from the cells) or an endpoint field of the source (0) or
+ * (side -1, read from the cells) or a circuit-end field of the source (0) or
  * destination (1) (read from the records, which this builds).
  */
-async function column(sheet: EdgeSheet, key: string, side: -1 | 0 | 1, lower: boolean): Promise<(string | string[])[]> {
+async function column(sheet: EdgeTab, key: string, side: -1 | 0 | 1, lower: boolean): Promise<(string | string[])[]> {
   const columns = cache.get(sheet) ?? new Map<string, (string | string[])[]>();
   cache.set(sheet, columns);
   const id = `${side}\u0000${lower ? 'lower' : ''}\u0000${key}`;

@@ -1,7 +1,7 @@
 // Reads a header row into a plan: for every field, which cells fill it.
 // Headers match without regard to case or surrounding spaces and are used in
-// lower case. `source`/`destination` name the endpoints; `source_<field>` and
-// `destination_<field>` columns become fields of that endpoint; a header that
+// lower case. `source`/`destination` name the circuit ends; `source_<field>` and
+// `destination_<field>` columns become fields of that circuit end; a header that
 // appears more than once makes an array of the non-empty cells under it.
 
 type Target = 'record' | 'source' | 'destination';
@@ -35,16 +35,16 @@ const RESERVED = new Set(['endpoints']);
 
 /**
  * Other spellings of the coordinate headers (matched after lower-casing), for
- * endpoint fields: a lookup tab's columns and `source_*` / `destination_*`
+ * circuit-end fields: a lookup tab's columns and `source_*` / `destination_*`
  * row columns. A record's own columns keep their names (`long` there may be
  * anything).
  */
 const COORDINATE_ALIASES: Record<string, string> = { lat: 'latitude', lon: 'longitude', lng: 'longitude', long: 'longitude' };
-const endpointKey = (key: string) => (Object.hasOwn(COORDINATE_ALIASES, key) ? COORDINATE_ALIASES[key] : key);
+const endFieldKey = (key: string) => (Object.hasOwn(COORDINATE_ALIASES, key) ? COORDINATE_ALIASES[key] : key);
 
 /**
- * `prefixed`: read `source_*`/`destination_*` as endpoint fields (edge sheets);
- * otherwise every column is an endpoint field (the Nodes lookup tab).
+ * `prefixed`: read `source_*`/`destination_*` as circuit-end fields (edge sheets);
+ * otherwise every column is a circuit-end field (the Nodes lookup tab).
  */
 export function planHeader(header: string[], prefixed = true): HeaderPlan {
   const byId = new Map<string, FieldPlan>();
@@ -54,9 +54,9 @@ export function planHeader(header: string[], prefixed = true): HeaderPlan {
     if (text === '') return;
     let target: Target = 'record';
     let key = text;
-    const endpoint = prefixed ? /^(source|destination)_(.+)$/.exec(text) : null;
-    if (endpoint && endpoint[2] !== 'name') [target, key] = [endpoint[1] as Target, endpointKey(endpoint[2])];
-    else if (!prefixed) key = endpointKey(key);
+    const side = prefixed ? /^(source|destination)_(.+)$/.exec(text) : null;
+    if (side && side[2] !== 'name') [target, key] = [side[1] as Target, endFieldKey(side[2])];
+    else if (!prefixed) key = endFieldKey(key);
     if (target === 'record' && RESERVED.has(key)) {
       plan.notes.push(`column ${JSON.stringify(cell)} is ignored: "${key}" is reserved for the record's endpoints`);
       return;

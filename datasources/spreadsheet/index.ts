@@ -7,13 +7,13 @@ import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import type { DatasetQuery } from '../../schema/dataset.ts';
 import { endpointProblem, requireParams } from '../endpoint.ts';
 import type { DatasourceKind } from '../kind.ts';
-import type { DatasourceEntry, QueryResult } from '../types.ts';
+import type { DatasourceListing, QueryResult } from '../types.ts';
 import { createCatalog } from './catalog.ts';
 import { describeFile, KIND } from './describe.ts';
 import { filterableColumns } from './filter.ts';
 import { runQuery } from './query.ts';
 import type { SheetLimits } from './raw.ts';
-import type { EdgeSheet } from './records.ts';
+import type { EdgeTab } from './records.ts';
 
 const PARAMS = ['sheet_id', 'sheet_name'] as const;
 
@@ -30,7 +30,7 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
   const catalog = createCatalog(limits);
 
   /** The parsed edge sheet the parameters name; 503 naming why when there is none to read. */
-  async function sheetAt(params: URLSearchParams): Promise<EdgeSheet> {
+  async function tabAt(params: URLSearchParams): Promise<EdgeTab> {
     const { sheet_id: id, sheet_name: name } = sheetParams(params);
     const file = (await catalog.scan()).get(id);
     const loaded = file && (await catalog.load(file));
@@ -38,10 +38,10 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
       throw datasourceUnavailable(`spreadsheet ${JSON.stringify(id)} does not exist (no ${id}.xlsx or ${id}.csv in the spreadsheet folder)`);
     }
     if (loaded.error !== undefined) throw datasourceUnavailable(loaded.error);
-    const sheet = loaded.book.sheets.get(name);
+    const sheet = loaded.book.tabs.get(name);
     if (!sheet) {
       throw datasourceUnavailable(`${loaded.file.fileName} has no edge sheet ${JSON.stringify(name)}; its edge sheets: ` +
-        [...loaded.book.sheets.keys()].map((n) => JSON.stringify(n)).join(', '));
+        [...loaded.book.tabs.keys()].map((n) => JSON.stringify(n)).join(', '));
     }
     if (sheet.error) throw datasourceUnavailable(`${loaded.file.fileName}: ${sheet.error}`);
     return sheet;
@@ -51,7 +51,7 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     name: KIND,
     pathParams: PARAMS,
     async list() {
-      const entries: [string, DatasourceEntry][] = [];
+      const entries: [string, DatasourceListing][] = [];
       for (const file of (await catalog.scan()).values()) {
         const loaded = await catalog.load(file);
         if (loaded) entries.push(...describeFile(loaded));
@@ -63,7 +63,7 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     },
     async problems(params) {
       try {
-        await sheetAt(params);
+        await tabAt(params);
         return [];
       } catch (e) {
         if (isServiceError(e) && e.code === 'datasource_unavailable') return [e.message];
@@ -71,10 +71,10 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
       }
     },
     async columns(params) {
-      return filterableColumns(await sheetAt(params));
+      return filterableColumns(await tabAt(params));
     },
     async run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult> {
-      return runQuery(await sheetAt(params), query);
+      return runQuery(await tabAt(params), query);
     },
     async close() {
       catalog.clear();

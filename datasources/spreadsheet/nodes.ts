@@ -1,12 +1,12 @@
 // The lookup tab of a workbook (named `Nodes`, `Sites` or `Locations`): a
-// table joined to edge rows by node name, giving each endpoint its latitude,
+// table joined to edge rows by node name, giving each circuit end its latitude,
 // longitude and any other columns. Coordinate headers may also be spelled
 // lat, lon, lng or long (header.ts). Its rows are read ROWS_PER_TURN at a
 // time with a turn of the event loop between (turns.ts).
 import type { RowProblem } from '../types.ts';
 import { isCoordinateField, parseCoordinate } from './fields.ts';
 import { planHeader } from './header.ts';
-import { cellAt, headerIndex, isEmptyRow, rowNumber, type RawSheet } from './raw.ts';
+import { cellAt, headerIndex, isEmptyRow, rowNumber, type RawTab } from './raw.ts';
 import { inTurns, ROWS_PER_TURN } from './turns.ts';
 
 /** One node of the lookup: its coordinates (both or neither) and its other fields in header order. */
@@ -21,7 +21,7 @@ export interface NodeLookup {
   tab: string;
   /** Nodes by name (a Map: node names are file data). */
   byName: Map<string, NodeInfo>;
-  /** Field names the lookup gives endpoints (name excluded), in header order. */
+  /** Field names the lookup gives circuit ends (name excluded), in header order. */
   fields: string[];
   problems: RowProblem[];
 }
@@ -30,7 +30,7 @@ export interface NodeLookup {
 const LOOKUP_TABS = ['nodes', 'sites', 'locations'] as const;
 
 /** The workbook's lookup tab: the first of LOOKUP_TABS it has; undefined when none. */
-export function findLookupTab(tabs: readonly RawSheet[]): RawSheet | undefined {
+export function findLookupTab(tabs: readonly RawTab[]): RawTab | undefined {
   for (const wanted of LOOKUP_TABS) {
     const tab = tabs.find((s) => s.name.trim().toLowerCase() === wanted);
     if (tab) return tab;
@@ -38,7 +38,7 @@ export function findLookupTab(tabs: readonly RawSheet[]): RawSheet | undefined {
   return undefined;
 }
 
-export async function readNodes(sheet: RawSheet): Promise<NodeLookup> {
+export async function readNodes(sheet: RawTab): Promise<NodeLookup> {
   const lookup: NodeLookup = { tab: sheet.name, byName: new Map(), fields: [], problems: [] };
   const start = headerIndex(sheet);
   const problem = (row: number, message: string) => lookup.problems.push({ sheet: sheet.name, row, message });

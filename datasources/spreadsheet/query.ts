@@ -9,10 +9,10 @@ import { validationFailed } from '../../errors.ts';
 import type { DatasetQuery } from '../../schema/dataset.ts';
 import type { EdgeRecord, QueryResult } from '../types.ts';
 import { compileFilters } from './filter.ts';
-import type { EdgeSheet } from './records.ts';
+import type { EdgeTab } from './records.ts';
 import { inTurns, ROWS_PER_TURN } from './turns.ts';
 
-export async function runQuery(sheet: EdgeSheet, query: DatasetQuery): Promise<QueryResult> {
+export async function runQuery(sheet: EdgeTab, query: DatasetQuery): Promise<QueryResult> {
   checkNodeFields(sheet, query);
   const match = await compileFilters(query.filters, sheet);
   const records: EdgeRecord[] = [];
@@ -25,23 +25,23 @@ export async function runQuery(sheet: EdgeSheet, query: DatasetQuery): Promise<Q
 }
 
 /**
- * node_deduplication_field and node_group_criteria must name endpoint fields
+ * node_deduplication_field and node_group_criteria must name circuit-end fields
  * of this sheet exactly as stored (lower case, no `endpoints.` prefix), since
  * the renderer reads them from the endpoints as given; a near miss is named.
  */
-function checkNodeFields(sheet: EdgeSheet, query: DatasetQuery) {
+function checkNodeFields(sheet: EdgeTab, query: DatasetQuery) {
   const named: [string, string][] = [];
   if (query.node_deduplication_field) named.push(['query.node_deduplication_field', query.node_deduplication_field]);
   for (const [i, name] of (query.node_group_criteria ?? []).entries()) named.push([`query.node_group_criteria.${i}`, name]);
   const errors = named
-    .filter(([, name]) => !sheet.endpointColumns.includes(name))
+    .filter(([, name]) => !sheet.endColumns.includes(name))
     .map(([path, name]) => {
       const near = name.trim().toLowerCase().replace(/^endpoints\./, '');
-      const hint = sheet.endpointColumns.includes(near) ? ` (did you mean ${JSON.stringify(near)}?)` : '';
+      const hint = sheet.endColumns.includes(near) ? ` (did you mean ${JSON.stringify(near)}?)` : '';
       return {
         path,
         message: `no endpoint field ${JSON.stringify(name)} in sheet ${JSON.stringify(sheet.name)}${hint}; ` +
-          `available: ${sheet.endpointColumns.join(', ')}`,
+          `available: ${sheet.endColumns.join(', ')}`,
       };
     });
   if (errors.length) throw validationFailed(`${errors[0].path}: ${errors[0].message}`, errors);

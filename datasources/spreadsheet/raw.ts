@@ -5,7 +5,7 @@
 // separate trimming pass over every cell would cost more than reading them).
 import type { Settings } from '../../config/settings.ts';
 
-export interface RawSheet {
+export interface RawTab {
   name: string;
   /** Cell texts by 0-based column ('' for an empty cell); rows may be empty. */
   rows: string[][];
@@ -29,7 +29,7 @@ export function plainReason(error: unknown, fallback: string): string {
 /** A setting named the way the settings file spells it, for messages. */
 export const limitName = (key: keyof SheetLimits) => `datasources.spreadsheet.${key}`;
 
-export const rowNumber = (sheet: RawSheet, index: number) => (sheet.numbers ? sheet.numbers[index] : index + 1);
+export const rowNumber = (sheet: RawTab, index: number) => (sheet.numbers ? sheet.numbers[index] : index + 1);
 
 /** The cell without surrounding white space; '' when absent. */
 export function cellAt(cells: string[], index: number): string {
@@ -47,6 +47,6 @@ export function isEmptyRow(cells: string[]): boolean {
 }
 
 /** Index of the first row with any text (the header row); -1 when the tab is empty. */
-export function headerIndex(sheet: RawSheet): number {
+export function headerIndex(sheet: RawTab): number {
   return sheet.rows.findIndex((cells) => !isEmptyRow(cells));
 }

@@ -15,13 +15,13 @@ import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { Parser, type Options } from 'csv-parse';
 import { datasourceUnavailable } from '../../errors.ts';
-import { limitName, plainReason, type RawSheet, type SheetLimits } from './raw.ts';
+import { limitName, plainReason, type RawTab, type SheetLimits } from './raw.ts';
 import { BYTES_PER_TURN, inTurns, nextTurn } from './turns.ts';
 
 /** The options every CSV is parsed with (the delimiter is sniffed per file). */
 const PARSE_OPTIONS = { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false } as const;
 
-export async function readCsv(file: string, label: string, sheetName: string, limits: SheetLimits): Promise<RawSheet[]> {
+export async function readCsv(file: string, label: string, tabName: string, limits: SheetLimits): Promise<RawTab[]> {
   let buffer: Buffer;
   try {
     buffer = await readFile(file);
@@ -40,7 +40,7 @@ export async function readCsv(file: string, label: string, sheetName: string, li
   } catch (e) {
     throw datasourceUnavailable(`${label} is not a readable CSV file: ${plainReason(e, (e as { code?: string }).code ?? 'parse error')}`);
   }
-  return [{ name: sheetName, rows: records }];
+  return [{ name: tabName, rows: records }];
 }
 
 /**

@@ -16,7 +16,7 @@ import type ExcelJS from 'exceljs';
 import type { Entry } from 'yauzl';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import { cellText } from './cell-text.ts';
-import { limitName, plainReason, type RawSheet, type SheetLimits } from './raw.ts';
+import { limitName, plainReason, type RawTab, type SheetLimits } from './raw.ts';
 import { nextTurn, ROWS_PER_TURN } from './turns.ts';
 import { openGuardedZip } from './zip-guard.ts';
 
@@ -51,7 +51,7 @@ interface ReaderInternals {
   _parseStyles(entry: Readable): Promise<void>;
 }
 
-export async function readXlsx(file: string, label: string, limits: SheetLimits): Promise<RawSheet[]> {
+export async function readXlsx(file: string, label: string, limits: SheetLimits): Promise<RawTab[]> {
   const { zip, parts } = await openGuardedZip(file, label, limits);
   const opened: Readable[] = [];
   const open = async (entry: Entry) => {
@@ -73,7 +73,7 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
     const styles = parts.get('xl/styles.xml');
     if (styles) await reader._parseStyles(await open(styles));
 
-    const sheets: RawSheet[] = [];
+    const sheets: RawTab[] = [];
     const budget = { rows: 0 };
     for (const tab of reader.model?.sheets ?? []) {
       const rel = reader.workbookRels?.find((r) => r.Id === tab.rId);
@@ -95,7 +95,7 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
 }
 
 async function readRows(ws: AsyncIterable<ExcelJS.Row>, label: string, sheet: string, limits: SheetLimits,
-  budget: { rows: number }): Promise<Pick<RawSheet, 'rows' | 'numbers'>> {
+  budget: { rows: number }): Promise<Pick<RawTab, 'rows' | 'numbers'>> {
   const rows: string[][] = [];
   const numbers: number[] = [];
   let seen = 0;

@@ -7,18 +7,18 @@
 // records it returns, and filters read row columns straight from the cells.
 // The rows are checked ROWS_PER_TURN at a time with a turn of the event loop
 // between (turns.ts): a large sheet does not hold up other requests.
-import type { EdgeRecord, Endpoint, RowProblem } from '../types.ts';
-import { endpointSide } from './endpoints.ts';
+import type { EdgeRecord, CircuitEnd, RowProblem } from '../types.ts';
+import { circuitEndSide } from './circuit-ends.ts';
 import { fieldValue, filler, setField } from './fields.ts';
 import { planHeader } from './header.ts';
 import type { NodeLookup } from './nodes.ts';
-import { cellAt, headerIndex, isEmptyRow, rowNumber, type RawSheet } from './raw.ts';
+import { cellAt, headerIndex, isEmptyRow, rowNumber, type RawTab } from './raw.ts';
 import { inTurns, ROWS_PER_TURN } from './turns.ts';
 
 /** Problems kept per sheet; the rest are counted (problemCount). */
 const MAX_PROBLEMS = 200;
 
-export interface EdgeSheet {
+export interface EdgeTab {
   name: string;
   /** Usable rows, that is records. */
   recordCount: number;
@@ -33,14 +33,14 @@ export interface EdgeSheet {
   rowCount: number;
   /** Row columns a filter may name, lower case, in header order. */
   rowColumns: string[];
-  /** Endpoint fields a filter may name as `endpoints.<field>`. */
-  endpointColumns: string[];
+  /** Circuit-end fields a filter may name as `endpoints.<field>`. */
+  endColumns: string[];
   /** Set when the tab has one of source/destination but not both. */
   error?: string;
 }
 
 /** null when the tab has neither a source nor a destination column: not an edge sheet. */
-export async function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null): Promise<EdgeSheet | null> {
+export async function buildEdgeTab(sheet: RawTab, nodes: NodeLookup | null): Promise<EdgeTab | null> {
   const rows = sheet.rows;
   const start = headerIndex(sheet);
   if (start < 0) return null;
@@ -49,12 +49,12 @@ export async function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null):
   const own = plan.fields.filter((f) => f.target === 'record');
   const fromSource = plan.fields.filter((f) => f.target === 'source');
   const fromDestination = plan.fields.filter((f) => f.target === 'destination');
-  const endpointColumns = unique(['name', ...(nodes?.fields ?? []), ...fromSource.map((f) => f.key), ...fromDestination.map((f) => f.key)]);
+  const endColumns = unique(['name', ...(nodes?.fields ?? []), ...fromSource.map((f) => f.key), ...fromDestination.map((f) => f.key)]);
   const usable: number[] = [];
   let built: (EdgeRecord | undefined)[] = [];
-  const out: EdgeSheet = {
+  const out: EdgeTab = {
     name: sheet.name, recordCount: 0, problems: [], problemCount: 0, rowCount: 0,
-    rowColumns: unique(['id', 'name', 'source', 'destination', ...own.map((f) => f.key)]), endpointColumns,
+    rowColumns: unique(['id', 'name', 'source', 'destination', ...own.map((f) => f.key)]), endColumns,
     record: (index) => (built[index] ??= makeRecord(usable[index])),
     rowColumn: (key) => rowColumn(key),
   };
@@ -69,9 +69,9 @@ export async function buildEdgeSheet(sheet: RawSheet, nodes: NodeLookup | null):
     return out;
   }
 
-  const byNode = new Map<string, Endpoint>();
-  const sides = [endpointSide(fromSource, nodes, byNode), endpointSide(fromDestination, nodes, byNode)] as const;
-  const expectsCoordinates = endpointColumns.includes('latitude');
+  const byNode = new Map<string, CircuitEnd>();
+  const sides = [circuitEndSide(fromSource, nodes, byNode), circuitEndSide(fromDestination, nodes, byNode)] as const;
+  const expectsCoordinates = endColumns.includes('latitude');
   const lookupTab = nodes ? `the ${JSON.stringify(nodes.tab)} tab` : 'a Nodes tab';
   const noPlace = (name: string) => `node ${JSON.stringify(name)} has no coordinates (not in ${lookupTab}, no ` +
     'latitude/longitude cells in the row); kept without a position';

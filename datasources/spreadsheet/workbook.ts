@@ -5,26 +5,26 @@
 // file that cannot be used may be anything (the listing is public: docs/api.md, Datasources).
 import { datasourceUnavailable } from '../../errors.ts';
 import { findLookupTab, readNodes } from './nodes.ts';
-import { cellAt, headerIndex, type RawSheet } from './raw.ts';
-import { buildEdgeSheet, type EdgeSheet } from './records.ts';
+import { cellAt, headerIndex, type RawTab } from './raw.ts';
+import { buildEdgeTab, type EdgeTab } from './records.ts';
 
 export interface ParsedBook {
   /** Edge sheets by tab name, in tab order (a Map: tab names are file data). */
-  sheets: Map<string, EdgeSheet>;
+  tabs: Map<string, EdgeTab>;
 }
 
-export async function buildBook(raw: RawSheet[], label: string): Promise<ParsedBook> {
+export async function buildBook(raw: RawTab[], label: string): Promise<ParsedBook> {
   // A lookup tab serves the other tabs of its workbook; a file of one tab (every
   // CSV, whose tab is named after the file) has none, so `nodes.csv` is circuits.
   const nodesTab = raw.length > 1 ? findLookupTab(raw) : undefined;
   const nodes = nodesTab ? await readNodes(nodesTab) : null;
-  const sheets = new Map<string, EdgeSheet>();
+  const tabs = new Map<string, EdgeTab>();
   for (const tab of raw) {
-    if (tab === nodesTab || sheets.has(tab.name)) continue;
-    const sheet = await buildEdgeSheet(tab, nodes);
-    if (sheet) sheets.set(tab.name, sheet);
+    if (tab === nodesTab || tabs.has(tab.name)) continue;
+    const edges = await buildEdgeTab(tab, nodes);
+    if (edges) tabs.set(tab.name, edges);
   }
-  if (sheets.size === 0) {
+  if (tabs.size === 0) {
     const header = raw.length === 1 ? raw[0].rows[headerIndex(raw[0])] ?? [] : [];
     const cells = header.filter((_, i) => cellAt(header, i) !== '').length;
     const found = raw.length === 1
@@ -32,5 +32,5 @@ export async function buildBook(raw: RawSheet[], label: string): Promise<ParsedB
       : `tabs: ${raw.map((s) => s.name).join(', ') || '(none)'}`;
     throw datasourceUnavailable(`${label} has no sheet with source and destination columns (${found})`);
   }
-  return { sheets };
+  return { tabs };
 }

@@ -45,7 +45,7 @@ describe('built-in provider: discovery and JWKS', () => {
     }
   });
 
-  it('has no user management and no password grant endpoint', async () => {
+  it('has no user management and no password grant route', async () => {
     const admin = await client.clientCredentialsGrant(await discover(`${srv.baseUrl}/oidc`, 'robot', 'robot secret value'), { scope: 'svc:maps:read' });
     for (const [method, path] of [['GET', '/api/v1/user/'], ['POST', '/api/v1/user'], ['PUT', '/api/v1/user/admin/'],
       ['PUT', '/api/v1/user/admin/set_password/'], ['DELETE', '/api/v1/user/admin/'], ['POST', '/api/v1/auth/token']]) {

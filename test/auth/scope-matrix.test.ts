@@ -122,13 +122,13 @@ describe('route x scope matrix (docs/api.md)', () => {
     const json = row.body ? await row.body(f) : undefined;
     return t.request(url, { method: row.method, token, ...(json !== undefined ? { json } : {}) });
   };
-  /** A route the app does not have answers with the notFound handler's "no such endpoint". */
+  /** A route the app does not have answers with the notFound handler's "no such route". */
   const isBuilt = async (row: Row) => {
     const key = `${row.method} ${row.path}`;
     if (!built.has(key)) {
       const res = await send(row, admin);
       const body = res.status === 404 ? await res.json().catch(() => ({})) as { detail?: string } : {};
-      built.set(key, !(res.status === 404 && body.detail?.startsWith('no such endpoint')));
+      built.set(key, !(res.status === 404 && body.detail?.startsWith('no such route')));
     }
     return built.get(key)!;
   };

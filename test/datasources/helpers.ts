@@ -55,8 +55,8 @@ export async function writeCsv(dir: string, file: string, rows: Cell[][], delimi
   return full;
 }
 
-export const endpoint = (sheetId: string, sheetName: string) =>
-  `spreadsheet?${new URLSearchParams({ sheet_id: sheetId, sheet_name: sheetName })}`;
+export const endpoint = (fileId: string, sheetName: string) =>
+  `spreadsheet?${new URLSearchParams({ sheet_id: fileId, sheet_name: sheetName })}`;
 
 export function query(endpointString: string, filters: Partial<Filter>[] = [], extra: Partial<DatasetQuery> = {}): DatasetQuery {
   return {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { DatasourceEntry } from '../../datasources/types.ts';
+import type { DatasourceListing } from '../../datasources/types.ts';
 import { csvText, endpoint, query, registryFor, rejectsWith, tempDir, writeCsv, writeXlsx, xlsxBuffer } from './helpers.ts';
 import { buildZip, deflatedPart, deflateRepeated, readParts } from './zip.ts';
 
@@ -26,7 +26,7 @@ const SHEET = [['source', 'destination', 'capacity'], ['a', 'b', 10]];
 async function assertUnavailable(limits: Parameters<typeof registryFor>[1], key: string, ep: string, reason: RegExp) {
   const registry = registryFor(dir, limits);
   const list = await registry.list();
-  const entry = list[key] as DatasourceEntry;
+  const entry = list[key] as DatasourceListing;
   assert.ok(entry, `no entry ${key} in ${Object.keys(list).join(', ')}`);
   assert.equal(entry.available, false);
   assert.match(entry.error as string, reason);

@@ -118,7 +118,7 @@ describe('a 200,000-row sheet does not hold up other requests', () => {
     const edges = [['source', 'destination'], ...Array.from({ length: ROWS }, (_, i) => [`n${i}`, `n${(i * 7) % ROWS}`])];
     const { value: book, computing } = await turnsDuring(() => buildBook([{ name: 'Circuits', rows: edges }, { name: 'Nodes', rows: nodes }], 'x.xlsx'));
     assert.ok(computing >= 50, `only ${computing} turns while checking ${2 * ROWS} rows`);
-    const sheet = book.sheets.get('Circuits')!;
+    const sheet = book.tabs.get('Circuits')!;
     assert.equal(sheet.recordCount, ROWS);
     assert.equal(sheet.problemCount, 0);
     assert.deepEqual(sheet.record(ROWS - 1).endpoints, [

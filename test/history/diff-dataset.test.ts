@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Endpoint } from '../../datasources/types.ts';
+import type { CircuitEnd } from '../../datasources/types.ts';
 import { diffDataset, type DatasetSide } from '../../history/diff-dataset.ts';
 import { ep, rec } from '../render/fixtures.ts';
 import { datasetVersions } from '../../bench/diff.ts';
@@ -91,8 +91,8 @@ describe('diffDataset', () => {
   });
 
   it('uses each version\'s own deduplication field: changing it re-keys the nodes', () => {
-    const region = (e: Endpoint) => ({ ...e, region: ['SEA', 'DEN'].includes(e.name) ? 'west' : 'east' });
-    const withRegion = () => before().map((r) => ({ ...r, endpoints: [region(r.endpoints[0]), region(r.endpoints[1])] as [Endpoint, Endpoint] }));
+    const region = (e: CircuitEnd) => ({ ...e, region: ['SEA', 'DEN'].includes(e.name) ? 'west' : 'east' });
+    const withRegion = () => before().map((r) => ({ ...r, endpoints: [region(r.endpoints[0]), region(r.endpoints[1])] as [CircuitEnd, CircuitEnd] }));
     const d = diffDataset(side(withRegion()), side(withRegion(), query({ node_deduplication_field: 'region' })));
     assert.deepEqual(d.nodes.removed.map((n) => n.name), ['CHI', 'DEN', 'NYC', 'SEA']);
     assert.deepEqual(d.nodes.added.map((n) => n.name), ['east', 'west']);

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { deepEqual, diffJson, type JsonChange } from '../../history/json-diff.ts';
+import { diffJson, type JsonChange } from '../../history/json-diff.ts';
+import { deepEqual } from '../../schema/json-equal.ts';
 
 describe('diffJson', () => {
   const cases: [string, unknown, unknown, JsonChange[]][] = [

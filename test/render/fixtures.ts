@@ -1,14 +1,14 @@
 // Small hand-made record sets for the render tests.
-import type { EdgeRecord, Endpoint } from '../../datasources/types.ts';
+import type { EdgeRecord, CircuitEnd } from '../../datasources/types.ts';
 
-export const ep = (name: string, lat?: number, lng?: number, extra: Record<string, unknown> = {}): Endpoint => ({
+export const ep = (name: string, lat?: number, lng?: number, extra: Record<string, unknown> = {}): CircuitEnd => ({
   name,
   ...(lat === undefined ? {} : { latitude: lat }),
   ...(lng === undefined ? {} : { longitude: lng }),
   ...extra,
 });
 
-export function rec(id: string, name: string, a: Endpoint, b: Endpoint, extra: Record<string, unknown> = {}): EdgeRecord {
+export function rec(id: string, name: string, a: CircuitEnd, b: CircuitEnd, extra: Record<string, unknown> = {}): EdgeRecord {
   return { id, name, source: a.name, destination: b.name, endpoints: [a, b], ...extra };
 }
 

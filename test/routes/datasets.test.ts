@@ -1,4 +1,4 @@
-// Dataset endpoints with a scripted datasource registry, so that every
+// Dataset routes with a scripted datasource registry, so that every
 // outcome of a live run (records, unusable rows, 503, 422) is under the
 // test's control. datasets-spreadsheet.test.ts runs the real registry.
 import assert from 'node:assert/strict';

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { body, createMap, sampleMap, sampleTemplate, start, type Started } from './fixtures.ts';
+import { RESOURCE_ROUTES } from '../../routes/api-operations.ts';
 
 let t: Started;
 before(async () => { t = await start({ settings: { server: { bodyLimitBytes: 64 * 1024 } } }); });
@@ -151,12 +152,17 @@ describe('request bodies', () => {
 
 describe('path IDs that are not 7 letters or digits', () => {
   const bad = ['abc', 'abcdefgh', 'abc-def', 'abc_def', 'abc.def', '%2e%2e%2fabc', '..%2F..%2Fx', 'abc%00def', 'ab%20cdef', '%C3%84%C3%84%C3%84%C3%84%C3%84%C3%84%C3%84', '__proto__', 'constructor'];
-  const routes = (id: string) => [
-    ['GET', `/api/v1/map/id/${id}/`], ['PUT', `/api/v1/map/id/${id}/`],
-    ['POST', `/api/v1/map/id/${id}/publish/`], ['POST', `/api/v1/map/id/${id}/unpublish/`],
-    ['GET', `/api/v1/dataset/id/${id}/`], ['PUT', `/api/v1/dataset/id/${id}/`],
-    ['GET', `/api/v1/template/id/${id}/`], ['PUT', `/api/v1/template/id/${id}/`],
-  ] as const;
+  // The resources' own routes by ID, as their resources declare them (get, update, a map's publish and unpublish).
+  const byId = RESOURCE_ROUTES.flatMap((kind) => kind.operations.filter((op) => op.path.startsWith(kind.objectPath.slice(0, -1))));
+  const routes = (id: string) => byId.map((op) => [op.method.toUpperCase(), op.path.replace(/\{\w+Id\}/, id)] as const);
+
+  it('cover the routes by ID of maps, datasets and templates', () => {
+    const declared = routes('X').map(([method, path]) => `${method} ${path}`);
+    for (const route of ['GET /api/v1/map/id/X/', 'PUT /api/v1/map/id/X/', 'POST /api/v1/map/id/X/publish/', 'POST /api/v1/map/id/X/unpublish/',
+      'GET /api/v1/dataset/id/X/', 'PUT /api/v1/dataset/id/X/', 'GET /api/v1/template/id/X/', 'PUT /api/v1/template/id/X/']) {
+      assert.ok(declared.includes(route), route);
+    }
+  });
 
   it('are 404 JSON and never reach the store', async () => {
     const seen: string[] = [];
@@ -190,7 +196,7 @@ describe('path IDs that are not 7 letters or digits', () => {
 });
 
 describe('paths with and without the trailing slash', () => {
-  it('reach the same endpoint', async () => {
+  it('reach the same route', async () => {
     const map = await createMap(t);
     for (const path of ['/api/v1/maps', '/api/v1/datasets', '/api/v1/templates', `/api/v1/map/id/${map.mapId}`, '/api/v1/public/maps']) {
       const a = await t.request(path, { token: t.all });

@@ -1,4 +1,4 @@
-// The list endpoints' parameters, shown on the maps list (the datasets and
+// The list routes' parameters, shown on the maps list (the datasets and
 // templates lists share the code; their own tests check their filters).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

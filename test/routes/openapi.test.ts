@@ -1,13 +1,13 @@
 // GET /openapi.json: an OpenAPI 3.1 document listing every route of docs/api.md
 // (our additions to Terranova's API included) with the request schemas the routes validate
-// with, and bearer security with the configured scope of each endpoint.
+// with, and bearer security with the configured scope of each route.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseSettings } from '../../config/settings.ts';
 import { TokenRequestSchema } from '../../schema/auth.ts';
 import { DatasetRevisionSchema } from '../../schema/dataset.ts';
 import { MapRevisionSchema } from '../../schema/map.ts';
-import { DATASET_FIELDS, MAP_FIELDS, TEMPLATE_FIELDS } from '../../schema/records.ts';
+import { DATASET_FIELDS, MAP_FIELDS, TEMPLATE_FIELDS } from '../../schema/objects.ts';
 import { TemplateRevisionSchema } from '../../schema/template.ts';
 import { SetPasswordSchema, UserCreateSchema, UserUpdateSchema } from '../../schema/users.ts';
 import { buildOpenApi, jsonSchema } from '../../routes/openapi.ts';
@@ -185,7 +185,7 @@ describe('GET /openapi.json', () => {
     assert.equal(doc.paths['/api/v1/current_user/'].get.responses['503'], undefined);
   });
 
-  it('omits the user management endpoints with the OIDC backend', () => {
+  it('omits the user management routes with the OIDC backend', () => {
     const settings = parseSettings({ auth: { backend: 'oidc' } }, {}, t.dir);
     const oidc = buildOpenApi(settings) as any;
     assert.equal(oidc.paths['/api/v1/user/'], undefined);

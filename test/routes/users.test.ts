@@ -228,7 +228,7 @@ describe('DELETE /api/v1/user/{username}/', () => {
   });
 });
 
-describe('user endpoints survive a restart', () => {
+describe('user routes survive a restart', () => {
   it('users and passwords are read back from the data folder', async () => {
     const first = await makeTestApp();
     const admin = await first.token();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MAP_FIELDS } from '../../schema/records.ts';
+import { MAP_FIELDS } from '../../schema/objects.ts';
 import { REPO, runTs, waitForOutput, type Child } from './child.ts';
 
 const FIXTURE = path.join(REPO, 'test/store/fixtures/serve.ts');

@@ -1,6 +1,6 @@
 // The objects the service answers with: the full map, dataset and template
 // objects (latest or a given version). Their keys are the valid values of the
-// list endpoints' `fields` parameter, and the OpenAPI document describes the
+// list routes' `fields` parameter, and the OpenAPI document describes the
 // responses from them.
 import * as v from 'valibot';
 import { IdSchema } from './common.ts';
@@ -67,14 +67,14 @@ export const ErrorSchema = v.object({
   traceId: v.optional(v.pipe(v.string(), v.description('500 only: the ID under which the failure was logged'))),
 });
 
-/** One entry of GET /api/v1/datasources/ (datasources/types.ts DatasourceEntry). */
-export const DatasourceEntrySchema = v.looseObject({
+/** One entry of GET /api/v1/datasources/ (datasources/types.ts DatasourceListing). */
+export const DatasourceListingSchema = v.looseObject({
   name: v.string(),
   description: v.string(),
   context: v.pipe(v.record(v.string(), v.string()), v.description('for a spreadsheet: sheet_id and sheet_name')),
 });
 
-/** A user as the user endpoints answer (never a password or a hash). */
+/** A user as the user routes answer (never a password or a hash). */
 export const UserSchema = v.looseObject({
   username: v.string(),
   name: v.optional(v.string()),

@@ -16,20 +16,17 @@ import { ServiceError, validationFailed, isServiceError } from '../errors.ts';
 import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
 import type { MapConfiguration, MapLayer, MapRevision } from '../schema/map.ts';
-import type { Layout, Topology } from './types.ts';
-import { buildTopology, drawNode } from './topology.ts';
-import { DEFAULT_TEMPLATES } from './template.ts';
-import { buildTopologyCached } from './topology-cache.ts';
+import type { Topology } from '../render/types.ts';
+import { buildTopology, drawNode } from '../render/topology.ts';
+import { DEFAULT_TEMPLATES } from '../svg-safety/template.ts';
+import { buildTopologyCached } from '../render/topology-cache.ts';
 import { applyOverrides } from './overrides.ts';
-import { normalizeTopology } from './normalize.ts';
+import { normalizeTopology } from '../render/normalize.ts';
 import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
-import { ID_PATTERN } from '../schema/common.ts';
-import { VERSION_NUMBER } from '../schema/list.ts';
-
-type Datatype = 'snapshot' | 'dynamic';
+import { parseDatasetOutputUrl, type Datatype, type DatasetOutputRef } from '../schema/output-url.ts';
 
 export type LayerSource =
-  | { kind: 'dataset'; datasetId: string; version: number | 'latest'; layout: Layout; datatype: Datatype; templateId: string | null }
+  | ({ kind: 'dataset' } & DatasetOutputRef)
   | { kind: 'inline'; topology: Topology }
   | { kind: 'none' };
 
@@ -49,46 +46,6 @@ export interface LayerLoaders {
   dataset(datasetId: string, version: number | 'latest', datatype: Datatype): Promise<DatasetInput>;
   /** A stored template's markup; throws ServiceError not_found when unknown. */
   template(templateId: string): Promise<string>;
-}
-
-// `static` and `live` are what Terranova's editor writes; `snapshot` and `dynamic` our names for them.
-const OUTPUT_URL = /\/output\/dataset\/([A-Za-z0-9]{7})\/(geographic|logical)\/(snapshot|static|dynamic|live)(?:\/(?:json|svg))?\/?$/;
-
-/**
- * Parses a dataset output URL, absolute or relative; null when it is not one,
- * `problem` when its `version` or `template` is one the output route itself
- * would refuse (an empty one counts as absent: editors that build the URL
- * write `?template=` for none). Only the path and query count: the host is
- * not compared with this service's, so maps moved from another instance
- * together with their datasets (same IDs), or saved through a proxy under
- * another name, still resolve.
- */
-export function parseDatasetOutputUrl(url: string): Omit<Extract<LayerSource, { kind: 'dataset' }>, 'kind'> | { problem: string } | null {
-  let u: URL;
-  try {
-    u = new URL(url, 'http://service.invalid/');
-  } catch {
-    return null;
-  }
-  const m = OUTPUT_URL.exec(u.pathname);
-  if (!m) return null;
-  const versions = u.searchParams.getAll('version').filter(Boolean);
-  const templates = u.searchParams.getAll('template').filter(Boolean);
-  const [v, t] = [versions[0], templates[0]];
-  const shown = (values: string[]) => JSON.stringify(values.join('&').slice(0, 40));
-  if (versions.length > 1 || (v !== undefined && v !== 'latest' && !VERSION_NUMBER.test(v))) {
-    return { problem: `version ${shown(versions)} is not latest or a version number` };
-  }
-  if (templates.length > 1 || (t !== undefined && !ID_PATTERN.test(t))) {
-    return { problem: `template ${shown(templates)} is not a template ID (7 letters or digits)` };
-  }
-  return {
-    datasetId: m[1],
-    layout: m[2] as Layout,
-    datatype: m[3] === 'snapshot' || m[3] === 'static' ? 'snapshot' : 'dynamic',
-    version: v === undefined || v === 'latest' ? 'latest' : Number(v),
-    templateId: t ?? null,
-  };
 }
 
 function layerLabel(layer: MapLayer, index: number): string {

@@ -1,9 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceError, notFound, datasourceUnavailable } from '../../errors.ts';
-import { layerSource, parseDatasetOutputUrl, resolveMapLayers, type LayerLoaders } from '../../render/layers.ts';
+import { layerSource, resolveMapLayers, type LayerLoaders } from '../../map-output/layers.ts';
+import { parseDatasetOutputUrl } from '../../schema/output-url.ts';
 import type { MapLayer } from '../../schema/map.ts';
-import { backbone } from './fixtures.ts';
+import { backbone } from '../render/fixtures.ts';
 
 const query = { endpoint: 'spreadsheet?sheet_id=a&sheet_name=b', filters: [], node_deduplication_field: null, node_group_criteria: null, node_group_layout: null };
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkAttribute, elementMarkup, escapeAttr, escapeText, serialize } from '../../render/sanitize.ts';
-import { parseFragment, sanitizeFragment } from '../../render/parse.ts';
+import { checkAttribute, elementMarkup, escapeAttr, escapeText, serialize } from '../../svg-safety/sanitize.ts';
+import { parseFragment, sanitizeFragment } from '../../svg-safety/parse.ts';
 import { newCanvas } from '../../render/svg-canvas.ts';
 import { bfsLevels } from '../../render/logical-layout.ts';
 

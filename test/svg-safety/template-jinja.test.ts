@@ -6,9 +6,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTopology } from '../../render/topology.ts';
 import { renderTopologySvg } from '../../render/svg.ts';
-import { checkTemplate, compileTemplate, DEFAULT_TEMPLATES, drawsSomething, templateWarnings } from '../../render/template.ts';
-import { ep, rec } from './fixtures.ts';
-import { activeContent, parseSvg } from './svg-check.ts';
+import { checkTemplate, compileTemplate, DEFAULT_TEMPLATES, drawsSomething, templateWarnings } from '../../svg-safety/template.ts';
+import { ep, rec } from '../render/fixtures.ts';
+import { activeContent, parseSvg } from '../render/svg-check.ts';
 
 // Terranova's DEFAULT_NODE_TEMPLATES (terranova/settings.py), as data.
 const TERRANOVA_GEOGRAPHIC = "<g><rect x='-4' y='-4' width='8' height='8' /></g>";

@@ -1,10 +1,10 @@
-// The safe Jinja subset (render/jinja.ts) through compileTemplate: every
+// The safe Jinja subset (svg-safety/jinja.ts) through compileTemplate: every
 // construct with the output it must give, and every way out of the subset
 // with the problem it must report.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkTemplate, compileTemplate, type TemplateContext } from '../../render/template.ts';
-import { MAX_VALUE_CHARS, parseExpression, JinjaError } from '../../render/jinja.ts';
+import { checkTemplate, compileTemplate, type TemplateContext } from '../../svg-safety/template.ts';
+import { MAX_VALUE_CHARS, parseExpression, JinjaError } from '../../svg-safety/jinja.ts';
 
 const NODE: TemplateContext = {
   name: 'chic-cr6',

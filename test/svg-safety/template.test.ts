@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DOMParser } from '@xmldom/xmldom';
-import { checkTemplate, compileTemplate, DEFAULT_TEMPLATES } from '../../render/template.ts';
+import { checkTemplate, compileTemplate, DEFAULT_TEMPLATES } from '../../svg-safety/template.ts';
 
 const parses = (svg: string) =>
   new DOMParser({ onError: (l, m) => { throw new Error(`${l}: ${m}`); } })

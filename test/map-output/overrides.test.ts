@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyOverrides } from '../../render/overrides.ts';
+import { applyOverrides } from '../../map-output/overrides.ts';
 import { buildTopology } from '../../render/topology.ts';
-import { backbone } from './fixtures.ts';
+import { backbone } from '../render/fixtures.ts';
 
 const base = () => buildTopology(backbone(), { name: 'd', layout: 'geographic' });
 const node = (name: string, lat = 1) => ({ name, coordinate: [lat, 2] as [number, number], meta: { svg: '<circle r="3" onclick="x()"/>' } });

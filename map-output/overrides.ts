@@ -8,8 +8,8 @@
 // topology, so their markup is sanitized and a state without a usable
 // coordinate is ignored rather than breaking the picture.
 import type { DatasetOverrides } from '../schema/map.ts';
-import type { Topology, TopologyEdge, TopologyNode } from './types.ts';
-import { normalizeEdge, normalizeNode } from './normalize.ts';
+import type { Topology, TopologyEdge, TopologyNode } from '../render/types.ts';
+import { normalizeEdge, normalizeNode } from '../render/normalize.ts';
 
 type Rule = { operation: 'add' | 'delete' | 'override'; state?: unknown; render?: boolean | null };
 

@@ -1,0 +1,55 @@
+// One versioned resource (maps, datasets, templates) from a small
+// declaration: its descriptor and how a revision becomes the stored content
+// of a created or a next version. The generic part is the same for every
+// resource: read the latest or an older version, serialize it, list, create
+// under a fresh ID, append the next version with the summary of its change.
+// Each resource's own rules (publishing, running a query, default templates) live
+// in its file beside this one and build on what this returns.
+import type { Store } from '../store/types.ts';
+import { describeChange } from './changes.ts';
+import { VersionedCollection, type Content } from './collection.ts';
+import type { ListQuery, ResourceDescriptor, StoredVersion } from './types.ts';
+
+/** Fields every list answers when `fields` is not given: the ID, the name and the stamps. */
+const DEFAULT_LIST_FIELDS = ['name', 'version', 'lastUpdatedBy', 'lastUpdatedOn'] as const;
+
+/** A resource's descriptor from its singular label ("map": collection maps, ID field mapId). */
+export function describeResource(label: 'map' | 'dataset' | 'template', fields: readonly string[],
+  extra: Pick<ResourceDescriptor, 'computedFields'> = {}): ResourceDescriptor {
+  const idField = `${label}Id`;
+  return { collection: `${label}s` as ResourceDescriptor['collection'], label, idField, fields, defaultFields: [idField, ...DEFAULT_LIST_FIELDS], ...extra };
+}
+
+export interface ResourceRules<R, P = void> {
+  descriptor: ResourceDescriptor;
+  /** The content of version 1. */
+  created: (revision: R) => Content | Promise<Content>;
+  /**
+   * Work an update does before it takes the resource's write turn (a
+   * dataset runs its query); it may fail fast (404, 412, 422) first.
+   */
+  prepare?: (id: string, revision: R, ifMatch: string | undefined) => Promise<P>;
+  /** The content of the next version, from the revision and the latest version (inside the write turn). */
+  updated: (revision: R, latest: StoredVersion, prepared: P) => Content;
+}
+
+export function versionedResource<R, P = void>(store: Store, now: () => Date, rules: ResourceRules<R, P>) {
+  const collection = new VersionedCollection(store, rules.descriptor, now);
+  return {
+    collection,
+    get: (id: string) => collection.get(id),
+    at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
+    serialized: (version: StoredVersion) => collection.serialized(version),
+    list: (query: ListQuery) => collection.list(query),
+    create: async (by: string, revision: R) => collection.create(by, await rules.created(revision)),
+    async update(id: string, by: string, revision: R, ifMatch?: string) {
+      const prepared = rules.prepare ? await rules.prepare(id, revision, ifMatch) : (undefined as P);
+      return collection.append(id, by, async (latest) => {
+        const next = rules.updated(revision, latest, prepared);
+        return { content: next, change: await describeChange(rules.descriptor.collection, store, latest, next) };
+      }, { ifMatch });
+    },
+  };
+}
+
+export type VersionedResource<R = never> = ReturnType<typeof versionedResource<R>>;

@@ -1,0 +1,170 @@
+// The routes of one versioned resource (docs/api.md: Maps, Datasets,
+// Templates, History), from the resource's declaration: list, get by ID, create
+// (201 + Location) and update (200, the new version), each an operation
+// declaration with its handler (routes/operation.ts), plus the resource's own
+// operations (a map's publish and unpublish), and its history routes. Thin:
+// parse, call the resource (resources/versioned-resource.ts), send with the
+// ETag; a write's answer adds the resource's `warnings` when there are any.
+import type { Context, Hono } from 'hono';
+import type * as v from 'valibot';
+import type { AppEnv } from '../auth/types.ts';
+import { diffOf } from '../resources/changes.ts';
+import type { Content } from '../resources/collection.ts';
+import type { ResourceDescriptor, StoredVersion } from '../resources/types.ts';
+import { mapsUsing } from '../resources/usage.ts';
+import type { VersionedResource } from '../resources/versioned-resource.ts';
+import { IdSchema } from '../schema/common.ts';
+import { historyRoutes } from './history.ts';
+import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
+import {
+  created, listed, listParams, oneVersion, version, type Effect, type Operation, type RouteDeps,
+} from './operation.ts';
+import { actingUser, ifMatch, pathId, sendList, sendVersion, sendWritten } from './versioned.ts';
+
+/** What differs between maps, datasets and templates; everything else is the same for all three. */
+export interface ResourceRoutesDeclaration<R> {
+  /** The singular path segment: /api/v1/<segment>/id/{<idField>}/. */
+  segment: 'map' | 'dataset' | 'template';
+  descriptor: ResourceDescriptor;
+  /** List filters beyond the ID, the name and lastUpdatedBy, which every resource has: field name -> value type. */
+  moreFilters?: ListSpec['filters'];
+  /** The create and update body: its component name and schema. */
+  revision: { name: string; schema: v.GenericSchema<unknown, R> };
+  /** The object a GET answers (its component is the segment capitalized; the list item's is that plus ListItem). */
+  object: v.GenericSchema;
+  /** The resource these routes serve. */
+  resource: (deps: RouteDeps) => VersionedResource<R>;
+  /** What the summaries call one resource (default: the segment). */
+  noun?: string;
+  /** Summaries (and the update's description and answer) where docs/api.md words them otherwise than "List maps", "Get a map"… */
+  text?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'updateDescription' | 'updated', string>>;
+  /** Effects of an update beyond reading, writing and If-Match (a dataset runs its query). */
+  updateEffects?: Effect[];
+  /** What a create or update answer adds as `warnings` (they belong to the answer, not the stored version). */
+  warnings?: (revision: R) => string[];
+  /** The resource's own operations, declared with their handlers. */
+  more?: (kind: ResourcePaths) => Operation[];
+  /** History rules: maps that still use a resource make its deletion 409; content adjustments of restore and revert. */
+  history?: {
+    usedBy?: 'dataset' | 'template';
+    onRestore?: (content: Content) => Content;
+    onRevert?: (content: Content, latest: StoredVersion) => Content;
+  };
+}
+
+/** A resource's paths, for the operations it declares itself. */
+export interface ResourcePaths {
+  /** The OpenAPI tag, also the plural the list route is named by (/api/v1/<tag>/). */
+  tag: string;
+  idParam: Record<string, v.GenericSchema>;
+  /** The object path: /api/v1/<segment>/id/{<idField>}/. */
+  objectPath: string;
+  /** The path ID of a request; 404 when it cannot be an ID. */
+  id: (c: Context) => string;
+}
+
+/** A declared resource's routes with what is derived from it: the same object serves the router, the OpenAPI document and the tests. */
+export interface ResourceRoutes extends ResourcePaths {
+  segment: ResourceRoutesDeclaration<unknown>['segment'];
+  /** The object a GET answers, and its component name. */
+  object: { name: string; schema: v.GenericSchema };
+  /** The list item schema (the object with every field optional); referenced by identity for its component name. */
+  item: v.GenericSchema;
+  /** List, get, create and update, then the resource's own operations. */
+  operations: readonly Operation[];
+  /** History, diff, delete, restore and revert (routes/history.ts) take their rules from here. */
+  history: NonNullable<ResourceRoutesDeclaration<unknown>['history']>;
+  /** The resource's history routes (routes/history.ts); its operations are registered from their declarations with every other's. */
+  historyRoutes: (deps: RouteDeps) => Hono<AppEnv>;
+}
+
+export function resourceRoutes<R>(declared: ResourceRoutesDeclaration<R>, item: v.GenericSchema): ResourceRoutes {
+  const { segment, descriptor } = declared;
+  const tag = `${segment}s`;
+  const paths: ResourcePaths = {
+    tag,
+    idParam: { [descriptor.idField]: IdSchema },
+    objectPath: `/api/v1/${segment}/id/{${descriptor.idField}}/`,
+    id: (c) => pathId(c, descriptor.idField, descriptor.label),
+  };
+  const operations = resourceOperations(declared, paths, item);
+  const history = declared.history ?? {};
+  return {
+    ...paths, segment, object: { name: segment[0].toUpperCase() + segment.slice(1), schema: declared.object }, item, operations, history,
+    historyRoutes: (deps) => resourceHistoryRoutes(declared, history, deps),
+  };
+}
+
+/** List, get, create and update of a resource, then its own operations: the declarations the router and the document share. */
+function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: ResourcePaths, item: v.GenericSchema): Operation[] {
+  const { segment, descriptor } = declared;
+  const { tag } = paths;
+  const noun = declared.noun ?? segment;
+  const text = {
+    list: `List ${noun}s`, get: `Get a ${noun}`, create: `Create a ${noun}`, update: `Save a new version of a ${noun}`, ...declared.text,
+  };
+  const object = declared.object;
+  const filters = { [descriptor.idField]: 'string', name: 'string', lastUpdatedBy: 'string', ...declared.moreFilters } as const;
+  const list: ListSpec = { resource: descriptor, filters };
+  const body = { name: declared.revision.name, schema: declared.revision.schema };
+  const warnings = (revision: R) => declared.warnings?.(revision) ?? [];
+  return [
+    {
+      method: 'get', path: `/api/v1/${tag}/`, tag, summary: text.list, scope: 'read', query: listParams(list), effects: ['versions'],
+      answers: { 200: listed(tag, item) },
+      handle: (deps) => {
+        const resource = declared.resource(deps);
+        return (c) => sendList(c, resource.list(parseListQuery(c, list)));
+      },
+    },
+    {
+      method: 'get', path: paths.objectPath, tag, summary: text.get, scope: 'read', pathParams: paths.idParam, query: [oneVersion], effects: ['versions'],
+      answers: { 200: version(`the full ${segment} object`, object) },
+      handle: (deps) => {
+        const resource = declared.resource(deps);
+        return (c) => sendVersion(c, resource.collection, paths.id(c), parseVersionQuery(c));
+      },
+    },
+    {
+      method: 'post', path: `/api/v1/${segment}/`, tag, summary: text.create, scope: 'write', body, effects: ['write'],
+      answers: { 201: created(segment, object) },
+      handle: (deps) => {
+        const resource = declared.resource(deps);
+        return async (c, read) => {
+          const revision = await read() as R;
+          const stored = await resource.create(actingUser(c), revision);
+          return sendWritten(c, resource.serialized(stored), 201, warnings(revision),
+            { Location: `${deps.baseUrl}/api/v1/${segment}/id/${String(stored[descriptor.idField])}/` });
+        };
+      },
+    },
+    {
+      method: 'put', path: paths.objectPath, tag, summary: text.update, ...(text.updateDescription ? { description: text.updateDescription } : {}),
+      scope: 'write', pathParams: paths.idParam, body, effects: ['versions', 'write', 'ifMatch', ...(declared.updateEffects ?? [])],
+      answers: { 200: version(text.updated ?? 'the new version', object) },
+      handle: (deps) => {
+        const resource = declared.resource(deps);
+        return async (c, read) => {
+          const id = paths.id(c);
+          resource.get(id); // an unknown resource: 404 before reading the body
+          const revision = await read() as R;
+          return sendWritten(c, resource.serialized(await resource.update(id, actingUser(c), revision, ifMatch(c))), 200, warnings(revision));
+        };
+      },
+    },
+    ...(declared.more?.(paths) ?? []),
+  ];
+}
+
+/** History, diff, delete, restore and revert of a resource (routes/history.ts), with the resource's rules. */
+function resourceHistoryRoutes<R>(declared: ResourceRoutesDeclaration<R>, history: ResourceRoutes['history'], deps: RouteDeps) {
+  const { collection } = declared.resource(deps);
+  const { usedBy } = history;
+  return historyRoutes({
+    auth: deps.auth, segment: declared.segment, collection,
+    usedBy: usedBy && ((id) => mapsUsing(deps.maps.collection, usedBy, id)),
+    diff: (_id, from, to) => diffOf(collection.descriptor.collection, deps.store, from, to),
+    onRestore: history.onRestore,
+    onRevert: history.onRevert,
+  });
+}
