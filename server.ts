@@ -21,6 +21,8 @@ import { docsRoutes } from './routes/docs.ts';
 import { mapRoutes } from './routes/maps.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { outputRoutes } from './routes/output.ts';
+import { outputSender } from './routes/output-send.ts';
+import { createOutputCache } from './render/output-cache.ts';
 import { publicRoutes } from './routes/public.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -50,6 +52,8 @@ export interface AppDeps {
   deferAdmin?: boolean;
   /** Datasource kinds for dataset queries; default: the spreadsheet registry over settings.datasources. */
   datasources?: DatasourceRegistry;
+  /** Called on every output render, that is every request the output cache could not answer (tests count them). */
+  onOutputRender?: (key: string) => void;
 }
 
 export async function createApp(deps: AppDeps) {
@@ -73,6 +77,8 @@ export async function createApp(deps: AppDeps) {
   const resources = createResources({ store, now, datasources });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
+  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender });
+  const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
 
   app.route('/', healthRoutes(resources.problems));
   app.route('/', authRoutes(auth));
@@ -96,8 +102,8 @@ export async function createApp(deps: AppDeps) {
   app.route('/', history('dataset', resources.datasets.collection, 'dataset'));
   app.route('/', history('template', resources.templates.collection, 'template'));
   app.route('/', publicRoutes({ maps: resources.maps }));
-  app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store }));
-  app.route('/', outputRoutes({ auth, ...resources, datasources, baseUrl }));
+  app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store, send }));
+  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl }));
   app.route('/', datasourceRoutes(datasources));
   app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
   app.route('/', openApiRoutes(settings));

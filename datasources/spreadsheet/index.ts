@@ -73,6 +73,11 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     async columns(params) {
       return filterableColumns(await sheetAt(params));
     },
+    async fingerprint(params) {
+      const file = (await catalog.scan()).get(sheetParams(params).sheet_id);
+      const found = file && (await catalog.identify(file));
+      return found && `${file.fileName}:${found.identity}`;
+    },
     async run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult> {
       return runQuery(await sheetAt(params), query);
     },
