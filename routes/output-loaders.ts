@@ -26,8 +26,11 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
   return {
     async dataset(id, version, datatype) {
       const stored = await datasets.at(id, version);
-      // A version once read stays as it was; the latest is a version number that moves, and either may be deleted.
-      deps.add(String(stored.version), () => String(version === 'latest' ? datasets.get(id).version : (datasets.get(id), version)));
+      // A version once read stays as it was; the latest is a version number that moves; get() fails once the dataset is deleted.
+      deps.add(String(stored.version), () => {
+        const latest = datasets.get(id);
+        return String(version === 'latest' ? latest.version : version);
+      });
       const query = datasets.query(stored);
       const name = String(stored.name);
       if (datatype === 'dynamic') {
