@@ -17,23 +17,31 @@ import { Lru } from '../store/lru.ts';
 export type OutputBody = string | Uint8Array;
 
 export interface Output {
-  body: OutputBody;
+  /** The bytes sent: a rendered string is encoded once, not on every answer. */
+  body: Uint8Array;
   /** Strong ETag of the bytes (quoted). */
   etag: string;
 }
 
-/** One thing an output was drawn from: the value it had, and how to ask for its value now. */
+/** One thing an output was drawn from: what names it, the value it had, and how to ask for its value now. */
 interface Dependency {
+  key: string;
   seen: string;
   probe: () => string | Promise<string>;
 }
 
-/** What a render records its dependencies into. */
+/** What a render records its dependencies into; one per key (layers sharing a sheet probe it once). */
 export class Dependencies {
-  readonly list: Dependency[] = [];
+  private readonly byKey = new Map<string, Dependency>();
   /** `probe` must answer `seen` for as long as the output stays right. */
-  add(seen: string, probe: () => string | Promise<string>): void {
-    this.list.push({ seen, probe });
+  add(key: string, seen: string, probe: () => string | Promise<string>): void {
+    if (!this.byKey.has(key)) this.byKey.set(key, { key, seen, probe });
+  }
+  merge(deps: readonly Dependency[]): void {
+    for (const d of deps) if (!this.byKey.has(d.key)) this.byKey.set(d.key, d);
+  }
+  get list(): Dependency[] {
+    return [...this.byKey.values()];
   }
 }
 
@@ -46,8 +54,7 @@ export function etagOf(body: OutputBody): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 }
 
-const weight = (key: string, e: Entry) =>
-  (typeof e.body === 'string' ? e.body.length : e.body.byteLength) + key.length + 64 * (e.deps.length + 2);
+const weight = (key: string, e: Entry) => e.body.byteLength + key.length + 64 * (e.deps.length + 2);
 
 async function current(deps: readonly Dependency[]): Promise<boolean> {
   try {
@@ -84,7 +91,8 @@ export function createOutputCache(options: OutputCacheOptions) {
         pending = (async () => {
           options.onRender?.(key);
           const deps = new Dependencies();
-          const body = await render(deps);
+          const rendered = await render(deps);
+          const body = typeof rendered === 'string' ? Buffer.from(rendered) : rendered;
           const made: Entry = { body, etag: etagOf(body), deps: deps.list };
           entries.set(key, made, weight(key, made));
           return made;
@@ -95,7 +103,7 @@ export function createOutputCache(options: OutputCacheOptions) {
       }
       entry = await pending;
     }
-    if (parent) parent.list.push(...entry.deps);
+    if (parent) parent.merge(entry.deps);
     return entry;
   }
 

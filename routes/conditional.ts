@@ -29,5 +29,5 @@ export function sendRendered(c: Context, output: Output, headers: Readonly<Recor
   // Date). The SVG's Content-Security-Policy and nosniff guard a body; a cache
   // keeps the stored ones when it refreshes its copy (RFC 9111 4.3.4).
   if (notModified(c, output.etag)) return c.body(null, 304, validators);
-  return c.body(output.body as string, 200, { ...headers, ...validators });
+  return c.body(output.body as Uint8Array<ArrayBuffer>, 200, { ...headers, ...validators });
 }

@@ -27,7 +27,7 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
     async dataset(id, version, datatype) {
       const stored = await datasets.at(id, version);
       // A version once read stays as it was; the latest is a version number that moves; get() fails once the dataset is deleted.
-      deps.add(String(stored.version), () => {
+      deps.add(`dataset ${id} ${version}`, String(stored.version), () => {
         const latest = datasets.get(id);
         return String(version === 'latest' ? latest.version : version);
       });
@@ -35,7 +35,7 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
       const name = String(stored.name);
       if (datatype === 'dynamic') {
         const seen = (await datasources.fingerprint?.(query.endpoint)) ?? UNKNOWN;
-        deps.add(seen, async () => (await datasources.fingerprint?.(query.endpoint)) ?? `${UNKNOWN} now`);
+        deps.add(`sheet ${query.endpoint}`, seen, async () => (await datasources.fingerprint?.(query.endpoint)) ?? `${UNKNOWN} now`);
         return { name, query, records: (await datasources.run(query)).records };
       }
       const results = await datasets.results(id, stored.version);
@@ -47,7 +47,7 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
     },
     async template(id) {
       const stored = templates.get(id);
-      deps.add(String(stored.version), () => String(templates.get(id).version));
+      deps.add(`template ${id}`, String(stored.version), () => String(templates.get(id).version));
       return String(stored.template);
     },
   };

@@ -29,7 +29,7 @@ export function outputSender(cache: OutputCache, png: PngLimits) {
     async picture(c: Context, format: PictureFormat, key: string, renderSvg: Render) {
       const svg = (parent?: Dependencies) => cache.output(`svg\n${key}`, renderSvg, parent);
       if (format === 'svg') return sendRendered(c, await svg(), SVG_RESPONSE_HEADERS);
-      const out = await cache.output(`png\n${key}`, async (deps) => renderPng(String((await svg(deps)).body), png));
+      const out = await cache.output(`png\n${key}`, async (deps) => renderPng(new TextDecoder().decode((await svg(deps)).body), png));
       return sendRendered(c, out, PNG_RESPONSE_HEADERS);
     },
   };

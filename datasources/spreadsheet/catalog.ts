@@ -67,26 +67,22 @@ export function createCatalog(limits: SheetLimits) {
     return found;
   }
 
-  /** The file's identity now (device, inode, size, mtime, ctime): a new one for every change; undefined when it is gone. */
-  async function identify(file: SheetFile) {
+  /** Parses the file (or returns the cached parse of this very version); undefined when it is gone. */
+  async function load(file: SheetFile): Promise<Loaded | undefined> {
+    const full = file.path;
+    let identity: string;
+    let size: bigint;
     try {
       // lstat: the real path found by scan() is no link; one that has become a link since is not followed.
-      const s = await lstat(file.path, { bigint: true });
+      const s = await lstat(full, { bigint: true });
       if (!s.isFile()) return undefined;
-      return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, size: s.size, modified: new Date(Number(s.mtimeMs)) };
+      identity = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+      size = s.size;
+      file = { ...file, modified: new Date(Number(s.mtimeMs)) };
     } catch {
       cache.delete(file.fileName);
       return undefined;
     }
-  }
-
-  /** Parses the file (or returns the cached parse of this very version); undefined when it is gone. */
-  async function load(file: SheetFile): Promise<Loaded | undefined> {
-    const full = file.path;
-    const found = await identify(file);
-    if (!found) return undefined;
-    const { identity, size } = found;
-    file = { ...file, modified: found.modified };
     const cached = cache.get(file.fileName);
     if (cached?.identity === identity) return cached.loaded;
     const loaded = enqueue(() => parse(full, file, size));
@@ -127,6 +123,6 @@ export function createCatalog(limits: SheetLimits) {
     return next;
   }
 
-  return { dir, scan, load, identify, clear: () => cache.clear() };
+  return { dir, scan, load, clear: () => cache.clear() };
 }
 

@@ -3,7 +3,9 @@
 // requests during one render sharing it, failed renders not kept.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createOutputCache, etagOf } from '../../render/output-cache.ts';
+import { createOutputCache, etagOf, type Output } from '../../render/output-cache.ts';
+
+const text = (o: Output) => new TextDecoder().decode(o.body);
 
 function counting(maxBytes: number) {
   const rendered: string[] = [];
@@ -28,10 +30,11 @@ describe('createOutputCache', () => {
 
   it('the ETag is the hash of the bytes, for strings and binary alike', async () => {
     const { cache } = counting(10_000);
-    const text = await cache.output('t', async () => 'hello');
+    const fromText = await cache.output('t', async () => 'hello');
     const bytes = await cache.output('b', async () => new TextEncoder().encode('hello'));
-    assert.equal(text.etag, etagOf('hello'));
-    assert.equal(bytes.etag, text.etag);
+    assert.equal(fromText.etag, etagOf('hello'));
+    assert.equal(bytes.etag, fromText.etag);
+    assert.equal(text(fromText), 'hello');
   });
 
   it('serves an output only while every dependency answers what it answered when rendered', async () => {
@@ -39,13 +42,13 @@ describe('createOutputCache', () => {
     let version = 1;
     let gone = false;
     const render = async (deps: import('../../render/output-cache.ts').Dependencies) => {
-      deps.add(String(version), () => { if (gone) throw new Error('deleted'); return String(version); });
+      deps.add('version', String(version), () => { if (gone) throw new Error('deleted'); return String(version); });
       return `v${version}`;
     };
-    assert.equal((await cache.output('k', render)).body, 'v1');
-    assert.equal((await cache.output('k', render)).body, 'v1');
+    assert.equal(text(await cache.output('k', render)), 'v1');
+    assert.equal(text(await cache.output('k', render)), 'v1');
     version = 2;
-    assert.equal((await cache.output('k', render)).body, 'v2');
+    assert.equal(text(await cache.output('k', render)), 'v2');
     gone = true;
     await cache.output('k', render);
     assert.equal(rendered.length, 3, 'rendered anew when a probe fails');
@@ -58,10 +61,10 @@ describe('createOutputCache', () => {
     const slow = async () => { await gate; return 'done'; };
     const both = Promise.all([cache.output('k', slow), cache.output('k', slow)]);
     release();
-    assert.deepEqual((await both).map((o) => o.body), ['done', 'done']);
+    assert.deepEqual((await both).map(text), ['done', 'done']);
     assert.equal(rendered.length, 1);
     await assert.rejects(cache.output('f', async () => { throw new Error('no sheet'); }), /no sheet/);
-    assert.equal((await cache.output('f', async () => 'back')).body, 'back');
+    assert.equal(text(await cache.output('f', async () => 'back')), 'back');
   });
 
   it('maxBytes 0 keeps nothing', async () => {
