@@ -19,6 +19,8 @@ import { queryRoutes } from './routes/query.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { outputRoutes } from './routes/output.ts';
+import { outputSender } from './routes/output-send.ts';
+import { createOutputCache } from './render/output-cache.ts';
 import { publicRoutes } from './routes/public.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -44,6 +46,8 @@ export interface AppDeps {
   deferAdmin?: boolean;
   /** Datasource resources for dataset queries; default: the spreadsheet registry over settings.datasources. */
   datasources?: DatasourceRegistry;
+  /** Called on every output render, that is every request the output cache could not answer (tests count them). */
+  onOutputRender?: (key: string) => void;
 }
 
 export async function createApp(deps: AppDeps) {
@@ -67,6 +71,8 @@ export async function createApp(deps: AppDeps) {
   const resources = createResources({ store, now, datasources });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
+  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender });
+  const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
 
   app.route('/', healthRoutes(resources.problems));
   app.route('/', authRoutes(auth));
@@ -76,8 +82,8 @@ export async function createApp(deps: AppDeps) {
   app.route('/', operationRoutes(operations(), routeDeps));
   for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
   app.route('/', publicRoutes({ maps: resources.maps }));
-  app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store }));
-  app.route('/', outputRoutes({ auth, ...resources, datasources, baseUrl }));
+  app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store, send }));
+  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl }));
   app.route('/', datasourceRoutes(datasources));
   app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
   app.route('/', openApiRoutes(settings));

@@ -4,16 +4,16 @@
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import type { AddressInfo } from 'node:net';
-import { parseSettings } from '../config/settings.ts';
+import { parseSettings, type SettingsInput } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
 
 const PASSWORD = 'benchmark password 1';
 
-/** The app over `dir` and the headers of an admin token. */
-export async function startService(dir: string) {
-  const settings = parseSettings({ data: { dir } }, {}, dir);
+/** The app over `dir` and the headers of an admin token; `input` adds settings. */
+export async function startService(dir: string, input: SettingsInput = {}) {
+  const settings = parseSettings({ ...input, data: { dir } }, {}, dir);
   const store = await openFileStore(dir);
   const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
   const res = await app.request('/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' },

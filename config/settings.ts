@@ -129,6 +129,15 @@ export const SettingsSchema = v.strictObject({
       jwksCooldownSeconds: v.optional(v.pipe(v.number('expected a number'), v.minValue(0, 'expected 0 or more')), 30),
     }), {}),
   }), {}),
+  /** Rendered outputs (docs/api.md: Output cache, PNG). */
+  output: v.nullish(v.strictObject({
+    /** Most bytes of finished outputs (JSON, SVG, PNG) kept for repeated requests; 0 keeps none. */
+    cacheBytes: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')), 64 * 1024 * 1024),
+    /** Most pixels on either side of a PNG. */
+    pngMaxSide: v.optional(v.pipe(positiveInt, v.maxValue(16_384, 'expected at most 16384')), 8192),
+    /** Most pixels of a PNG in all (each takes 4 bytes of memory while it is drawn). */
+    pngMaxPixels: v.optional(v.pipe(positiveInt, v.maxValue(100_000_000, 'expected at most 100000000')), 16_777_216),
+  }), {}),
   datasources: v.nullish(v.strictObject({
     spreadsheet: v.nullish(v.strictObject({
       dir: v.optional(nonEmpty),

@@ -66,6 +66,12 @@ export function createDatasources(settings: Settings): DatasourceRegistry {
       source.check(params);
       return source.run(params, query);
     },
+    async fingerprint(endpoint: string) {
+      const { source, params } = resolve(endpoint);
+      source.check(params);
+      const found = await source.fingerprint?.(params);
+      return found === undefined ? undefined : `${source.name}:${found}`;
+    },
     async close() {
       for (const kind of kinds.values()) await kind.close();
     },

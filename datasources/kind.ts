@@ -16,6 +16,8 @@ export interface DatasourceKind {
   problems(params: URLSearchParams): Promise<string[]>;
   /** Filterable fields; throws as run(). */
   columns(params: URLSearchParams): Promise<string[]>;
+  /** What names the data the parameters read now (a file's identity): it changes whenever that data may have; undefined when there is none. */
+  fingerprint?(params: URLSearchParams): Promise<string | undefined>;
   run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult>;
   close(): Promise<void>;
 }

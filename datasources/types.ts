@@ -94,5 +94,13 @@ export interface DatasourceRegistry {
    * source cannot be read, validation_failed (422) for a filter on an unknown column.
    */
   run(query: DatasetQuery): Promise<QueryResult>;
+  /**
+   * What names the data an endpoint reads now (for a spreadsheet, its file's
+   * identity: device, inode, size and times), without reading it: equal
+   * values mean the same data, so an output of live data is served again
+   * while it holds (the output cache). Undefined when the kind cannot tell,
+   * or nothing is there: outputs of it are then rendered every time.
+   */
+  fingerprint?(endpoint: string): Promise<string | undefined>;
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { drawLayer, emptyExtent, type DrawTarget } from './svg-draw.ts';
 import { DEFAULT_TEMPLATES, estimateTextWidth } from '../svg-safety/template.ts';
 import { drawNode } from './topology.ts';
 import { deepEqual } from '../schema/json-equal.ts';
+import { PICTURE_FONT_FAMILY } from './picture-font.ts';
 
 export type DiffStatus = 'added' | 'removed' | 'changed' | 'unchanged';
 
@@ -143,7 +144,7 @@ export function renderDiffSvg(before: Topology, after: Topology, options: DiffSv
   setAttrs(canvas, {
     width: fmt(px(options.width, Math.ceil(box.w))), height: fmt(px(options.height, Math.ceil(box.h))),
     viewBox: `${fmt(box.x)} ${fmt(box.y)} ${fmt(box.w)} ${fmt(box.h)}`,
-    'font-family': 'Helvetica, Arial, sans-serif', role: 'img', 'aria-label': title,
+    'font-family': PICTURE_FONT_FAMILY, role: 'img', 'aria-label': title,
   });
   return serialize(canvas.node as unknown as DomLike, { root: true, inner });
 }

@@ -14,6 +14,7 @@ import { drawLayer, emptyExtent, type DrawTarget, type LayerStyle } from './svg-
 import { estimateTextWidth } from '../svg-safety/template.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
+import { PICTURE_FONT_FAMILY } from './picture-font.ts';
 
 /** Headers every SVG response carries (docs/api.md: Dataset output). */
 export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -24,7 +25,6 @@ export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.fre
 
 export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 const MARGIN = 24;
-const FONT = 'Helvetica, Arial, sans-serif';
 
 const color = (c: unknown, fallback: string) => (typeof c === 'string' && COLOR_PATTERN.test(c.trim()) ? c.trim() : fallback);
 
@@ -87,7 +87,7 @@ function compose(input: DrawInput): string {
   }
   setAttrs(canvas, {
     width: Math.ceil(box.w), height: Math.ceil(box.h), viewBox: `${fmt(box.x)} ${fmt(box.y)} ${fmt(box.w)} ${fmt(box.h)}`,
-    'font-family': FONT, role: 'img', 'aria-label': input.title,
+    'font-family': PICTURE_FONT_FAMILY, role: 'img', 'aria-label': input.title,
   });
   return serialize(canvas.node as unknown as DomLike, { root: true, inner });
 }

@@ -11,14 +11,13 @@ import type { StoredVersion } from '../resources/types.ts';
 import type { Content } from '../resources/collection.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { renderDiffSvg } from '../render/diff-svg.ts';
-import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
 import { datasetSide } from '../resources/changes.ts';
 import type { Store } from '../store/types.ts';
-import { sendRendered } from './conditional.ts';
 import { LimitParamSchema, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
 import { parseParam, params } from './list-query.ts';
 import { actingUser, ifMatch, pathId, sendList, sendSerialized } from './versioned.ts';
+import { PICTURE_FORMATS, type OutputSender, type PictureFormat } from './output-send.ts';
 import * as v from 'valibot';
 
 export interface HistoryDeps {
@@ -90,14 +89,16 @@ async function diffPair(c: Context, col: VersionedCollection, id: string) {
 }
 
 /**
- * `GET /api/v1/output/dataset/{id}/diff/{layout}/svg/?from=N&to=M`: the
- * picture of a change (added green, removed dashed red, changed amber). Mounted
- * before the dataset output routes, whose `:layout/:datatype/:output_type`
- * would otherwise take `diff/<layout>/svg`.
+ * `GET /api/v1/output/dataset/{id}/diff/{layout}/svg/?from=N&to=M` (and
+ * `png/`, the same picture rasterized): the picture of a change (added
+ * green, removed dashed red, changed amber). Both versions are stored for
+ * good, so their numbers key the cached picture. Mounted before the dataset
+ * output routes, whose `:layout/:datatype/:output_type` would otherwise take
+ * `diff/<layout>/svg`.
  */
-export function diffPictureRoutes(o: { auth: Auth; datasets: VersionedCollection; store: Store }) {
+export function diffPictureRoutes(o: { auth: Auth; datasets: VersionedCollection; store: Store; send: OutputSender }) {
   const app = new Hono<AppEnv>({ strict: false });
-  app.get('/api/v1/output/dataset/:datasetId/diff/:layout/svg', o.auth.requireScope('read'), async (c) => {
+  const picture = async (c: Context, format: PictureFormat) => {
     const resource = pathId(c, 'datasetId', 'dataset');
     const layout = c.req.param('layout');
     if (layout !== 'geographic' && layout !== 'logical') throw notFound('no such output: layout must be one of geographic, logical');
@@ -106,8 +107,13 @@ export function diffPictureRoutes(o: { auth: Auth; datasets: VersionedCollection
       const side = await datasetSide(o.store, v);
       return buildTopologyCached(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
     };
-    const [before, after] = await Promise.all([topology(from), topology(to)]);
-    return sendRendered(c, renderDiffSvg(before, after, { layout }), SVG_RESPONSE_HEADERS);
-  });
+    return o.send.picture(c, format, ['diff', resource, from.version, to.version, layout].join('\n'), async () => {
+      const [before, after] = await Promise.all([topology(from), topology(to)]);
+      return renderDiffSvg(before, after, { layout });
+    });
+  };
+  for (const format of PICTURE_FORMATS) {
+    app.get(`/api/v1/output/dataset/:datasetId/diff/:layout/${format}`, o.auth.requireScope('read'), (c) => picture(c, format));
+  }
   return app;
 }

@@ -9,6 +9,7 @@ import { endpointProblem, requireParams } from '../endpoint.ts';
 import type { DatasourceKind } from '../kind.ts';
 import type { DatasourceListing, QueryResult } from '../types.ts';
 import { createCatalog } from './catalog.ts';
+import { sheetFingerprint } from './fingerprint.ts';
 import { describeFile, KIND } from './describe.ts';
 import { filterableColumns } from './filter.ts';
 import { runQuery } from './query.ts';
@@ -28,6 +29,7 @@ function sheetParams(params: URLSearchParams) {
 
 export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
   const catalog = createCatalog(limits);
+  const fingerprint = sheetFingerprint(catalog);
 
   /** The parsed edge sheet the parameters name; 503 naming why when there is none to read. */
   async function tabAt(params: URLSearchParams): Promise<EdgeTab> {
@@ -73,6 +75,7 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     async columns(params) {
       return filterableColumns(await tabAt(params));
     },
+    fingerprint: (params) => fingerprint(sheetParams(params).sheet_id),
     async run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult> {
       return runQuery(await tabAt(params), query);
     },

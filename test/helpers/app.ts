@@ -21,6 +21,8 @@ export interface TestAppOptions {
   datasources?: DatasourceRegistry;
   /** Options of the file store (injected file-system failures). */
   storeOptions?: FileStoreOptions;
+  /** Called on every output render (the output cache tests count them). */
+  onOutputRender?: (key: string) => void;
 }
 
 export type RequestInit2 = RequestInit & {
@@ -36,7 +38,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const store: Store = await openFileStore(settings.data.dir, options.storeOptions);
   const log = createMemoryLogger();
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
-    datasources: options.datasources });
+    datasources: options.datasources, onOutputRender: options.onOutputRender });
 
   const request = async (url: string, init: RequestInit2 = {}): Promise<Response> => {
     const headers = new Headers(init.headers);

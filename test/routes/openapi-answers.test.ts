@@ -258,7 +258,7 @@ const particular = (): Array<[string, string, () => Promise<Response>, number]> 
     ['get /api/v1/output/dataset/{datasetId}/{layout}/{datatype}/', what, get(`/api/v1/output/dataset/${id}/geographic/${datatype}/`), status],
   ];
   const mapOutputs = (id: string, status: number, what: string): Array<[string, string, () => Promise<Response>, number]> =>
-    ['', 'json/', 'svg/'].flatMap((tail): Array<[string, string, () => Promise<Response>, number]> => [
+    ['', 'json/', 'svg/', 'png/'].flatMap((tail): Array<[string, string, () => Promise<Response>, number]> => [
       [`get /api/v1/output/map/{mapId}/${tail}`, what, get(`/api/v1/output/map/${id}/${tail}`), status],
       [`get /api/v1/public/output/map/{mapId}/${tail}`, what, get(`/api/v1/public/output/map/${id}/${tail}`, undefined), status],
     ]);
@@ -282,6 +282,7 @@ const particular = (): Array<[string, string, () => Promise<Response>, number]> 
     ['patch /api/v1/output/map/', 'a layer naming an unknown dataset', as('PATCH', '/api/v1/output/map/', t.all, mapWith('Preview', [layer({ datasetId: 'Nope000' })])), 404],
     ...outputs(noPositions, 'snapshot', 422, 'geographic, no node with coordinates'),
     ['get /api/v1/output/dataset/{datasetId}/diff/{layout}/svg/', 'geographic, no node with coordinates', get(`/api/v1/output/dataset/${noPositions}/diff/geographic/svg/`), 422],
+    ['get /api/v1/output/dataset/{datasetId}/diff/{layout}/png/', 'geographic, no node with coordinates', get(`/api/v1/output/dataset/${noPositions}/diff/geographic/png/`), 422],
     ['patch /api/v1/output/query/{layout}/', 'geographic, no node with coordinates', as('PATCH', '/api/v1/output/query/geographic/', t.all, revision('nopos')), 422],
     ...mapOutputs(badMap, 422, 'a layer whose mapjsonUrl is no dataset output'),
     ...editor('.hidden', 422, 'a sheet_id that is no file name'),

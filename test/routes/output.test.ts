@@ -144,7 +144,7 @@ describe('GET /api/v1/output/dataset/{id}/{layout}/{datatype}/{output_type}/', (
   const bad: Array<[string, string, number]> = [
     ['unknown layout', `${'x'}/circular/snapshot/json`, 404],
     ['unknown datatype', 'x/geographic/cached/json', 404],
-    ['unknown output type', 'x/geographic/snapshot/png', 404],
+    ['unknown output type', 'x/geographic/snapshot/gif', 404],
     ['unknown dataset', 'ZZZZZZ9/geographic/snapshot/json', 404],
     ['malformed dataset ID', '../../x/geographic/snapshot/json', 404],
     ['malformed known query parameter', 'x/geographic/snapshot/json?version=abc', 400],

@@ -1,0 +1,53 @@
+// Regenerates the README's picture (docs/demo-map.png) from the current
+// renderer: the demo map's PNG as `GET /api/v1/public/output/map/{id}/png/`
+// answers it, requested from the real app (the same route, cache and
+// rasterizer as the service) over a temp copy of the committed data/ folder,
+// so data/ is only read. Writes the PNG to the path given, by default
+// docs/demo-map.png:
+//   npm run picture [-- out.png]
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseSettings } from '../config/settings.ts';
+import { createMemoryLogger } from '../log.ts';
+import { createApp } from '../server.ts';
+import { openFileStore } from '../store/file.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const DATA = path.join(ROOT, 'data');
+const DEFAULT_OUT = path.join(ROOT, 'docs', 'demo-map.png');
+
+/** The demo map's PNG, rendered by the app over a copy of `data` (users, keys and the lock of a local start are not copied). */
+export async function demoPicture(data = DATA): Promise<{ mapId: string; png: Buffer }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mts-picture-'));
+  try {
+    await cp(data, dir, { recursive: true, filter: (src) => !/[\\/](private|\.lock)$/.test(src) });
+    const settings = parseSettings({ data: { dir } }, {}, dir);
+    const store = await openFileStore(dir);
+    try {
+      const app = await createApp({ settings, store, log: createMemoryLogger() });
+      const maps = (await (await app.request('/api/v1/public/maps/')).json()) as { mapId: string }[];
+      if (maps.length === 0) throw new Error(`${data} has no published map (cli/seed-demo.ts makes one)`);
+      const res = await app.request(`/api/v1/public/output/map/${maps[0].mapId}/png/`);
+      if (res.status !== 200) throw new Error(`the PNG route answered ${res.status}: ${await res.text()}`);
+      return { mapId: maps[0].mapId, png: Buffer.from(await res.arrayBuffer()) };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const out = path.resolve(process.argv[2] ?? DEFAULT_OUT);
+  try {
+    const { mapId, png } = await demoPicture();
+    await writeFile(out, png);
+    console.log(`wrote ${out}: map ${mapId}, ${png.readUInt32BE(16)} x ${png.readUInt32BE(20)} px, ${png.length} bytes`);
+  } catch (e) {
+    console.error(`demo picture: ${(e as Error).message}`);
+    process.exitCode = 1;
+  }
+}

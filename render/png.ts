@@ -1,0 +1,71 @@
+// PNG pictures: an SVG the renderer produced (so already through the
+// sanitizer, svg-safety/sanitize.ts) rasterized with resvg at its own size, its
+// text in the font the project ships (picture-font.ts) with system fonts
+// never loaded. The size is checked against the limits before any pixel is
+// allocated. resvg parses, lays out and draws on libuv's thread pool
+// (renderAsync), so the event loop only encodes the PNG (docs/render.md: PNG).
+import { renderAsync } from '@resvg/resvg-js';
+import { validationFailed } from '../errors.ts';
+import { PICTURE_FONT_FILES, PICTURE_FONT_NAME } from './picture-font.ts';
+
+/** Headers of every PNG answer (docs/api.md: Output). */
+export const PNG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Type': 'image/png',
+  'X-Content-Type-Options': 'nosniff',
+});
+
+export interface PngLimits {
+  /** Most pixels on either side. */
+  maxSide: number;
+  /** Most pixels in all (width x height): 4 bytes each while drawing. */
+  maxPixels: number;
+}
+
+const FONT = {
+  loadSystemFonts: false,
+  fontFiles: [...PICTURE_FONT_FILES],
+  defaultFontFamily: PICTURE_FONT_NAME,
+  // Every generic family, and any family a template names, ends at the shipped font.
+  sansSerifFamily: PICTURE_FONT_NAME,
+  serifFamily: PICTURE_FONT_NAME,
+  monospaceFamily: PICTURE_FONT_NAME,
+  cursiveFamily: PICTURE_FONT_NAME,
+  fantasyFamily: PICTURE_FONT_NAME,
+};
+
+const ROOT = /<svg\b([^>]*)>/;
+const attr = (attrs: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(attrs)?.[1];
+const length = (value: string | undefined) => {
+  const m = value === undefined ? null : /^\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*$/.exec(value);
+  return m ? Number(m[1]) : undefined;
+};
+
+/** The pixel size resvg gives the picture: its root's width and height, else its viewBox's (else 100, as resvg). */
+export function pictureSize(svg: string): { width: number; height: number } {
+  const attrs = ROOT.exec(svg)?.[1] ?? '';
+  const box = (attr(attrs, 'viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
+  const fromBox = box.length === 4 && box.every(Number.isFinite) ? { width: box[2], height: box[3] } : undefined;
+  const width = length(attr(attrs, 'width')) ?? fromBox?.width ?? 100;
+  const height = length(attr(attrs, 'height')) ?? fromBox?.height ?? 100;
+  return { width: Math.max(1, Math.ceil(width)), height: Math.max(1, Math.ceil(height)) };
+}
+
+/** 422 naming the size and the limit when the picture is too large to rasterize. */
+export function checkPngSize(size: { width: number; height: number }, limits: PngLimits): void {
+  const { width, height } = size;
+  if (width > limits.maxSide || height > limits.maxSide) {
+    throw validationFailed(`the picture is ${width} x ${height} px: a PNG is at most ${limits.maxSide} px on a side ` +
+      '(setting output.pngMaxSide); ask for the SVG, which has no such limit');
+  }
+  if (width * height > limits.maxPixels) {
+    throw validationFailed(`the picture is ${width} x ${height} px (${width * height} px): a PNG is at most ${limits.maxPixels} px in all ` +
+      '(setting output.pngMaxPixels); ask for the SVG, which has no such limit');
+  }
+}
+
+/** The PNG of a sanitized SVG at its own size; 422 beyond the limits. */
+export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer> {
+  checkPngSize(pictureSize(svg), limits);
+  const image = await renderAsync(svg, { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' });
+  return image.asPng();
+}

@@ -1,0 +1,54 @@
+// Where outputs read their data (map-output/layers.ts LayerLoaders): a dataset's
+// stored results or a live run of its query, and a template's markup. Each
+// read records, for the output cache (render/output-cache.ts), what it read
+// and how to tell later whether that is still what it would read: the
+// dataset's version (the latest moves on), the template's version, and for
+// live data the sheet's identity, taken before the query runs so a sheet
+// changed during the run is seen as changed on the next request.
+import type { DatasourceRegistry } from '../datasources/types.ts';
+import { notFound } from '../errors.ts';
+import type { LayerLoaders } from '../map-output/layers.ts';
+import type { Dependencies } from '../render/output-cache.ts';
+import type { Datasets } from '../resources/datasets.ts';
+import type { Templates } from '../resources/templates.ts';
+
+export interface LoaderDeps {
+  datasets: Datasets;
+  templates: Templates;
+  datasources: DatasourceRegistry;
+}
+
+/** A value no probe answers: an output that depends on it is rendered every time. */
+const UNKNOWN = Symbol('unknown').toString();
+
+export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
+  const { datasets, templates, datasources } = o;
+  return {
+    async dataset(id, version, datatype) {
+      const stored = await datasets.at(id, version);
+      // A version once read stays as it was; the latest is a version number that moves; get() fails once the dataset is deleted.
+      deps.add(`dataset ${id} ${version}`, String(stored.version), () => {
+        const latest = datasets.get(id);
+        return String(version === 'latest' ? latest.version : version);
+      });
+      const query = datasets.query(stored);
+      const name = String(stored.name);
+      if (datatype === 'dynamic') {
+        const seen = (await datasources.fingerprint?.(query.endpoint)) ?? UNKNOWN;
+        deps.add(`sheet ${query.endpoint}`, seen, async () => (await datasources.fingerprint?.(query.endpoint)) ?? `${UNKNOWN} now`);
+        return { name, query, records: (await datasources.run(query)).records };
+      }
+      const results = await datasets.results(id, stored.version);
+      if (!results) {
+        throw notFound(`dataset ${id} version ${stored.version} has no stored results ` +
+          '(a dataset update stores them; a dataset only created has none yet; or ask for dynamic output)');
+      }
+      return { name, query, records: results.records };
+    },
+    async template(id) {
+      const stored = templates.get(id);
+      deps.add(`template ${id}`, String(stored.version), () => String(templates.get(id).version));
+      return String(stored.template);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// Sending outputs through the output cache (render/output-cache.ts): topology
+// and map JSON, SVG pictures, and PNG pictures, which are the same SVG
+// rasterized (render/png.ts). A route hands over the key of its request and
+// the render that makes the JSON or SVG; a PNG route hands over the SVG
+// route's own key and render, so both answer the same picture for the same
+// parameters, and a PNG costs no SVG render while that SVG is cached.
+import type { Context } from 'hono';
+import type { Dependencies, OutputCache } from '../render/output-cache.ts';
+import { PNG_RESPONSE_HEADERS, renderPng, type PngLimits } from '../render/png.ts';
+import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
+import { sendRendered } from './conditional.ts';
+
+/** How a route makes its output: a JSON or SVG string, recording what it read. */
+export type Render = (deps: Dependencies) => Promise<string>;
+
+export const PICTURE_FORMATS = ['svg', 'png'] as const;
+export type PictureFormat = (typeof PICTURE_FORMATS)[number];
+
+// As c.json() would send it.
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+export function outputSender(cache: OutputCache, png: PngLimits) {
+  return {
+    /** JSON output under `key`. */
+    async json(c: Context, key: string, render: Render) {
+      return sendRendered(c, await cache.output(`json\n${key}`, render), JSON_HEADERS);
+    },
+    /** The picture under `key`, as SVG or as the PNG of that SVG. */
+    async picture(c: Context, format: PictureFormat, key: string, renderSvg: Render) {
+      const svg = (parent?: Dependencies) => cache.output(`svg\n${key}`, renderSvg, parent);
+      if (format === 'svg') return sendRendered(c, await svg(), SVG_RESPONSE_HEADERS);
+      const out = await cache.output(`png\n${key}`, async (deps) => renderPng(new TextDecoder().decode((await svg(deps)).body), png));
+      return sendRendered(c, out, PNG_RESPONSE_HEADERS);
+    },
+  };
+}
+
+export type OutputSender = ReturnType<typeof outputSender>;

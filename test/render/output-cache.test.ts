@@ -1,0 +1,76 @@
+// render/output-cache.ts on its own: bounded by bytes with the least recently
+// used output dropped first, dependencies probed on every hit, identical
+// requests during one render sharing it, failed renders not kept.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createOutputCache, etagOf, type Output } from '../../render/output-cache.ts';
+
+const text = (o: Output) => new TextDecoder().decode(o.body);
+
+function counting(maxBytes: number) {
+  const rendered: string[] = [];
+  const cache = createOutputCache({ maxBytes, onRender: (key) => rendered.push(key) });
+  const get = (key: string, size = 800) => cache.output(key, async () => key.repeat(size / key.length));
+  return { cache, rendered, get };
+}
+
+describe('createOutputCache', () => {
+  it('keeps outputs up to maxBytes, dropping the least recently used first', async () => {
+    const { rendered, get } = counting(4000); // room for four outputs of 800 bytes and their keys
+    for (const key of ['a', 'b', 'c', 'd']) await get(key);
+    await get('a'); // a is now the most recent; b the least
+    await get('e');
+    assert.deepEqual(rendered, ['a', 'b', 'c', 'd', 'e']);
+    await get('a');
+    await get('c');
+    assert.equal(rendered.length, 5, 'a and c were kept');
+    await get('b');
+    assert.deepEqual(rendered.slice(5), ['b'], 'b was dropped');
+  });
+
+  it('the ETag is the hash of the bytes, for strings and binary alike', async () => {
+    const { cache } = counting(10_000);
+    const fromText = await cache.output('t', async () => 'hello');
+    const bytes = await cache.output('b', async () => new TextEncoder().encode('hello'));
+    assert.equal(fromText.etag, etagOf('hello'));
+    assert.equal(bytes.etag, fromText.etag);
+    assert.equal(text(fromText), 'hello');
+  });
+
+  it('serves an output only while every dependency answers what it answered when rendered', async () => {
+    const { cache, rendered } = counting(10_000);
+    let version = 1;
+    let gone = false;
+    const render = async (deps: import('../../render/output-cache.ts').Dependencies) => {
+      deps.add('version', String(version), () => { if (gone) throw new Error('deleted'); return String(version); });
+      return `v${version}`;
+    };
+    assert.equal(text(await cache.output('k', render)), 'v1');
+    assert.equal(text(await cache.output('k', render)), 'v1');
+    version = 2;
+    assert.equal(text(await cache.output('k', render)), 'v2');
+    gone = true;
+    await cache.output('k', render);
+    assert.equal(rendered.length, 3, 'rendered anew when a probe fails');
+  });
+
+  it('identical requests during a render share it; a failed render is not kept', async () => {
+    const { cache, rendered } = counting(10_000);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const slow = async () => { await gate; return 'done'; };
+    const both = Promise.all([cache.output('k', slow), cache.output('k', slow)]);
+    release();
+    assert.deepEqual((await both).map(text), ['done', 'done']);
+    assert.equal(rendered.length, 1);
+    await assert.rejects(cache.output('f', async () => { throw new Error('no sheet'); }), /no sheet/);
+    assert.equal(text(await cache.output('f', async () => 'back')), 'back');
+  });
+
+  it('maxBytes 0 keeps nothing', async () => {
+    const { rendered, get } = counting(0);
+    await get('a');
+    await get('a');
+    assert.equal(rendered.length, 2);
+  });
+});

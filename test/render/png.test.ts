@@ -1,0 +1,47 @@
+// render/png.ts: the picture's pixel size read from its root, the size limits,
+// and text drawn with the shipped font whatever family the SVG names (no
+// system font is ever loaded, so this holds on a machine with none).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PICTURE_FONT_FAMILY } from '../../render/picture-font.ts';
+import { checkPngSize, pictureSize, renderPng } from '../../render/png.ts';
+
+const LIMITS = { maxSide: 8192, maxPixels: 16_777_216 };
+const svg = (text: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40" viewBox="0 0 160 40"><rect width="160" height="40" fill="#ffffff"/>${text}</svg>`;
+const label = (family: string) => svg(`<text x="4" y="28" font-size="20" font-family="${family}">FRA1 Wien</text>`);
+
+describe('pictureSize', () => {
+  const cases: Array<[string, string, { width: number; height: number }]> = [
+    ['width and height', '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="700" viewBox="0 0 10 10">', { width: 1200, height: 700 }],
+    ['fractions round up', '<svg width="1172.55" height="449.2px">', { width: 1173, height: 450 }],
+    ['viewBox only', '<svg viewBox="-29 -35 300.5 200">', { width: 301, height: 200 }],
+    ['percentages: the viewBox', '<svg width="100%" height="100%" viewBox="0 0 640 480">', { width: 640, height: 480 }],
+    ['nothing: 100 x 100, as resvg', '<svg xmlns="http://www.w3.org/2000/svg">', { width: 100, height: 100 }],
+  ];
+  for (const [name, root, size] of cases) it(name, () => assert.deepEqual(pictureSize(`${root}</svg>`), size));
+});
+
+describe('checkPngSize', () => {
+  it('at the limits passes; one pixel over a side or over the budget is 422 naming both', () => {
+    checkPngSize({ width: 100, height: 50 }, { maxSide: 100, maxPixels: 5000 });
+    assert.throws(() => checkPngSize({ width: 101, height: 10 }, { maxSide: 100, maxPixels: 5000 }),
+      (e: any) => e.status === 422 && /101 x 10 px: a PNG is at most 100 px on a side/.test(e.message));
+    assert.throws(() => checkPngSize({ width: 100, height: 51 }, { maxSide: 100, maxPixels: 5000 }),
+      (e: any) => e.status === 422 && /\(5100 px\): a PNG is at most 5000 px in all/.test(e.message));
+  });
+});
+
+describe('renderPng', () => {
+  it('draws text in the shipped font, whatever family the SVG names', async () => {
+    const shipped = await renderPng(label(PICTURE_FONT_FAMILY), LIMITS);
+    assert.ok(!shipped.equals(await renderPng(svg(''), LIMITS)), 'the text is drawn');
+    for (const family of ['Helvetica, Arial, sans-serif', 'serif', 'monospace', 'No Such Font']) {
+      assert.ok(shipped.equals(await renderPng(label(family), LIMITS)), `${family}: drawn in DejaVu Sans`);
+    }
+  });
+
+  it('refuses a picture over the limits before drawing it', async () => {
+    await assert.rejects(renderPng(svg('').replace('width="160"', 'width="9000"'), LIMITS), /9000 x 40 px/);
+  });
+});
