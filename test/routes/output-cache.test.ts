@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { makeTestApp } from '../helpers/app.ts';
 import { body, createMap, sampleTemplate, start, type Started } from './fixtures.ts';
 
 const HEADER = 'id,name,source,destination,capacity,source_latitude,source_longitude,destination_latitude,destination_longitude';
@@ -156,10 +157,11 @@ describe('output cache: what renders again', () => {
 describe('output.cacheBytes: 0 keeps nothing', () => {
   it('every request renders', async () => {
     const counted: string[] = [];
-    const bare = await start({ settings: { output: { cacheBytes: 0 } }, onOutputRender: (key) => counted.push(key) });
+    const bare = await makeTestApp({ settings: { output: { cacheBytes: 0 } }, onOutputRender: (key) => counted.push(key) });
     try {
-      const id = (await createMap(bare, 'Empty', { configuration: { layers: [] } })).mapId;
-      for (let i = 0; i < 3; i++) assert.equal((await bare.request(`/api/v1/output/map/${id}/svg/`, { token: bare.write })).status, 200);
+      const token = await bare.token();
+      const id = (await body(await bare.request('/api/v1/map/', { method: 'POST', token, json: { name: 'Empty', configuration: { layers: [] } } }))).mapId;
+      for (let i = 0; i < 3; i++) assert.equal((await bare.request(`/api/v1/output/map/${id}/svg/`, { token })).status, 200);
       assert.equal(counted.length, 3);
     } finally {
       await bare.close();
