@@ -63,9 +63,30 @@ export function checkPngSize(size: { width: number; height: number }, limits: Pn
   }
 }
 
+/**
+ * Rasterizations at once. Each holds one of libuv's threads (4 unless
+ * UV_THREADPOOL_SIZE says otherwise) for its 50-200 ms, and file reads and
+ * password checks wait on the same threads: the rest queue here instead.
+ */
+const AT_ONCE = 2;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running < AT_ONCE) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over as it is
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 /** The PNG of a sanitized SVG at its own size; 422 beyond the limits. */
 export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer> {
   checkPngSize(pictureSize(svg), limits);
-  const image = await renderAsync(svg, { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' });
+  const image = await inTurn(() => renderAsync(svg, { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' }));
   return image.asPng();
 }

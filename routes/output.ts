@@ -61,7 +61,8 @@ export function outputRoutes(o: OutputDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   const loaders = (deps: Dependencies) => outputLoaders(o, deps);
 
-  // Everything that shapes a dataset output is in its key or read through the loaders (their dependencies).
+  // Everything that shapes a dataset output is in its key or read through the loaders (their dependencies):
+  // a new parameter that changes the answer must join the key, or requests differing by it would share one output.
   const datasetOutput = async (c: Context) => {
     const id = pathId(c, 'datasetId', 'dataset');
     const layout = pick(c, 'layout', LAYOUTS);

@@ -9,9 +9,10 @@
 import { statSync } from 'node:fs';
 import type { createCatalog, SheetFile } from './catalog.ts';
 
+// Times as float milliseconds, not bigint nanoseconds: half the cost, and still finer than a microsecond.
 const identity = (p: string) => {
-  const s = statSync(p, { bigint: true, throwIfNoEntry: false });
-  return s && { file: s.isFile(), id: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` };
+  const s = statSync(p, { throwIfNoEntry: false });
+  return s && { file: s.isFile(), id: `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` };
 };
 
 export function sheetFingerprint(catalog: ReturnType<typeof createCatalog>) {

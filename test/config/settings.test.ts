@@ -25,6 +25,7 @@ describe('settings: defaults', () => {
     assert.equal(s.server.headersTimeoutSeconds, 30);
     assert.equal(s.server.keepAliveTimeoutSeconds, 5);
     assert.equal(s.server.maxConnections, 1000);
+    assert.deepEqual(s.output, { cacheBytes: 64 * 1024 * 1024, pngMaxSide: 8192, pngMaxPixels: 16_777_216 });
   });
 
   it('the headers time limit follows the request time limit unless set', () => {
@@ -67,6 +68,9 @@ describe('settings: a bad value names the key and what is expected', () => {
     ['a request time limit of 0', { server: { requestTimeoutSeconds: 0 } }, /server\.requestTimeoutSeconds: expected a positive integer \(got 0\)/],
     ['a time limit over a day', { server: { keepAliveTimeoutSeconds: 100000 } }, /server\.keepAliveTimeoutSeconds: expected at most 86400 \(one day\)/],
     ['a connection cap that is not a number', { server: { maxConnections: 'many' } }, /server\.maxConnections: expected a number \(got "many"\)/],
+    ['a negative output cache', { output: { cacheBytes: -1 } }, /output\.cacheBytes: expected 0 or more \(got -1\)/],
+    ['a PNG side over 16384', { output: { pngMaxSide: 20000 } }, /output\.pngMaxSide: expected at most 16384 \(got 20000\)/],
+    ['a PNG pixel budget of 0', { output: { pngMaxPixels: 0 } }, /output\.pngMaxPixels: expected a positive integer \(got 0\)/],
     ['non-numeric PORT', {}, /server\.port: expected a number \(got "eighty"\)/],
   ];
   for (const [name, raw, message] of cases) {

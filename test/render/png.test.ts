@@ -45,3 +45,11 @@ describe('renderPng', () => {
     await assert.rejects(renderPng(svg('').replace('width="160"', 'width="9000"'), LIMITS), /9000 x 40 px/);
   });
 });
+
+describe('renderPng at once', () => {
+  it('many pictures asked together are all drawn, each as when drawn alone', async () => {
+    const alone = await renderPng(label(PICTURE_FONT_FAMILY), LIMITS);
+    const together = await Promise.all(Array.from({ length: 7 }, () => renderPng(label(PICTURE_FONT_FAMILY), LIMITS)));
+    for (const png of together) assert.ok(png.equals(alone));
+  });
+});

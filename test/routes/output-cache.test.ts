@@ -5,9 +5,10 @@
 // change to a live layer's sheet renders again, and only the outputs that
 // read it; an output whose map is no longer public is not served from the cache.
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { makeTestApp } from '../helpers/app.ts';
 import { body, createMap, sampleTemplate, start, type Started } from './fixtures.ts';
 
 const HEADER = 'id,name,source,destination,capacity,source_latitude,source_longitude,destination_latitude,destination_longitude';
@@ -142,6 +143,34 @@ describe('output cache: what renders again', () => {
     assert.match(await (await get(o.mapSvg)).text(), /aria-label="Renamed"/);
   });
 
+  it('a sheet replaced by a new file renamed over it, then removed: drawn anew, then 503, never the cached output', async () => {
+    const url = `/api/v1/output/dataset/${dataset}/geographic/live/svg/`;
+    await fetchAll([url]);
+    const next = path.join(path.dirname(sheet), '.circuits.csv.new');
+    await writeFile(next, `${[HEADER, ROWS[0]].join('\n')}\n`);
+    await rename(next, sheet);
+    assert.equal(await fetchAll([url]), 1);
+    assert.doesNotMatch(await (await get(url)).text(), /DENV/);
+    await rm(sheet);
+    assert.equal((await get(url)).status, 503);
+    await writeFile(sheet, `${[HEADER, ...ROWS].join('\n')}\n`);
+    assert.equal((await get(url)).status, 200);
+  });
+
+  it('a dataset or template deleted: 404, never the cached output', async () => {
+    const id = (await body(await t.request('/api/v1/dataset/', { method: 'POST', token: t.write, json: revision('Spare') }))).datasetId;
+    assert.equal((await t.request(`/api/v1/dataset/id/${id}/`, { method: 'PUT', token: t.write, json: revision('Spare') })).status, 200);
+    const spare = (await body(await t.request('/api/v1/template/', { method: 'POST', token: t.write, json: sampleTemplate('Spare') }))).templateId;
+    const withTemplate = `/api/v1/output/dataset/${dataset}/geographic/snapshot/png/?template=${spare}`;
+    const ofDataset = `/api/v1/output/dataset/${id}/logical/snapshot/json/?version=2`;
+    await fetchAll([withTemplate, ofDataset]);
+    for (const gone of [`/api/v1/template/id/${spare}/`, `/api/v1/dataset/id/${id}/`]) {
+      assert.equal((await t.request(gone, { method: 'DELETE', token: t.write })).status, 200);
+    }
+    assert.equal((await get(withTemplate)).status, 404);
+    assert.equal((await get(ofDataset)).status, 404);
+  });
+
   it('a map no longer public: 404 on the public routes, never the cached picture', async () => {
     const o = outputs();
     const id = (await createMap(t, 'Brief', { configuration: { layers: [{ name: 'stored', datasetId: dataset, layout: 'geographic' }] } })).mapId;
@@ -156,10 +185,11 @@ describe('output cache: what renders again', () => {
 describe('output.cacheBytes: 0 keeps nothing', () => {
   it('every request renders', async () => {
     const counted: string[] = [];
-    const bare = await start({ settings: { output: { cacheBytes: 0 } }, onOutputRender: (key) => counted.push(key) });
+    const bare = await makeTestApp({ settings: { output: { cacheBytes: 0 } }, onOutputRender: (key) => counted.push(key) });
     try {
-      const id = (await createMap(bare, 'Empty', { configuration: { layers: [] } })).mapId;
-      for (let i = 0; i < 3; i++) assert.equal((await bare.request(`/api/v1/output/map/${id}/svg/`, { token: bare.write })).status, 200);
+      const token = await bare.token();
+      const id = (await body(await bare.request('/api/v1/map/', { method: 'POST', token, json: { name: 'Empty', configuration: { layers: [] } } }))).mapId;
+      for (let i = 0; i < 3; i++) assert.equal((await bare.request(`/api/v1/output/map/${id}/svg/`, { token })).status, 200);
       assert.equal(counted.length, 3);
     } finally {
       await bare.close();

@@ -9,6 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { renderPng } from '../../render/png.ts';
+import { makeTestApp } from '../helpers/app.ts';
 import { activeContent } from '../render/svg-check.ts';
 import { body, createMap, start, type Started } from './fixtures.ts';
 
@@ -127,16 +128,19 @@ describe('PNG size limits (output.pngMaxSide, output.pngMaxPixels)', () => {
   ];
   for (const [name, output, detail] of cases) {
     it(`${name}: 422 naming the size and the limit; the SVG is still served`, async () => {
-      const small = await start({ settings: { output } });
+      const small = await makeTestApp({ settings: { output } });
       try {
+        const token = await small.token();
         // A viewport frames the picture at 1200 x 700 px.
-        const id = (await createMap(small, 'Viewport map', { configuration: { viewport: { center: { lat: 45, lng: 0 }, zoom: 4 }, layers: [] } })).mapId;
-        const res = await small.request(`/api/v1/output/map/${id}/png/`, { token: small.write });
+        const created = await small.request('/api/v1/map/', { method: 'POST', token,
+          json: { name: 'Viewport map', configuration: { viewport: { center: { lat: 45, lng: 0 }, zoom: 4 }, layers: [] } } });
+        const id = (await body(created)).mapId;
+        const res = await small.request(`/api/v1/output/map/${id}/png/`, { token });
         assert.equal(res.status, 422);
         const problem = await body(res);
         assert.equal(problem.code, 'validation_failed');
         assert.match(problem.detail, detail);
-        assert.equal((await small.request(`/api/v1/output/map/${id}/svg/`, { token: small.write })).status, 200);
+        assert.equal((await small.request(`/api/v1/output/map/${id}/svg/`, { token })).status, 200);
       } finally {
         await small.close();
       }
