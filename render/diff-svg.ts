@@ -137,7 +137,7 @@ export function renderDiffSvg(before: Topology, after: Topology, options: DiffSv
   const fitted = fitPicture(scene, { fixed: null, size, minW: 240, minH: 150, legend: (k) => legendSize(rows, k) });
   drawLabels(leaders, labels, inner, scene, fitted);
   const { box } = fitted;
-  drawLegend(canvas.group(), rows, fitted.legendAt!, fitted.k);
+  drawLegend(setAttrs(canvas.group(), { class: 'legend' }) as G, rows, fitted.legendAt!, fitted.k);
   setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: '#ffffff' });
   if (!logical) {
     const d = countryPaths(frame.projection, box).join('');

@@ -41,6 +41,8 @@ export interface PlaceOptions {
   obstacles: readonly Rect[];
   /** When set, a label must lie inside it (a picture framed on a fixed viewport). */
   bounds?: Rect | null;
+  /** When set, positions inside it are tried before any outside it (a fitted picture's content, which then keeps its size). */
+  prefer?: Rect | null;
 }
 
 const DIRECTIONS: ReadonlyArray<[number, number]> = [[1, 0], [-1, 0], [1, -1], [1, 1], [-1, -1], [-1, 1], [0, -1], [0, 1]];
@@ -75,30 +77,35 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
   for (const o of options.obstacles) index.add(o);
   const order = requests.map((_, i) => i).sort(byPriority(requests));
   const placed: PlacedLabel[] = [];
-  const fits = (r: Rect) => (!options.bounds || inside(r, options.bounds)) && index.hits(r, 1).length === 0;
+  const passes = options.prefer ? [options.prefer, null] : [null];
   for (const i of order) {
     const { marker: m, text } = requests[i];
     const w = textWidth(text, f) + 2 * pad;
     let box: Rect | null = null;
     let leader: PlacedLabel['leader'];
-    for (const [dx, dy] of DIRECTIONS) {
-      const r = beside(m, dx, dy, w, h, gap);
-      if (fits(r)) { box = r; break; }
-    }
-    for (const d of box ? [] : [1.4 * f, 2.8 * f]) {
+    for (const within of passes) {
+      const fits = (r: Rect) => (!options.bounds || inside(r, options.bounds)) && (!within || inside(r, within)) && index.hits(r, 1).length === 0;
       for (const [dx, dy] of DIRECTIONS) {
-        const near = beside(m, dx, dy, w, h, gap);
-        const len = Math.hypot(dx, dy);
-        const r = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
-        if (!fits(r)) continue;
-        // From just outside the marker, toward the label's nearest point.
-        const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
-        const tx = clamp(cx, r.x0, r.x1), ty = clamp(cy, r.y0, r.y1);
-        const sx = dx === 0 ? cx : dx > 0 ? m.x1 + 0.5 : m.x0 - 0.5, sy = dy === 0 ? cy : dy > 0 ? m.y1 + 0.5 : m.y0 - 0.5;
-        if (index.segmentBlocked(sx, sy, tx, ty)) continue;
-        box = r;
-        leader = [sx, sy, tx, ty];
-        break;
+        const r = beside(m, dx, dy, w, h, gap);
+        if (fits(r)) { box = r; break; }
+      }
+      const further: number[] = box ? [] : [1.4 * f, 2.8 * f];
+      for (const d of further) {
+        for (const [dx, dy] of DIRECTIONS) {
+          const near = beside(m, dx, dy, w, h, gap);
+          const len = Math.hypot(dx, dy);
+          const r: Rect = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
+          if (!fits(r)) continue;
+          // From just outside the marker, toward the label's nearest point.
+          const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
+          const tx = clamp(cx, r.x0, r.x1), ty = clamp(cy, r.y0, r.y1);
+          const sx = dx === 0 ? cx : dx > 0 ? m.x1 + 0.5 : m.x0 - 0.5, sy = dy === 0 ? cy : dy > 0 ? m.y1 + 0.5 : m.y0 - 0.5;
+          if (index.segmentBlocked(sx, sy, tx, ty)) continue;
+          box = r;
+          leader = [sx, sy, tx, ty];
+          break;
+        }
+        if (box) break;
       }
       if (box) break;
     }

@@ -40,13 +40,15 @@ export function markerBox(markup: string, w: number, h: number): Rect {
     const outerFont = attr(markup.slice(0, markup.indexOf('>') + 1), 'font-size');
     for (const m of markup.matchAll(/<(circle|ellipse|rect)\s[^>]*>/g)) {
       const tag = m[0];
+      // Half the outline, which is drawn over the edge: the node's group strokes 1 px unless the shape says otherwise.
+      const sw = /\sstroke="none"/.test(tag) ? 0 : (attr(tag, 'stroke-width') ?? 1) / 2;
       if (m[1] === 'rect') {
         const x = attr(tag, 'x') ?? 0, y = attr(tag, 'y') ?? 0;
-        grow(r, x, y, x + (attr(tag, 'width') ?? 0), y + (attr(tag, 'height') ?? 0));
+        grow(r, x - sw, y - sw, x + (attr(tag, 'width') ?? 0) + sw, y + (attr(tag, 'height') ?? 0) + sw);
       } else {
         const cx = attr(tag, 'cx') ?? 0, cy = attr(tag, 'cy') ?? 0;
         const rx = attr(tag, m[1] === 'circle' ? 'r' : 'rx') ?? 0, ry = attr(tag, m[1] === 'circle' ? 'r' : 'ry') ?? 0;
-        grow(r, cx - rx, cy - ry, cx + rx, cy + ry);
+        grow(r, cx - rx - sw, cy - ry - sw, cx + rx + sw, cy + ry + sw);
       }
     }
     for (const m of markup.matchAll(/<text(\s[^>]*)?>([\s\S]*?)<\/text>/g)) {

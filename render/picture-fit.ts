@@ -18,7 +18,7 @@ interface Box { x: number; y: number; w: number; h: number }
 /** Label font size in px as seen. */
 export const LABEL_PX = 11;
 const MARGIN = 24;
-const MAX_ROUNDS = 4;
+const MAX_ROUNDS = 6;
 
 export interface FitOptions {
   /** A viewport's fixed box, or null to fit the box to what was drawn. */
@@ -51,7 +51,15 @@ export function fitPicture(scene: Scene, o: FitOptions): Fitted {
     // Over a fixed view the legend sits at its lower left, over whatever is there; labels keep off it.
     let legendAt = o.fixed && legend ? { x: o.fixed.x + 8 * k, y: o.fixed.y + o.fixed.h - legend.h - 8 * k } : null;
     if (legendAt && legend) obstacles.push({ x0: legendAt.x, y0: legendAt.y, x1: legendAt.x + legend.w, y1: legendAt.y + legend.h });
-    const placed = placeLabels(scene.labels, { fontPx: LABEL_PX * k, obstacles, bounds: o.fixed ? toRect(o.fixed) : null });
+    // A fitted picture prefers labels within its content, which keeps its scale; one asked for at a
+    // size keeps them there (else each label placed outside would shrink the drawing, and grow the next labels).
+    const { x0, y0, x1, y1 } = scene.extent;
+    const sized = Boolean(o.size.width || o.size.height);
+    const m = sized ? MARGIN * k : MARGIN / 2;
+    const content = o.fixed ? null : { x0: x0 - m, y0: y0 - m, x1: x1 + m, y1: y1 + m };
+    const placed = placeLabels(scene.labels, {
+      fontPx: LABEL_PX * k, obstacles, bounds: o.fixed ? toRect(o.fixed) : sized ? content : null, prefer: sized ? null : content,
+    });
     let box: Box;
     if (o.fixed) box = { ...o.fixed };
     else {
@@ -72,8 +80,8 @@ export function fitPicture(scene: Scene, o: FitOptions): Fitted {
     box = fitAspect(box, o.size);
     out = { box, k, placed, legendAt };
     const need = textScale(box, o.size);
-    if (need <= k * 1.005) break;
-    k = need * 1.01;
+    if (need <= k) break;
+    k = need * 1.02;
   }
   return out!;
 }

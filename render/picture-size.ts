@@ -14,10 +14,6 @@ export interface PictureSize {
   height?: number;
 }
 
-/** Bounds of a requested side, in px. */
-export const MIN_SIDE_PX = 16;
-export const MAX_SIDE_PX = 8192;
-
 interface Box { x: number; y: number; w: number; h: number }
 
 /** Output px per picture unit for `box` shown at `size` (1 when no size is asked for). */

@@ -30,7 +30,7 @@ const RELAX_ROUNDS = 120;
 const MAX_ROUNDS = 64;
 
 /** Where each marker is drawn: its true position, or a spread one when it would overlap another. `gap` is the clear space kept between markers. */
-export function spreadMarkers(markers: readonly Marker[], gap = 2): Pt[] {
+export function spreadMarkers(markers: readonly Marker[], gap = 3): Pt[] {
   const pos: Pt[] = markers.map((m) => [m.at[0], m.at[1]]);
   if (markers.length < 2) return pos;
   const maxSide = Math.max(1, ...markers.map((m) => Math.max(m.box.x1 - m.box.x0, m.box.y1 - m.box.y0)));

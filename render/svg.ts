@@ -73,7 +73,7 @@ function compose(input: DrawInput): string {
   });
   drawLabels(leaders, labels, inner, scene, fitted);
   const { box } = fitted;
-  if (showLegend && fitted.legendAt) drawLegend(canvas.group(), styles, fitted.legendAt, fitted.k);
+  if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
 
   if (!transparent) setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: bg });
   else bgRect.remove();

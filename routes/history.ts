@@ -17,7 +17,7 @@ import { datasetSide } from '../resources/changes.ts';
 import type { Store } from '../store/types.ts';
 import { sendRendered } from './conditional.ts';
 import { LimitParamSchema, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
-import { parseParam, params } from './list-query.ts';
+import { parseParam, parsePictureSize, params } from './list-query.ts';
 import { editor, ifMatch, pathId, sendList, sendView } from './versioned.ts';
 import * as v from 'valibot';
 
@@ -101,13 +101,14 @@ export function diffPictureRoutes(o: { auth: Auth; datasets: VersionedCollection
     const resource = pathId(c, 'datasetId', 'dataset');
     const layout = c.req.param('layout');
     if (layout !== 'geographic' && layout !== 'logical') throw notFound('no such output: layout must be one of geographic, logical');
+    const size = parsePictureSize(params(c, ['width', 'height']).once);
     const { from, to } = await diffPair(c, o.datasets, resource);
     const topology = async (v: StoredVersion) => {
       const side = await datasetSide(o.store, v);
       return buildTopologyCached(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
     };
     const [before, after] = await Promise.all([topology(from), topology(to)]);
-    return sendRendered(c, renderDiffSvg(before, after, { layout }), SVG_RESPONSE_HEADERS);
+    return sendRendered(c, renderDiffSvg(before, after, { layout, ...size }), SVG_RESPONSE_HEADERS);
   });
   return app;
 }

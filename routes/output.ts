@@ -20,7 +20,7 @@ import { ID_PATTERN } from '../schema/common.ts';
 import { MapRevisionSchema, type MapRevision } from '../schema/map.ts';
 import { readBody } from './body.ts';
 import { etagOf, sendRendered } from './conditional.ts';
-import { parseOutputQuery } from './list-query.ts';
+import { parseOutputQuery, parsePictureSize } from './list-query.ts';
 import { pathId } from './versioned.ts';
 
 export interface OutputDeps {
@@ -94,8 +94,9 @@ export function outputRoutes(o: OutputDeps) {
     const layout = pick(c, 'layout', LAYOUTS);
     const datatype = DATATYPES[pick(c, 'datatype', Object.keys(DATATYPES))];
     const outputType = c.req.param('output_type') === undefined ? 'json' : pick(c, 'output_type', OUTPUT_TYPES);
-    const query = parseOutputQuery(c, ['template']);
+    const query = parseOutputQuery(c, ['template', 'width', 'height']);
     const template = templateId(query.get('template'));
+    const size = outputType === 'svg' ? parsePictureSize(query.get) : {};
     const [input, markup] = await Promise.all([
       loaders.dataset(id, query.version, datatype),
       template ? loaders.template(template) : null,
@@ -103,7 +104,7 @@ export function outputRoutes(o: OutputDeps) {
     // Stored results never change, so their topology is built once; live data always anew.
     const build = datatype === 'snapshot' ? buildTopologyCached : buildTopology;
     const topology = await build(input.records, { name: input.name, layout, query: input.query, template: markup });
-    return outputType === 'json' ? json(c, topology) : svg(c, renderTopologySvg(topology, { layout }));
+    return outputType === 'json' ? json(c, topology) : svg(c, renderTopologySvg(topology, { layout, ...size }));
   };
   app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), datasetOutput);
   // Without an output type: topology JSON, at the URL Terranova's editor writes into a layer's mapjsonUrl.
@@ -133,8 +134,9 @@ export function outputRoutes(o: OutputDeps) {
       return json(c, warned(output, warnings));
     });
     app.get(`${prefix}/:mapId/svg`, guard, async (c) => {
+      const size = parsePictureSize(parseOutputQuery(c, ['width', 'height']).get);
       const { stored, topologies } = await mapOutput(await get(c));
-      return svg(c, renderMapSvg(stored as { name?: string }, topologies));
+      return svg(c, renderMapSvg(stored as { name?: string }, topologies, size));
     });
   };
 
