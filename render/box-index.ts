@@ -11,7 +11,7 @@ export interface Rect {
 }
 
 /** Overlap with a positive area: boxes that only touch do not overlap. */
-export const overlaps = (a: Rect, b: Rect, eps = 0.01) =>
+const overlaps = (a: Rect, b: Rect, eps = 0.01) =>
   a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
 
 export const union = (a: Rect, b: Rect): Rect => ({
@@ -21,7 +21,7 @@ export const union = (a: Rect, b: Rect): Rect => ({
 type Seg = [number, number, number, number];
 
 /** Whether segment (ax,ay)-(bx,by) passes through the inside of `r` (Liang-Barsky clipping). */
-export function segmentCrosses(s: Seg, r: Rect, eps = 0.01): boolean {
+function segmentCrosses(s: Seg, r: Rect, eps = 0.01): boolean {
   const [ax, ay, bx, by] = s;
   let t0 = 0, t1 = 1;
   const dx = bx - ax, dy = by - ay;

@@ -16,7 +16,7 @@ import { fmt, setAttrs } from './svg-canvas.ts';
 interface Box { x: number; y: number; w: number; h: number }
 
 /** Label font size in px as seen. */
-export const LABEL_PX = 11;
+const LABEL_PX = 11;
 const MARGIN = 24;
 const MAX_ROUNDS = 6;
 

@@ -17,7 +17,7 @@ export interface PictureSize {
 interface Box { x: number; y: number; w: number; h: number }
 
 /** Output px per picture unit for `box` shown at `size` (1 when no size is asked for). */
-export function outputScale(box: Box, size: PictureSize): number {
+function outputScale(box: Box, size: PictureSize): number {
   const sx = size.width ? size.width / box.w : Infinity, sy = size.height ? size.height / box.h : Infinity;
   const s = Math.min(sx, sy);
   return Number.isFinite(s) ? s : 1;

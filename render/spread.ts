@@ -52,7 +52,7 @@ const centre = (m: Marker, p: Pt): Pt => [p[0] + (m.box.x0 + m.box.x1) / 2, p[1]
 function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: number): boolean {
   for (let round = 0; round < RELAX_ROUNDS; round++) {
     const index = new BoxIndex(maxSide + gap);
-    markers.forEach((m, i) => index.add(rectAt(m, pos[i], gap / 2)));
+    markers.forEach((m, i) => { index.add(rectAt(m, pos[i], gap / 2)); });
     let moved = false;
     markers.forEach((m, i) => {
       for (const j of index.hits(rectAt(m, pos[i], gap / 2))) {
@@ -164,6 +164,6 @@ function layOut(group: number[], markers: readonly Marker[], pos: Pt[], gap: num
   // Row by row, north first; within a row, west first.
   for (let r = 0; r < rows; r++) {
     const row = order.slice(r * cols, (r + 1) * cols).sort((i, j) => markers[i].at[0] - markers[j].at[0] || i - j);
-    row.forEach((i, c) => place(i, cx + (c - (row.length - 1) / 2) * cellW, cy + (r - (rows - 1) / 2) * cellH));
+    row.forEach((i, c) => { place(i, cx + (c - (row.length - 1) / 2) * cellW, cy + (r - (rows - 1) / 2) * cellH); });
   }
 }

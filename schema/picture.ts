@@ -4,8 +4,8 @@
 import * as v from 'valibot';
 import { documentedAs, integerSchema } from './list.ts';
 
-export const MIN_SIDE_PX = 16;
-export const MAX_SIDE_PX = 8192;
+const MIN_SIDE_PX = 16;
+const MAX_SIDE_PX = 8192;
 
 const side = (what: string) => {
   const message = `expected a whole number of pixels from ${MIN_SIDE_PX} to ${MAX_SIDE_PX}`;

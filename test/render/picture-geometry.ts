@@ -60,9 +60,10 @@ const meets = (a: Rect, b: Rect) => a.x0 < b.x1 - 0.01 && b.x0 < a.x1 - 0.01 && 
 /** Pairs of `a` x `b` (or within `a` when `b` is omitted) whose boxes overlap, by name. */
 export function overlapsBetween(a: readonly Labeled[], b?: readonly Labeled[]): string[] {
   const out: string[] = [];
-  a.forEach((p, i) => (b ?? a).forEach((q, j) => {
-    if (!b && j <= i) return;
-    if (meets(p.box, q.box)) out.push(`${p.name} / ${q.name}`);
-  }));
+  a.forEach((p, i) => {
+    (b ?? a).forEach((q, j) => {
+      if ((b || j > i) && meets(p.box, q.box)) out.push(`${p.name} / ${q.name}`);
+    });
+  });
   return out;
 }
