@@ -74,28 +74,29 @@ export class BoxIndex {
     return this.insert({ x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by) }, [ax, ay, bx, by]);
   }
 
-  /** Ids of boxes (and segments) that `r` overlaps, in insertion order. */
-  hits(r: Rect, limit = Infinity): number[] {
+  /** Calls `visit` with the id of each box (and segment) that `r` overlaps, until it answers true; answers whether one did. */
+  each(r: Rect, visit: (id: number) => unknown): boolean {
     const stamp = ++this.stamp;
-    const out: number[] = [];
-    this.keys(r, (k) => {
-      for (const id of this.cells.get(k) ?? []) {
-        if (this.seen[id] === stamp) continue;
-        this.seen[id] = stamp;
-        const seg = this.segs[id];
-        if (seg ? segmentCrosses(seg, r) : overlaps(r, this.rects[id])) {
-          out.push(id);
-          if (out.length >= limit) return true;
+    const c = this.cell;
+    const cx0 = Math.floor(r.x0 / c), cx1 = Math.floor(r.x1 / c), cy0 = Math.floor(r.y0 / c), cy1 = Math.floor(r.y1 / c);
+    for (let x = cx0; x <= cx1; x++) {
+      for (let y = cy0; y <= cy1; y++) {
+        const bucket = this.cells.get(x * 92821 + y * 68917);
+        if (!bucket) continue;
+        for (const id of bucket) {
+          if (this.seen[id] === stamp) continue;
+          this.seen[id] = stamp;
+          const seg = this.segs[id];
+          if ((seg ? segmentCrosses(seg, r) : overlaps(r, this.rects[id])) && visit(id) === true) return true;
         }
       }
-      return undefined;
-    });
-    return out.sort((a, b) => a - b);
+    }
+    return false;
   }
 
-  /** Whether `r` overlaps anything but the ids in `except`. */
-  blocked(r: Rect, except?: ReadonlySet<number>): boolean {
-    return this.hits(r).some((id) => !except?.has(id));
+  /** Whether `r` overlaps any box or segment. */
+  blocked(r: Rect): boolean {
+    return this.each(r, () => true);
   }
 
   /** Whether segment a-b passes through a box (segments never block segments), ignoring the ids in `except`. */

@@ -84,7 +84,7 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
     let box: Rect | null = null;
     let leader: PlacedLabel['leader'];
     for (const within of passes) {
-      const fits = (r: Rect) => (!options.bounds || inside(r, options.bounds)) && (!within || inside(r, within)) && index.hits(r, 1).length === 0;
+      const fits = (r: Rect) => (!options.bounds || inside(r, options.bounds)) && (!within || inside(r, within)) && !index.blocked(r);
       for (const [dx, dy] of DIRECTIONS) {
         const r = beside(m, dx, dy, w, h, gap);
         if (fits(r)) { box = r; break; }

@@ -27,6 +27,7 @@ const rectAt = (m: Marker, p: Pt, pad: number): Rect => ({
 });
 
 const RELAX_ROUNDS = 120;
+const STALLED_ROUNDS = 8;
 const MAX_ROUNDS = 64;
 
 /** Where each marker is drawn: its true position, or a spread one when it would overlap another. `gap` is the clear space kept between markers. */
@@ -34,6 +35,15 @@ export function spreadMarkers(markers: readonly Marker[], gap = 3): Pt[] {
   const pos: Pt[] = markers.map((m) => [m.at[0], m.at[1]]);
   if (markers.length < 2) return pos;
   const maxSide = Math.max(1, ...markers.map((m) => Math.max(m.box.x1 - m.box.x0, m.box.y1 - m.box.y0)));
+  // Markers at one point (a site's routers) start from a ring or grid around it, which pushing alone would string out.
+  const atPoint = new Map<string, number[]>();
+  markers.forEach((m, i) => {
+    const key = `${Math.round(m.at[0] * 2)},${Math.round(m.at[1] * 2)}`;
+    const list = atPoint.get(key);
+    if (list) list.push(i);
+    else atPoint.set(key, [i]);
+  });
+  for (const group of atPoint.values()) if (group.length > 1) layOut(group, markers, pos, gap);
   if (relax(markers, pos, gap, maxSide)) return pos;
   // Dense knots relaxing did not untie: laid out as clusters, which cannot overlap.
   clusters(markers, pos, gap, maxSide);
@@ -50,13 +60,15 @@ const centre = (m: Marker, p: Pt): Pt => [p[0] + (m.box.x0 + m.box.x1) / 2, p[1]
  * nothing overlaps any more.
  */
 function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: number): boolean {
+  let best = Infinity, since = 0;
   for (let round = 0; round < RELAX_ROUNDS; round++) {
     const index = new BoxIndex(maxSide + gap);
     markers.forEach((m, i) => { index.add(rectAt(m, pos[i], gap / 2)); });
     let moved = false;
+    let pairs = 0;
     markers.forEach((m, i) => {
-      for (const j of index.hits(rectAt(m, pos[i], gap / 2))) {
-        if (j <= i) continue;
+      index.each(rectAt(m, pos[i], gap / 2), (j) => {
+        if (j <= i) return;
         const n = markers[j];
         const [ax, ay] = centre(m, pos[i]), [bx, by] = centre(n, pos[j]);
         let ux = bx - ax, uy = by - ay;
@@ -70,17 +82,21 @@ function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: numb
         // Along that line, the distance at which the boxes clear in x or in y.
         const t = Math.min(Math.abs(ux) > 1e-9 ? w / Math.abs(ux) : Infinity, Math.abs(uy) > 1e-9 ? h / Math.abs(uy) : Infinity);
         const push = (t - d) / 2 + 0.01;
-        if (push <= 0) continue;
+        if (push <= 0) return;
         pos[i] = [pos[i][0] - ux * push, pos[i][1] - uy * push];
         pos[j] = [pos[j][0] + ux * push, pos[j][1] + uy * push];
         moved = true;
-      }
+        pairs++;
+      });
     });
     if (!moved) return true;
+    // A crowd too dense to untie by pushing stops getting better: give up early, the clusters take over.
+    if (pairs < best * 0.95) { best = pairs; since = 0; }
+    else if (++since >= STALLED_ROUNDS) break;
   }
   const index = new BoxIndex(maxSide + gap);
   return markers.every((m, i) => {
-    const clear = index.hits(rectAt(m, pos[i], gap / 2 - 0.01)).length === 0;
+    const clear = !index.blocked(rectAt(m, pos[i], gap / 2 - 0.01));
     index.add(rectAt(m, pos[i], gap / 2 - 0.01));
     return clear;
   });
@@ -103,20 +119,23 @@ function clusters(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: n
     const rects = markers.map((m, i) => rectAt(m, pos[i], gap / 2));
     const merged = new Set<number>();
     rects.forEach((r, i) => {
-      for (const j of index.hits(r)) {
+      index.each(r, (j) => {
         const a = find(i), b = find(j);
-        if (a === b) continue; // members of a laid-out cluster are apart by construction
+        if (a === b) return; // members of a laid-out cluster are apart by construction
         const root = Math.min(a, b);
         parent[a] = parent[b] = root;
         merged.add(root);
-      }
+      });
       index.add(r);
     });
     if (merged.size === 0) return;
     const members = new Map<number, number[]>();
     markers.forEach((_, i) => {
       const root = find(i);
-      if (merged.has(root)) members.set(root, [...(members.get(root) ?? []), i]);
+      if (!merged.has(root)) return;
+      const list = members.get(root);
+      if (list) list.push(i);
+      else members.set(root, [i]);
     });
     for (const group of members.values()) layOut(group, markers, pos, gap);
   }
