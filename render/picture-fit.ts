@@ -43,25 +43,27 @@ export interface Fitted {
 }
 
 export function fitPicture(scene: Scene, o: FitOptions): Fitted {
+  // A fixed view widened to the requested aspect first: its legend and label bounds are the picture's.
+  const fixed = o.fixed ? fitAspect(o.fixed, o.size) : null;
   let k = 1;
   let out: Fitted | null = null;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const legend = o.legend ? o.legend(k) : null;
     const obstacles: Rect[] = [...scene.markers, ...(o.obstacles ?? [])];
     // Over a fixed view the legend sits at its lower left, over whatever is there; labels keep off it.
-    let legendAt = o.fixed && legend ? { x: o.fixed.x + 8 * k, y: o.fixed.y + o.fixed.h - legend.h - 8 * k } : null;
+    let legendAt = fixed && legend ? { x: fixed.x + 8 * k, y: fixed.y + fixed.h - legend.h - 8 * k } : null;
     if (legendAt && legend) obstacles.push({ x0: legendAt.x, y0: legendAt.y, x1: legendAt.x + legend.w, y1: legendAt.y + legend.h });
     // A fitted picture prefers labels within its content, which keeps its scale; one asked for at a
     // size keeps them there (else each label placed outside would shrink the drawing, and grow the next labels).
     const { x0, y0, x1, y1 } = scene.extent;
     const sized = Boolean(o.size.width || o.size.height);
     const m = sized ? MARGIN * k : MARGIN / 2;
-    const content = o.fixed ? null : { x0: x0 - m, y0: y0 - m, x1: x1 + m, y1: y1 + m };
+    const content = fixed ? null : { x0: x0 - m, y0: y0 - m, x1: x1 + m, y1: y1 + m };
     const placed = placeLabels(scene.labels, {
-      fontPx: LABEL_PX * k, obstacles, bounds: o.fixed ? toRect(o.fixed) : sized ? content : null, prefer: sized ? null : content,
+      fontPx: LABEL_PX * k, obstacles, bounds: fixed ? toRect(fixed) : sized ? content : null, prefer: sized ? null : content,
     });
     let box: Box;
-    if (o.fixed) box = { ...o.fixed };
+    if (fixed) box = { ...fixed };
     else {
       let e: Rect = { x0: scene.extent.x0, y0: scene.extent.y0, x1: scene.extent.x1, y1: scene.extent.y1 };
       for (const p of placed) e = union(e, p.box);
