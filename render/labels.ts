@@ -4,7 +4,7 @@
 // directions further out with a short leader line back to the marker; the
 // first position whose box is clear of every obstacle (markers, the legend,
 // whatever the caller adds, such as cluster boxes) and every label placed
-// before it wins. A label with no clear position is left out, never piled.
+// before it wins, positions that cross no circuit before those that do. A label with no clear position is left out, never piled.
 // Labels are placed by priority: most circuits first, then most capacity,
 // then by name, so the outcome is deterministic.
 import { BoxIndex, type Rect } from './box-index.ts';
@@ -43,6 +43,8 @@ export interface PlaceOptions {
   bounds?: Rect | null;
   /** When set, positions inside it are tried before any outside it (a fitted picture's content, which then keeps its size). */
   prefer?: Rect | null;
+  /** Lines a label had better not cross (circuits: x1, y1, x2, y2): positions clear of them are tried first. */
+  avoid?: ReadonlyArray<readonly [number, number, number, number]>;
 }
 
 const DIRECTIONS: ReadonlyArray<[number, number]> = [[1, 0], [-1, 0], [1, -1], [1, 1], [-1, -1], [-1, 1], [0, -1], [0, 1]];
@@ -77,35 +79,34 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
   for (const o of options.obstacles) index.add(o);
   const order = requests.map((_, i) => i).sort(byPriority(requests));
   const placed: PlacedLabel[] = [];
-  const passes = options.prefer ? [options.prefer, null] : [null];
+  const soft = new BoxIndex(Math.max(3 * f, 16));
+  for (const [ax, ay, bx, by] of options.avoid ?? []) soft.addSegment(ax, ay, bx, by);
+  // Preferred area first, then anywhere; beside the marker first, then further out on a leader;
+  // at each distance, clear of circuits first, then over them.
+  const passes: { within: Rect | null; d: number; clear: boolean }[] = [];
+  for (const within of options.prefer ? [options.prefer, null] : [null]) {
+    for (const d of [0, 1.4 * f, 2.8 * f]) for (const clear of options.avoid?.length ? [true, false] : [false]) passes.push({ within, d, clear });
+  }
   for (const i of order) {
     const { marker: m, text } = requests[i];
     const w = textWidth(text, f) + 2 * pad;
     let box: Rect | null = null;
     let leader: PlacedLabel['leader'];
-    for (const within of passes) {
-      const fits = (r: Rect) => (!options.bounds || inside(r, options.bounds)) && (!within || inside(r, within)) && !index.blocked(r);
+    for (const { within, d, clear } of passes) {
       for (const [dx, dy] of DIRECTIONS) {
-        const r = beside(m, dx, dy, w, h, gap);
-        if (fits(r)) { box = r; break; }
-      }
-      const further: number[] = box ? [] : [1.4 * f, 2.8 * f];
-      for (const d of further) {
-        for (const [dx, dy] of DIRECTIONS) {
-          const near = beside(m, dx, dy, w, h, gap);
-          const len = Math.hypot(dx, dy);
-          const r: Rect = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
-          if (!fits(r)) continue;
-          // From just outside the marker, toward the label's nearest point.
-          const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
-          const tx = clamp(cx, r.x0, r.x1), ty = clamp(cy, r.y0, r.y1);
-          const sx = dx === 0 ? cx : dx > 0 ? m.x1 + 0.5 : m.x0 - 0.5, sy = dy === 0 ? cy : dy > 0 ? m.y1 + 0.5 : m.y0 - 0.5;
-          if (index.segmentBlocked(sx, sy, tx, ty)) continue;
-          box = r;
-          leader = [sx, sy, tx, ty];
-          break;
-        }
-        if (box) break;
+        const near = beside(m, dx, dy, w, h, gap);
+        const len = Math.hypot(dx, dy);
+        const r: Rect = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
+        if ((options.bounds && !inside(r, options.bounds)) || (within && !inside(r, within)) || index.blocked(r) || (clear && soft.blocked(r))) continue;
+        if (d === 0) { box = r; break; }
+        // From just outside the marker, toward the label's nearest point.
+        const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
+        const tx = clamp(cx, r.x0, r.x1), ty = clamp(cy, r.y0, r.y1);
+        const sx = dx === 0 ? cx : dx > 0 ? m.x1 + 0.5 : m.x0 - 0.5, sy = dy === 0 ? cy : dy > 0 ? m.y1 + 0.5 : m.y0 - 0.5;
+        if (index.segmentBlocked(sx, sy, tx, ty)) continue;
+        box = r;
+        leader = [sx, sy, tx, ty];
+        break;
       }
       if (box) break;
     }

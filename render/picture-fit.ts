@@ -60,7 +60,7 @@ export function fitPicture(scene: Scene, o: FitOptions): Fitted {
     const m = sized ? MARGIN * k : MARGIN / 2;
     const content = fixed ? null : { x0: x0 - m, y0: y0 - m, x1: x1 + m, y1: y1 + m };
     const placed = placeLabels(scene.labels, {
-      fontPx: LABEL_PX * k, obstacles, bounds: fixed ? toRect(fixed) : sized ? content : null, prefer: sized ? null : content,
+      fontPx: LABEL_PX * k, obstacles, bounds: fixed ? toRect(fixed) : sized ? content : null, prefer: sized ? null : content, avoid: scene.lines,
     });
     let box: Box;
     if (fixed) box = { ...fixed };

@@ -79,6 +79,8 @@ export interface Scene {
   /** Every leaf node's box where it is drawn, and the dots at spread nodes' true positions. */
   markers: Rect[];
   labels: LabelRequest[];
+  /** The drawn circuits as straight pieces between their points, for labels to keep off where they can. */
+  lines: [number, number, number, number][];
 }
 
 const size = (n: TopologyNode, k: string, d: number) => {
@@ -164,6 +166,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
 
   const markers: Rect[] = [];
   const labels: LabelRequest[] = [];
+  const pieces: Scene['lines'] = [];
   layers.forEach((l, li) => {
     const { topology: t, style, target } = l;
     const { placed, groupNodes } = perLayer[li];
@@ -208,6 +211,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       const capText = text(e.meta.capacity);
       const title = elementMarkup('title', {}, escapeText(capText ? `${e.name} (${capText})` : e.name));
       for (const pts of drawn) {
+        for (let i = 1; i < pts.length; i++) pieces.push([pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]]);
         edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) }, title));
       }
     }
@@ -238,5 +242,5 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     }
     target.inner.set(setAttrs(target.nodes.group(), { class: 'nodes', ...nodeStyle }).node, leafMarkup.join(''));
   });
-  return { extent, markers, labels };
+  return { extent, markers, labels, lines: pieces };
 }

@@ -120,6 +120,20 @@ describe('Labels left out', () => {
   });
 });
 
+describe('Labels and circuits', () => {
+  it('keep off circuits where a clear position exists', async () => {
+    // A hub with circuits leaving right, left, up and down: its label goes to a diagonal.
+    const hub = () => ep('HUB', 40, -100);
+    const records = [ep('E', 40, -95), ep('W', 40, -105), ep('N', 43, -100), ep('S', 37, -100)].map((x, i) => rec(String(i), `c${i}`, hub(), x));
+    const svg = renderTopologySvg(await buildTopology(records, { name: 'Plus', layout: 'geographic' }));
+    const p = pictureBoxes(svg);
+    const label = p.labels.find((l) => l.name === 'HUB')!.box;
+    const node = p.nodes.find((n) => n.name === 'HUB')!.box;
+    const [cx, cy] = [(node.x0 + node.x1) / 2, (node.y0 + node.y1) / 2];
+    assert.ok((label.x0 >= cx || label.x1 <= cx) && (label.y0 >= cy || label.y1 <= cy), `HUB's label ${JSON.stringify(label)} is off the lines through ${cx},${cy}`);
+  });
+});
+
 describe('Label text', () => {
   it('fits the box placement reserves, in any script, and is escaped', async () => {
     const names = ['<script>alert(1)</script>', 'Zürich Ünïcödé', '東京データセンター', 'WWWWMMMM', 'iiiilll'];
