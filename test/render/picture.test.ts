@@ -230,6 +230,18 @@ describe('demo map in headless Chromium', { skip: noChromium && `${CHROMIUM} not
     }
   });
 
+  it('fills the width of the element holding an <img> of it, at its aspect ratio', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      const src = `data:image/svg+xml;base64,${Buffer.from(demoSvg).toString('base64')}`;
+      await page.setContent(`<div style="width:900px"><img id="map" src="${src}"></div>`, { waitUntil: 'load' });
+      const r = await page.evaluate(() => { const b = document.getElementById('map')!.getBoundingClientRect(); return [b.width, b.height]; });
+      assert.deepEqual(r, [900, 525]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('takes ?width= as the picture\'s size in px', async () => {
     const { page } = await open(demoId, { width: 1000, height: 800 }, '?width=480');
     try {
