@@ -199,14 +199,15 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       // The picture grows to where the points are, not to where a line across the world's edge runs off it.
       for (const p of at) grow(extent, p[0], p[1], p[0], p[1]);
       let drawn = lines;
-      if (lines.length === 1 && !style.logical) {
+      if (!style.logical) {
         // Ends in data order; the circuit's first point is at its first end unless the data says otherwise.
         let [a, b] = [names.get(ends[0]), names.get(ends[1] ?? ends[0])];
         const d2 = (p: Placed | undefined, q: Pt) => (p ? (p.at[0] - q[0]) ** 2 + (p.at[1] - q[1]) ** 2 : Infinity);
         if (d2(a, at[0]) > d2(b, at[0])) [a, b] = [b, a];
         const move = (p: Placed | undefined): Pt => (p ? [p.shown[0] - p.at[0], p.shown[1] - p.at[1]] : [0, 0]);
-        drawn = [follow(at, move(a), move(b), e, minApart)];
-        for (const p of drawn[0]) grow(extent, p[0], p[1], p[0], p[1]);
+        // Each piece of a circuit across the world's edge moves alike: its ends are the same nodes a world apart.
+        drawn = lines.map((pts) => follow(pts, move(a), move(b), e, minApart));
+        if (lines.length === 1) for (const p of drawn[0]) grow(extent, p[0], p[1], p[0], p[1]);
       }
       const capText = text(e.meta.capacity);
       const title = elementMarkup('title', {}, escapeText(capText ? `${e.name} (${capText})` : e.name));
@@ -229,6 +230,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
         anchorMarkup.push(elementMarkup('line', { x1: fmt(p.at[0]), y1: fmt(p.at[1]), x2: fmt(x), y2: fmt(y) }),
           elementMarkup('circle', { cx: fmt(p.at[0]), cy: fmt(p.at[1]), r: String(ANCHOR_R), stroke: 'none' }));
         markers.push({ x0: p.at[0] - ANCHOR_R, y0: p.at[1] - ANCHOR_R, x1: p.at[0] + ANCHOR_R, y1: p.at[1] + ANCHOR_R });
+        pieces.push([p.at[0], p.at[1], x, y]);
         grow(extent, p.at[0] - ANCHOR_R, p.at[1] - ANCHOR_R, p.at[0] + ANCHOR_R, p.at[1] + ANCHOR_R);
       }
       leafMarkup.push(nodeMarkup(p.node, p.shown));
