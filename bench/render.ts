@@ -6,7 +6,8 @@
 //     written here, markers spread and labels placed by the same functions
 //     (the cost of building through svg.js/svgdom and the sanitizing
 //     serializer): target <= 3x;
-//  3. logical layout of 500 nodes / 1,000 edges vs `dot -Tjson`: target no slower.
+//  3. logical layout of 500 nodes / 1,000 edges vs `dot -Tjson`: target no slower;
+//  4. overlap counts of labels and nodes in pictures (render-readable.ts): target 0.
 // Every figure is the best wall time of several runs (ours after warm-up
 // runs), since interference from other work on the machine only ever adds
 // time; Graphviz times include its process start-up (a few ms). The first
@@ -24,6 +25,7 @@ import { edgeD } from '../render/paths.ts';
 import { markerBox } from '../render/marker-box.ts';
 import { spreadMarkers } from '../render/spread.ts';
 import { placeLabels } from '../render/labels.ts';
+import { benchReadable } from './render-readable.ts';
 import { escapeAttr, escapeText } from '../render/sanitize.ts';
 import type { Topology } from '../render/types.ts';
 
@@ -168,6 +170,8 @@ export async function benchRender(): Promise<string[]> {
   } else {
     lines.push(`logical layout 500 nodes / 1,000 edges: ${logical.ms.toFixed(0)} ms; dot baseline SKIPPED: Graphviz not installed (apt-get install graphviz)`);
   }
+  note('overlaps');
+  lines.push(...(await benchReadable()));
   return lines;
 }
 
