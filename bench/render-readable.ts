@@ -27,7 +27,7 @@ export function denseMetros(metros = 60, seed = 7): EdgeRecord[] {
       out.push({ id: String(out.length), name: `${a.name}-${b.name}-${k}`, source: a.name, destination: b.name, capacity: 400, endpoints: [{ ...a }, { ...b }] });
     }
   };
-  sites.forEach((group) => group.forEach((site, i) => { if (i > 0) link(group[i - 1], site, 2); }));
+  for (const group of sites) for (let i = 1; i < group.length; i++) link(group[i - 1], group[i], 2);
   const d2 = (a: number[], b: number[]) => (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2;
   centres.forEach((c, m) => {
     const nearest = centres.map((_, j) => j).filter((j) => j !== m).sort((x, y) => d2(c, centres[x]) - d2(c, centres[y])).slice(0, 2);
