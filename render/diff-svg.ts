@@ -13,7 +13,8 @@ import { countryPaths } from './countries.ts';
 import { drawScene, type DrawTarget } from './svg-draw.ts';
 import { drawLabels, fitPicture } from './picture-fit.ts';
 import { sizeAttributes } from './picture-size.ts';
-import { DEFAULT_TEMPLATES, estimateTextWidth } from './template.ts';
+import { DEFAULT_TEMPLATES } from './template.ts';
+import { textWidth } from './text-width.ts';
 import { drawNode } from './topology.ts';
 import { deepEqual } from '../history/json-diff.ts';
 
@@ -73,7 +74,7 @@ const legendLabels = (nodes: Split<TopologyNode>, edges: Split<TopologyEdge>) =>
   LEGEND_ORDER.map((s) => `${s}: ${count(nodes[s].length, 'node')}, ${count(edges[s].length, 'edge')}`);
 const ROW = 18, PAD = 8, FONT_PX = 11;
 const legendSize = (labels: string[], k: number) => ({
-  w: (PAD * 2 + 40 + Math.max(...labels.map((l) => estimateTextWidth(l, FONT_PX)))) * k,
+  w: (PAD * 2 + 40 + Math.max(...labels.map((l) => textWidth(l, FONT_PX)))) * k,
   h: (PAD * 2 + ROW * labels.length) * k,
 });
 

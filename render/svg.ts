@@ -1,7 +1,9 @@
 // SVG pictures of datasets and maps. Builds the picture with svg.js on
 // svgdom - background, country outlines (geographic only), each visible
-// layer's edges and nodes, labels, legend - and serializes it through the
-// allowlist sanitizer (sanitize.ts), which is the only way out.
+// layer's edges and nodes (co-located markers spread apart), labels placed
+// clear of markers, the legend and each other, legend - sized as asked
+// (picture-size.ts) and serialized through the allowlist sanitizer
+// (sanitize.ts), which is the only way out.
 import type { G } from '@svgdotjs/svg.js';
 import type { MapConfiguration, MapLayer } from '../schema/map.ts';
 import { COLOR_PATTERN } from '../schema/map.ts';
@@ -13,7 +15,7 @@ import { countryPaths } from './countries.ts';
 import { drawScene, type DrawTarget, type LayerStyle } from './svg-draw.ts';
 import { drawLabels, fitPicture } from './picture-fit.ts';
 import { sizeAttributes, type PictureSize } from './picture-size.ts';
-import { estimateTextWidth } from './template.ts';
+import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from './layers.ts';
 
@@ -93,7 +95,7 @@ function compose(input: DrawInput): string {
 
 const LEGEND_ROW = 18, LEGEND_PAD = 8;
 const legendSize = (styles: LayerStyle[], k: number) => ({
-  w: (LEGEND_PAD * 2 + 28 + Math.max(...styles.map((s, i) => estimateTextWidth(s.name || `Layer ${i + 1}`, 11)))) * k,
+  w: (LEGEND_PAD * 2 + 28 + Math.max(...styles.map((s, i) => textWidth(s.name || `Layer ${i + 1}`, 11)))) * k,
   h: (LEGEND_PAD * 2 + LEGEND_ROW * styles.length) * k,
 });
 
