@@ -99,6 +99,7 @@ export function stringTemplateSvg(t: Topology): string {
   const byName = new Map(t.nodes.map((n, i) => [n.name, i]));
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   const edges: string[] = [];
+  const avoid: [number, number, number, number][] = [];
   const degree = new Map<string, number>();
   for (const e of t.edges) {
     const names = e.meta.endpoint_identifiers.names as string[];
@@ -108,11 +109,12 @@ export function stringTemplateSvg(t: Topology): string {
     pts[0] = shown[a];
     pts[pts.length - 1] = shown[b];
     for (const [x, y] of pts) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+    for (let i = 1; i < pts.length; i++) avoid.push([pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]]);
     edges.push(`<path d="${edgeD(pts, t.pathLayout.type, t.pathLayout.tension, Number(e.meta.parallel_index ?? 0))}"><title>${escapeText(`${e.name} (${e.meta.capacity})`)}</title></path>`);
   }
   const boxes = markers.map((m, i) => ({ x0: shown[i][0] + m.box.x0, y0: shown[i][1] + m.box.y0, x1: shown[i][0] + m.box.x1, y1: shown[i][1] + m.box.y1 }));
   const nodes = t.nodes.map((n, i) => `<g transform="translate(${shown[i][0].toFixed(2)},${shown[i][1].toFixed(2)})"><title>${escapeText(n.name)}</title>${n.meta.svg}</g>`);
-  const placed = placeLabels(t.nodes.map((n, i) => ({ text: n.name, marker: boxes[i], degree: degree.get(n.name) ?? 0, capacity: 0, name: n.name })), { fontPx: 11, obstacles: boxes });
+  const placed = placeLabels(t.nodes.map((n, i) => ({ text: n.name, marker: boxes[i], degree: degree.get(n.name) ?? 0, capacity: 0, name: n.name })), { fontPx: 11, obstacles: boxes, avoid });
   const labels = placed.map((p) => `<text x="${p.x.toFixed(2)}" y="${p.y.toFixed(2)}" dy="0.35em">${escapeText(t.nodes[p.request].name)}</text>`);
   const box = { x: x0 - 29, y: y0 - 29, w: x1 - x0 + 58, h: y1 - y0 + 58 };
   const land = countryPaths(frame.projection, box).join('');
