@@ -92,7 +92,7 @@ export function fitPicture(scene: Scene, o: FitOptions): Fitted {
 export function drawLabels(leaders: G, labels: G, inner: WeakMap<object, string>, scene: Scene, fitted: Fitted): void {
   const k = fitted.k;
   setAttrs(labels, { 'font-size': LABEL_PX * k, 'stroke-width': 3 * k });
-  setAttrs(leaders, { 'stroke-width': 0.8 * k });
+  setAttrs(leaders, { 'stroke-width': k });
   const text: string[] = [], lines: string[] = [];
   for (const p of fitted.placed) {
     text.push(elementMarkup('text', { x: fmt(p.x), y: fmt(p.y), dy: '0.35em' }, escapeText(scene.labels[p.request].text)));
