@@ -9,9 +9,12 @@ import type { Layout, Topology, TopologyEdge, TopologyNode } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame } from './projection.ts';
-import { countryPaths, type Box } from './countries.ts';
-import { drawLayer, emptyExtent, type DrawTarget } from './svg-draw.ts';
-import { DEFAULT_TEMPLATES, estimateTextWidth } from '../svg-safety/template.ts';
+import { countryPaths } from './countries.ts';
+import { drawScene, type DrawTarget } from './svg-draw.ts';
+import { drawLabels, fitPicture } from './picture-fit.ts';
+import { sizeAttributes } from './picture-size.ts';
+import { DEFAULT_TEMPLATES } from '../svg-safety/template.ts';
+import { textWidth } from './text-width.ts';
 import { drawNode } from './topology.ts';
 import { deepEqual } from '../schema/json-equal.ts';
 import { PICTURE_FONT_FAMILY } from './picture-font.ts';
@@ -26,11 +29,10 @@ export const REMOVED_DASH = '6 4';
 /** Unchanged first, so what changed is drawn over it, not hidden under it. */
 const DRAW_ORDER: DiffStatus[] = ['unchanged', 'changed', 'removed', 'added'];
 const LEGEND_ORDER: DiffStatus[] = ['added', 'removed', 'changed', 'unchanged'];
-const MARGIN = 24;
 
 export interface DiffSvgOptions {
   layout: Layout;
-  /** Picture size in px; the viewBox keeps the whole union in view at any size. */
+  /** Picture size in px (picture-size.ts); none: no fixed size, the picture scales to its container. */
   width?: number;
   height?: number;
 }
@@ -68,26 +70,30 @@ function split<T extends { name: string }>(before: readonly T[], after: readonly
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** The legend: one row per status with an edge sample (dashed for removed), a node dot and the counts. */
-function drawLegend(parent: G, nodes: Split<TopologyNode>, edges: Split<TopologyEdge>, box: Box): Box {
-  const row = 18, pad = 8, fontPx = 11;
-  const labels = LEGEND_ORDER.map((s) => `${s}: ${count(nodes[s].length, 'node')}, ${count(edges[s].length, 'edge')}`);
-  const w = pad * 2 + 40 + Math.max(...labels.map((l) => estimateTextWidth(l, fontPx)));
-  const h = pad * 2 + row * labels.length;
-  const out = { ...box, h: box.h + h + 8 };
-  const x = box.x + 8, y = out.y + out.h - h - 8;
-  setAttrs(parent.rect(), { x, y, width: w, height: h, rx: 4, fill: '#ffffff', 'fill-opacity': 0.9, stroke: '#999999', 'stroke-width': 0.8 });
+/** The legend's row texts: per status, its counts. */
+const legendLabels = (nodes: Split<TopologyNode>, edges: Split<TopologyEdge>) =>
+  LEGEND_ORDER.map((s) => `${s}: ${count(nodes[s].length, 'node')}, ${count(edges[s].length, 'edge')}`);
+const ROW = 18, PAD = 8, FONT_PX = 11;
+const legendSize = (labels: string[], k: number) => ({
+  w: (PAD * 2 + 40 + Math.max(...labels.map((l) => textWidth(l, FONT_PX)))) * k,
+  h: (PAD * 2 + ROW * labels.length) * k,
+});
+
+/** The legend at (x, y): one row per status with an edge sample (dashed for removed), a node dot and the counts; k scales it with the labels. */
+function drawLegend(parent: G, labels: string[], at: { x: number; y: number }, k: number): void {
+  const { w, h } = legendSize(labels, k);
+  const { x, y } = at;
+  setAttrs(parent.rect(), { x, y, width: w, height: h, rx: 4 * k, fill: '#ffffff', 'fill-opacity': 0.9, stroke: '#999999', 'stroke-width': 0.8 * k });
   LEGEND_ORDER.forEach((s, i) => {
-    const cy = y + pad + row * i + row / 2;
+    const cy = y + (PAD + ROW * i + ROW / 2) * k;
     const entry = setAttrs(parent.group(), { 'data-diff': s }) as G;
     setAttrs(entry.line(), {
-      x1: x + pad, y1: cy, x2: x + pad + 22, y2: cy, stroke: DIFF_COLORS[s], 'stroke-width': 3,
+      x1: x + PAD * k, y1: cy, x2: x + (PAD + 22) * k, y2: cy, stroke: DIFF_COLORS[s], 'stroke-width': 3 * k,
       'stroke-dasharray': s === 'removed' ? REMOVED_DASH : undefined,
     });
-    setAttrs(entry.circle(), { cx: x + pad + 30, cy, r: 4, fill: DIFF_COLORS[s], stroke: '#1a1a1a', 'stroke-width': 0.8 });
-    setAttrs(entry.plain(labels[i]), { x: x + pad + 40, y: cy, dy: '0.35em', 'font-size': fontPx, fill: '#222222' });
+    setAttrs(entry.circle(), { cx: x + (PAD + 30) * k, cy, r: 4 * k, fill: DIFF_COLORS[s], stroke: '#1a1a1a', 'stroke-width': 0.8 * k });
+    setAttrs(entry.plain(labels[i]), { x: x + (PAD + 40) * k, y: cy, dy: '0.35em', 'font-size': FONT_PX * k, fill: '#222222' });
   });
-  return out;
 }
 
 /** The picture of the change from `before` to `after`, a standalone SVG document. */
@@ -102,6 +108,7 @@ export function renderDiffSvg(before: Topology, after: Topology, options: DiffSv
   const points = DRAW_ORDER.flatMap((s) => [...nodes[s].map((n) => n.coordinate), ...edges[s].flatMap((e) => e.coordinates)]);
   const frame = contentFrame(points);
   const title = `Changes to ${after.name || before.name || 'topology'}`;
+  const size = { width: options.width, height: options.height };
 
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
@@ -109,40 +116,37 @@ export function renderDiffSvg(before: Topology, after: Topology, options: DiffSv
   const bgRect = canvas.rect();
   const land = canvas.group();
   const [groupsG, edgesG, nodesG] = [canvas.group(), canvas.group(), canvas.group()];
+  const leaders = setAttrs(canvas.group(), { class: 'leaders', stroke: '#666666', fill: 'none' }) as G;
   const labels = setAttrs(canvas.group(), {
-    'font-size': 11, fill: '#222222', stroke: '#ffffff', 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke',
+    class: 'labels', fill: '#222222', stroke: '#ffffff', 'stroke-linejoin': 'round', 'paint-order': 'stroke',
   }) as G;
-  const extent = emptyExtent();
-  for (const s of DRAW_ORDER) {
+  // One namespace: a circuit drawn as unchanged may end at a node drawn as changed.
+  const namespace = {};
+  const scene = drawScene(DRAW_ORDER.map((s) => {
     const mark = { 'data-diff': s, class: `diff-${s}`, 'stroke-dasharray': s === 'removed' ? REMOVED_DASH : undefined };
     const target: DrawTarget = {
       groups: setAttrs(groupsG.group(), mark) as G,
       edges: setAttrs(edgesG.group(), mark) as G,
       nodes: setAttrs(nodesG.group(), mark) as G,
-      labels,
       inner,
     };
     const from = s === 'removed' ? before : after;
     const layer: Topology = { ...from, nodes: nodes[s].map((n) => drawNode(n, marker)), edges: edges[s] };
-    drawLayer(layer, { name: s, color: DIFF_COLORS[s], edgeWidth: s === 'unchanged' ? 1.5 : 2.5, logical }, frame, target, extent);
-  }
+    return { topology: layer, style: { name: s, color: DIFF_COLORS[s], edgeWidth: s === 'unchanged' ? 1.5 : 2.5, logical }, target, namespace };
+  }), frame);
 
-  let box: Box;
-  if (!Number.isFinite(extent.x0)) box = { x: 0, y: 0, w: 400, h: 300 };
-  else {
-    box = { x: extent.x0 - MARGIN, y: extent.y0 - MARGIN, w: extent.x1 - extent.x0 + 2 * MARGIN, h: extent.y1 - extent.y0 + 2 * MARGIN };
-    if (box.w < 240) { box.x -= (240 - box.w) / 2; box.w = 240; }
-    if (box.h < 150) { box.y -= (150 - box.h) / 2; box.h = 150; }
-  }
-  box = drawLegend(canvas.group(), nodes, edges, box);
+  const rows = legendLabels(nodes, edges);
+  const fitted = fitPicture(scene, { fixed: null, size, minW: 240, minH: 150, legend: (k) => legendSize(rows, k) });
+  drawLabels(leaders, labels, inner, scene, fitted);
+  const { box } = fitted;
+  drawLegend(setAttrs(canvas.group(), { class: 'legend' }) as G, rows, fitted.legendAt!, fitted.k);
   setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: '#ffffff' });
   if (!logical) {
     const d = countryPaths(frame.projection, box).join('');
     if (d) setAttrs(land.path(), { d, fill: 'rgba(0,0,0,0.06)', stroke: 'rgba(0,0,0,0.28)', 'stroke-width': 0.6, 'stroke-linejoin': 'round' });
   }
-  const px = (v: number | undefined, fallback: number) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(Math.max(v, 16), 10_000) : fallback);
   setAttrs(canvas, {
-    width: fmt(px(options.width, Math.ceil(box.w))), height: fmt(px(options.height, Math.ceil(box.h))),
+    ...sizeAttributes(box, size),
     viewBox: `${fmt(box.x)} ${fmt(box.y)} ${fmt(box.w)} ${fmt(box.h)}`,
     'font-family': PICTURE_FONT_FAMILY, role: 'img', 'aria-label': title,
   });

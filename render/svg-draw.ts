@@ -1,20 +1,28 @@
-// Draws one layer's topology into svg.js groups: group nodes (faint,
+// Draws the layers of a picture into svg.js groups: group nodes (faint,
 // behind), edges in the layer's colour and width (curved per pathLayout,
 // parallel circuits apart via their offset midpoints, self-circuits as
-// loops), nodes from their sanitized template markup, and name labels beside
-// nodes whose template has no text of its own. Edges and nodes, thousands of
-// them, are written as sanitized markup (elementMarkup) that the serializer
-// places as their group's content. Grows the drawn extent so the picture can
-// be sized to include every label.
+// loops), and nodes from their sanitized template markup. Nodes of
+// geographic layers whose markers would overlap are spread apart first
+// (spread.ts), across all layers; a spread node gets a thin line to a dot at
+// its true position, and its circuits follow it, parallel ones kept visibly
+// apart however close their ends are. Edges and nodes, thousands of them, are
+// written as sanitized markup (elementMarkup) that the serializer places as
+// their group's content. Answers what label placement needs: every marker's
+// box where it is drawn and a label request for each node whose template has
+// no text of its own; and the drawn extent, so the picture can be sized.
 import type { G } from '@svgdotjs/svg.js';
-import type { Topology, TopologyNode } from './types.ts';
+import type { Topology, TopologyEdge, TopologyNode } from './types.ts';
 import type { Frame } from './projection.ts';
+import type { Rect } from './box-index.ts';
+import type { LabelRequest } from './labels.ts';
 import { edgeD, type Pt } from './paths.ts';
 import { setAttrs, fmt } from './svg-canvas.ts';
 import { safeMarkup } from '../svg-safety/safe-markup.ts';
 import { elementMarkup, escapeText } from '../svg-safety/sanitize.ts';
-import { estimateTextWidth } from '../svg-safety/template.ts';
 import { text } from './topology.ts';
+import { markerBox } from './marker-box.ts';
+import { spreadMarkers } from './spread.ts';
+import { follow } from './follow.ts';
 
 export interface LayerStyle {
   name: string;
@@ -23,14 +31,14 @@ export interface LayerStyle {
   logical: boolean;
 }
 
-export interface Extent {
+interface Extent {
   x0: number;
   y0: number;
   x1: number;
   y1: number;
 }
 
-export const emptyExtent = (): Extent => ({ x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity });
+const emptyExtent = (): Extent => ({ x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity });
 const grow = (e: Extent, x0: number, y0: number, x1: number, y1: number) => {
   if (x0 < e.x0) e.x0 = x0;
   if (y0 < e.y0) e.y0 = y0;
@@ -38,11 +46,11 @@ const grow = (e: Extent, x0: number, y0: number, x1: number, y1: number) => {
   if (y1 > e.y1) e.y1 = y1;
 };
 
-/** Labels are drawn up to this many nodes per layer; beyond it they would only be clutter. */
-const MAX_LABELS = 400;
-const LABEL_PX = 11;
 /** Characters of a name a label shows; the node's `<title>` keeps the whole name. */
 const MAX_LABEL_CHARS = 48;
+/** A spread node farther than this from its true position gets a line back to it. */
+const ANCHOR_AFTER_PX = 1;
+const ANCHOR_R = 2;
 
 /** A name as its label shows it: a long one cut (by characters, not UTF-16 halves) with an ellipsis, so it cannot make the picture thousands of pixels wide. */
 function labelText(name: string): string {
@@ -55,9 +63,25 @@ export interface DrawTarget {
   groups: G;
   edges: G;
   nodes: G;
-  labels: G;
   /** Element -> sanitized content the serializer writes as its children (see sanitize.ts `inner`). */
   inner: WeakMap<object, string>;
+}
+
+export interface SceneLayer {
+  topology: Topology;
+  style: LayerStyle;
+  target: DrawTarget;
+  /** Layers sharing a namespace resolve circuit ends by name among all their nodes (the diff picture's statuses); default: the layer alone. */
+  namespace?: object;
+}
+
+export interface Scene {
+  extent: Extent;
+  /** Every leaf node's box where it is drawn, and the dots at spread nodes' true positions. */
+  markers: Rect[];
+  labels: LabelRequest[];
+  /** The drawn circuits as straight pieces between their points, for labels to keep off where they can. */
+  lines: [number, number, number, number][];
 }
 
 const size = (n: TopologyNode, k: string, d: number) => {
@@ -75,47 +99,118 @@ const nodeMarkup = (n: TopologyNode, at: Pt) =>
   elementMarkup('g', { transform: `translate(${fmt(at[0])},${fmt(at[1])})` },
     elementMarkup('title', {}, escapeText(n.name)) + safeMarkup(n.meta.svg));
 
-export function drawLayer(t: Topology, style: LayerStyle, frame: Frame, target: DrawTarget, extent: Extent): void {
-  const nodeAt = new Map<TopologyNode, Pt>();
-  for (const n of t.nodes) {
-    const p = frame.project(n.coordinate);
-    if (valid(p)) nodeAt.set(n, p);
-  }
-  // Group nodes first and faint, as Terranova draws them, so members stay readable.
-  // Node colour is set once per layer and inherited: fill and `color` (templates may use currentColor).
-  const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
-  const groupMarkup: string[] = [];
-  for (const [n, p] of nodeAt) if (n.children) groupMarkup.push(nodeMarkup(n, p));
-  target.inner.set(setAttrs(target.groups.group(), { opacity: 0.45, ...nodeStyle }).node, groupMarkup.join(''));
-  const edgeMarkup: string[] = [];
-  const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
-  const tension = typeof t.pathLayout?.tension === 'number' ? t.pathLayout.tension : undefined;
-  for (const e of t.edges) {
-    const { at, lines } = frame.line(e.coordinates);
-    if (at.length < 2) continue;
-    // The picture grows to where the points are, not to where a line across the world's edge runs off it.
-    for (const p of at) grow(extent, p[0], p[1], p[0], p[1]);
-    const cap = text(e.meta.capacity);
-    const title = elementMarkup('title', {}, escapeText(cap ? `${e.name} (${cap})` : e.name));
-    for (const pts of lines) {
-      edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) }, title));
+interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect }
+
+const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map(String);
+
+/** Draws every layer; spreads overlapping geographic markers across layers first. */
+export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
+  const extent = emptyExtent();
+  // Project every node; leaves get their marker box.
+  const perLayer = layers.map((l) => {
+    const placed: Placed[] = [];
+    const groupNodes: [TopologyNode, Pt][] = [];
+    for (const n of l.topology.nodes) {
+      const p = frame.project(n.coordinate);
+      if (!valid(p)) continue;
+      if (n.children) { groupNodes.push([n, p]); continue; }
+      const box = markerBox(String(n.meta.svg ?? ''), size(n, 'computed_width', 10), size(n, 'computed_height', 10));
+      placed.push({ node: n, at: p, shown: p, box });
     }
-  }
-  const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 });
-  target.inner.set(edgeLayer.node, edgeMarkup.join(''));
-  const leaves = [...nodeAt].filter(([n]) => !n.children);
-  const label = leaves.length <= MAX_LABELS;
-  const leafMarkup: string[] = [];
-  for (const [n, p] of leaves) {
-    const w = size(n, 'computed_width', 10), h = size(n, 'computed_height', 10);
-    grow(extent, p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2);
-    leafMarkup.push(nodeMarkup(n, p));
-    if (!label || String(n.meta.svg ?? '').includes('<text')) continue;
-    const x = p[0] + w / 2 + 4;
-    const shown = labelText(n.name);
-    const tw = estimateTextWidth(shown, LABEL_PX);
-    setAttrs(target.labels.plain(shown), { x, y: p[1], dy: '0.35em' });
-    grow(extent, x, p[1] - LABEL_PX, x + tw, p[1] + LABEL_PX);
-  }
-  target.inner.set(setAttrs(target.nodes.group(), nodeStyle).node, leafMarkup.join(''));
+    return { placed, groupNodes };
+  });
+  const spreadable = perLayer.flatMap((p, i) => (layers[i].style.logical ? [] : p.placed));
+  const shown = spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })));
+  spreadable.forEach((p, i) => { p.shown = shown[i]; });
+
+  // Circuit ends by name, per namespace.
+  const byName = new Map<object, Map<string, Placed>>();
+  layers.forEach((l, i) => {
+    const ns = l.namespace ?? l;
+    let names = byName.get(ns);
+    if (!names) byName.set(ns, (names = new Map()));
+    for (const p of perLayer[i].placed) if (!names.has(p.node.name)) names.set(p.node.name, p);
+  });
+
+  const markers: Rect[] = [];
+  const labels: LabelRequest[] = [];
+  const pieces: Scene['lines'] = [];
+  layers.forEach((l, li) => {
+    const { topology: t, style, target } = l;
+    const { placed, groupNodes } = perLayer[li];
+    const names = byName.get(l.namespace ?? l)!;
+    // Group nodes first and faint, as Terranova draws them, so members stay readable.
+    // Node colour is set once per layer and inherited: fill and `color` (templates may use currentColor).
+    const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
+    // A group moves with its members, by their mean move.
+    const groupAt = ([n, p]: [TopologyNode, Pt]): Pt => {
+      const moves = (n.children ?? []).flatMap((c) => { const m = names.get(c); return m ? [[m.shown[0] - m.at[0], m.shown[1] - m.at[1]]] : []; });
+      if (moves.length === 0) return p;
+      return [p[0] + moves.reduce((a, m) => a + m[0], 0) / moves.length, p[1] + moves.reduce((a, m) => a + m[1], 0) / moves.length];
+    };
+    target.inner.set(setAttrs(target.groups.group(), { opacity: 0.45, ...nodeStyle }).node, groupNodes.map((g) => nodeMarkup(g[0], groupAt(g))).join(''));
+
+    const degree = new Map<string, number>(), capacity = new Map<string, number>();
+    const edgeMarkup: string[] = [];
+    const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
+    const tension = typeof t.pathLayout?.tension === 'number' ? t.pathLayout.tension : undefined;
+    const minApart = Math.max(6, 2.5 * style.edgeWidth);
+    for (const e of t.edges) {
+      const ends = endNames(e);
+      const cap = Number.parseFloat(text(e.meta.capacity));
+      for (const name of new Set(ends)) {
+        degree.set(name, (degree.get(name) ?? 0) + 1);
+        if (Number.isFinite(cap)) capacity.set(name, (capacity.get(name) ?? 0) + cap);
+      }
+      const { at, lines } = frame.line(e.coordinates);
+      if (at.length < 2) continue;
+      // The picture grows to where the points are, not to where a line across the world's edge runs off it.
+      for (const p of at) grow(extent, p[0], p[1], p[0], p[1]);
+      let drawn = lines;
+      if (!style.logical) {
+        // Ends in data order; the circuit's first point is at its first end unless the data says otherwise.
+        let [a, b] = [names.get(ends[0]), names.get(ends[1] ?? ends[0])];
+        const d2 = (p: Placed | undefined, q: Pt) => (p ? (p.at[0] - q[0]) ** 2 + (p.at[1] - q[1]) ** 2 : Infinity);
+        if (d2(a, at[0]) > d2(b, at[0])) [a, b] = [b, a];
+        const move = (p: Placed | undefined): Pt => (p ? [p.shown[0] - p.at[0], p.shown[1] - p.at[1]] : [0, 0]);
+        // Each piece of a circuit across the world's edge moves alike: its ends are the same nodes a world apart.
+        drawn = lines.map((pts) => follow(pts, move(a), move(b), e, minApart));
+        if (lines.length === 1) for (const p of drawn[0]) grow(extent, p[0], p[1], p[0], p[1]);
+      }
+      const capText = text(e.meta.capacity);
+      const title = elementMarkup('title', {}, escapeText(capText ? `${e.name} (${capText})` : e.name));
+      for (const pts of drawn) {
+        for (let i = 1; i < pts.length; i++) pieces.push([pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]]);
+        edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) }, title));
+      }
+    }
+    const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 });
+    target.inner.set(edgeLayer.node, edgeMarkup.join(''));
+
+    const anchorMarkup: string[] = [];
+    const leafMarkup: string[] = [];
+    for (const p of placed) {
+      const [x, y] = p.shown;
+      const box = { x0: x + p.box.x0, y0: y + p.box.y0, x1: x + p.box.x1, y1: y + p.box.y1 };
+      grow(extent, box.x0, box.y0, box.x1, box.y1);
+      markers.push(box);
+      if (Math.hypot(x - p.at[0], y - p.at[1]) > ANCHOR_AFTER_PX) {
+        anchorMarkup.push(elementMarkup('line', { x1: fmt(p.at[0]), y1: fmt(p.at[1]), x2: fmt(x), y2: fmt(y) }),
+          elementMarkup('circle', { cx: fmt(p.at[0]), cy: fmt(p.at[1]), r: String(ANCHOR_R), stroke: 'none' }));
+        markers.push({ x0: p.at[0] - ANCHOR_R, y0: p.at[1] - ANCHOR_R, x1: p.at[0] + ANCHOR_R, y1: p.at[1] + ANCHOR_R });
+        pieces.push([p.at[0], p.at[1], x, y]);
+        grow(extent, p.at[0] - ANCHOR_R, p.at[1] - ANCHOR_R, p.at[0] + ANCHOR_R, p.at[1] + ANCHOR_R);
+      }
+      leafMarkup.push(nodeMarkup(p.node, p.shown));
+      if (String(p.node.meta.svg ?? '').includes('<text')) continue;
+      const name = p.node.name;
+      labels.push({ text: labelText(name), marker: box, degree: degree.get(name) ?? 0, capacity: capacity.get(name) ?? 0, name });
+    }
+    if (anchorMarkup.length > 0) {
+      const anchors = setAttrs(target.nodes.group(), { class: 'anchors', fill: style.color, stroke: '#555555', 'stroke-width': 0.8, 'stroke-opacity': 0.8 });
+      target.inner.set(anchors.node, anchorMarkup.join(''));
+    }
+    target.inner.set(setAttrs(target.nodes.group(), { class: 'nodes', ...nodeStyle }).node, leafMarkup.join(''));
+  });
+  return { extent, markers, labels, lines: pieces };
 }

@@ -1,7 +1,9 @@
 // SVG pictures of datasets and maps. Builds the picture with svg.js on
 // svgdom - background, country outlines (geographic only), each visible
-// layer's edges and nodes, labels, legend - and serializes it through the
-// allowlist sanitizer (sanitize.ts), which is the only way out.
+// layer's edges and nodes (co-located markers spread apart), labels placed
+// clear of markers, the legend and each other, legend - sized as asked
+// (picture-size.ts) and serialized through the allowlist sanitizer
+// (sanitize.ts), which is the only way out.
 import type { G } from '@svgdotjs/svg.js';
 import type { MapConfiguration, MapLayer } from '../schema/map.ts';
 import { COLOR_PATTERN } from '../schema/map.ts';
@@ -9,9 +11,11 @@ import type { Layout, Topology } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame, viewportFrame } from './projection.ts';
-import { countryPaths, type Box } from './countries.ts';
-import { drawLayer, emptyExtent, type DrawTarget, type LayerStyle } from './svg-draw.ts';
-import { estimateTextWidth } from '../svg-safety/template.ts';
+import { countryPaths } from './countries.ts';
+import { drawScene, type DrawTarget, type LayerStyle } from './svg-draw.ts';
+import { drawLabels, fitPicture } from './picture-fit.ts';
+import { sizeAttributes, type PictureSize } from './picture-size.ts';
+import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 import { PICTURE_FONT_FAMILY } from './picture-font.ts';
@@ -24,7 +28,6 @@ export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.fre
 });
 
 export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
-const MARGIN = 24;
 
 const color = (c: unknown, fallback: string) => (typeof c === 'string' && COLOR_PATTERN.test(c.trim()) ? c.trim() : fallback);
 
@@ -43,6 +46,7 @@ interface DrawInput {
   background: string;
   showLegend: boolean;
   viewport?: MapConfiguration['viewport'];
+  size?: PictureSize;
 }
 
 function compose(input: DrawInput): string {
@@ -51,6 +55,7 @@ function compose(input: DrawInput): string {
   const dark = !transparent && isDark(bg);
   const points = input.layers.flatMap((l) => [...l.topology.nodes.map((n) => n.coordinate), ...l.topology.edges.flatMap((e) => e.coordinates)]);
   const frame = viewportFrame(input.viewport) ?? contentFrame(points);
+  const size = input.size ?? {};
 
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
@@ -58,23 +63,19 @@ function compose(input: DrawInput): string {
   const bgRect = canvas.rect();
   const land = canvas.group();
   const g = (attrs: Record<string, string | number>) => setAttrs(canvas.group(), attrs) as G;
-  const target: DrawTarget = {
-    groups: g({}), edges: g({}), nodes: g({}),
-    labels: g({ 'font-size': 11, fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' }),
-    inner,
-  };
-  const extent = emptyExtent();
-  for (const l of input.layers) drawLayer(l.topology, l.style, frame, target, extent);
+  const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner };
+  const leaders = g({ class: 'leaders', stroke: dark ? '#bbbbbb' : '#666666', fill: 'none' });
+  const labels = g({ class: 'labels', fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
+  const scene = drawScene(input.layers.map((l) => ({ ...l, target })), frame);
 
-  let box: Box;
-  if (frame.fixed) box = { ...frame.fixed };
-  else if (!Number.isFinite(extent.x0)) box = { x: 0, y: 0, w: 400, h: 300 };
-  else {
-    box = { x: extent.x0 - MARGIN, y: extent.y0 - MARGIN, w: extent.x1 - extent.x0 + 2 * MARGIN, h: extent.y1 - extent.y0 + 2 * MARGIN };
-    if (box.w < 200) { box.x -= (200 - box.w) / 2; box.w = 200; }
-    if (box.h < 150) { box.y -= (150 - box.h) / 2; box.h = 150; }
-  }
-  if (input.showLegend && input.layers.length > 0) box = drawLegend(canvas.group(), input.layers.map((l) => l.style), box, !frame.fixed);
+  const styles = input.layers.map((l) => l.style);
+  const showLegend = input.showLegend && styles.length > 0;
+  const fitted = fitPicture(scene, {
+    fixed: frame.fixed, size, minW: 200, minH: 150, legend: showLegend ? (k) => legendSize(styles, k) : null,
+  });
+  drawLabels(leaders, labels, inner, scene, fitted);
+  const { box } = fitted;
+  if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
 
   if (!transparent) setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: bg });
   else bgRect.remove();
@@ -86,26 +87,28 @@ function compose(input: DrawInput): string {
     });
   }
   setAttrs(canvas, {
-    width: Math.ceil(box.w), height: Math.ceil(box.h), viewBox: `${fmt(box.x)} ${fmt(box.y)} ${fmt(box.w)} ${fmt(box.h)}`,
+    ...sizeAttributes(box, size), viewBox: `${fmt(box.x)} ${fmt(box.y)} ${fmt(box.w)} ${fmt(box.h)}`,
     'font-family': PICTURE_FONT_FAMILY, role: 'img', 'aria-label': input.title,
   });
   return serialize(canvas.node as unknown as DomLike, { root: true, inner });
 }
 
-/** A legend of layers under the content (fitted pictures) or over its bottom-left corner (viewport pictures). */
-function drawLegend(parent: G, styles: LayerStyle[], box: Box, extend: boolean): Box {
-  const row = 18, pad = 8;
-  const w = pad * 2 + 28 + Math.max(...styles.map((s) => estimateTextWidth(s.name || 'Layer', 11)));
-  const h = pad * 2 + row * styles.length;
-  const out = extend ? { ...box, h: box.h + h + 8 } : box;
-  const x = box.x + 8, y = out.y + out.h - h - 8;
-  setAttrs(parent.rect(), { x, y, width: w, height: h, rx: 4, fill: '#ffffff', 'fill-opacity': 0.9, stroke: '#999999', 'stroke-width': 0.8 });
+const LEGEND_ROW = 18, LEGEND_PAD = 8;
+const legendSize = (styles: LayerStyle[], k: number) => ({
+  w: (LEGEND_PAD * 2 + 28 + Math.max(...styles.map((s, i) => textWidth(s.name || `Layer ${i + 1}`, 11)))) * k,
+  h: (LEGEND_PAD * 2 + LEGEND_ROW * styles.length) * k,
+});
+
+/** A legend of layers at (x, y): under the content (fitted pictures) or over its bottom-left corner (viewport pictures); k scales it with the labels. */
+function drawLegend(parent: G, styles: LayerStyle[], at: { x: number; y: number }, k: number): void {
+  const { w, h } = legendSize(styles, k);
+  const { x, y } = at;
+  setAttrs(parent.rect(), { x, y, width: w, height: h, rx: 4 * k, fill: '#ffffff', 'fill-opacity': 0.9, stroke: '#999999', 'stroke-width': 0.8 * k });
   styles.forEach((s, i) => {
-    const cy = y + pad + row * i + row / 2;
-    setAttrs(parent.line(), { x1: x + pad, y1: cy, x2: x + pad + 20, y2: cy, stroke: s.color, 'stroke-width': Math.min(Math.max(s.edgeWidth, 2), 6) });
-    setAttrs(parent.plain(s.name || `Layer ${i + 1}`), { x: x + pad + 28, y: cy, dy: '0.35em', 'font-size': 11, fill: '#222222' });
+    const cy = y + (LEGEND_PAD + LEGEND_ROW * i + LEGEND_ROW / 2) * k;
+    setAttrs(parent.line(), { x1: x + LEGEND_PAD * k, y1: cy, x2: x + (LEGEND_PAD + 20) * k, y2: cy, stroke: s.color, 'stroke-width': Math.min(Math.max(s.edgeWidth, 2), 6) * k });
+    setAttrs(parent.plain(s.name || `Layer ${i + 1}`), { x: x + (LEGEND_PAD + 28) * k, y: cy, dy: '0.35em', 'font-size': 11 * k, fill: '#222222' });
   });
-  return out;
 }
 
 export interface TopologySvgOptions {
@@ -114,6 +117,9 @@ export interface TopologySvgOptions {
   background?: string;
   edgeWidth?: number;
   showLegend?: boolean;
+  /** Width and/or height in px (picture-size.ts); none: no fixed size, the picture scales to its container. */
+  width?: number;
+  height?: number;
 }
 
 const isLogical = (t: Topology) => t.pathLayout?.type === 'curveLinear';
@@ -126,7 +132,8 @@ export function renderTopologySvg(topology: Topology, options: TopologySvgOption
     edgeWidth: Math.min(Math.max(options.edgeWidth ?? 2, 0.5), 20),
     logical: options.layout ? options.layout === 'logical' : isLogical(topology),
   };
-  return compose({ title: topology.name || 'Topology', layers: [{ topology, style }], background: color(options.background, '#ffffff'), showLegend: options.showLegend ?? false });
+  return compose({ title: topology.name || 'Topology', layers: [{ topology, style }], background: color(options.background, '#ffffff'), showLegend: options.showLegend ?? false,
+    size: { width: options.width, height: options.height } });
 }
 
 function layerLogical(layer: MapLayer, t: Topology): boolean {
@@ -140,7 +147,7 @@ function layerLogical(layer: MapLayer, t: Topology): boolean {
  * the configuration plus the topologies resolveMapLayers returned. Hidden
  * layers (`visible: false`) are left out.
  */
-export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Array<Topology | null>): string {
+export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Array<Topology | null>, size: PictureSize = {}): string {
   const cfg: MapConfiguration = map.configuration ?? { layers: [] };
   const layers = (cfg.layers ?? []).flatMap((layer, i) => {
     const t = topologies ? topologies[i] : normalizeTopology(layer.mapjson, layer.name ?? '');
@@ -159,5 +166,6 @@ export function renderMapSvg(map: { name?: string; configuration?: MapConfigurat
     background: color(cfg.background, '#ffffff'),
     showLegend: cfg.showLegend === true,
     viewport: cfg.viewport,
+    size,
   });
 }

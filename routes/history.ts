@@ -15,9 +15,9 @@ import { buildTopologyCached } from '../render/topology-cache.ts';
 import { datasetSide } from '../resources/changes.ts';
 import type { Store } from '../store/types.ts';
 import { LimitParamSchema, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
-import { parseParam, params } from './list-query.ts';
+import { parseParam, parsePictureSize, params } from './list-query.ts';
 import { actingUser, ifMatch, pathId, sendList, sendSerialized } from './versioned.ts';
-import { PICTURE_FORMATS, type OutputSender, type PictureFormat } from './output-send.ts';
+import { PICTURE_FORMATS, sizeKey, type OutputSender, type PictureFormat } from './output-send.ts';
 import * as v from 'valibot';
 
 export interface HistoryDeps {
@@ -102,14 +102,15 @@ export function diffPictureRoutes(o: { auth: Auth; datasets: VersionedCollection
     const resource = pathId(c, 'datasetId', 'dataset');
     const layout = c.req.param('layout');
     if (layout !== 'geographic' && layout !== 'logical') throw notFound('no such output: layout must be one of geographic, logical');
+    const size = parsePictureSize(params(c, ['width', 'height']).once);
     const { from, to } = await diffPair(c, o.datasets, resource);
     const topology = async (v: StoredVersion) => {
       const side = await datasetSide(o.store, v);
       return buildTopologyCached(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
     };
-    return o.send.picture(c, format, ['diff', resource, from.version, to.version, layout].join('\n'), async () => {
+    return o.send.picture(c, format, ['diff', resource, from.version, to.version, layout, sizeKey(size)].join('\n'), async () => {
       const [before, after] = await Promise.all([topology(from), topology(to)]);
-      return renderDiffSvg(before, after, { layout });
+      return renderDiffSvg(before, after, { layout, ...size });
     });
   };
   for (const format of PICTURE_FORMATS) {

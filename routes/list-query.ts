@@ -9,6 +9,7 @@ import {
   BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema,
   StringFilterSchema, VersionParamSchema,
 } from '../schema/list.ts';
+import { HeightParamSchema, WidthParamSchema } from '../schema/picture.ts';
 
 type FilterType = 'string' | 'boolean';
 
@@ -136,5 +137,17 @@ export function parseOutputQuery(c: Context, extra: readonly string[] = []) {
     // Empty is absent, as in a layer's mapjsonUrl (map-output/layers.ts), which points at these URLs.
     version: version === undefined || version === '' ? ('latest' as const) : parseParam(OneVersionParamSchema, 'version', version),
     get: (name: string) => once(name),
+  };
+}
+
+/**
+ * Picture routes: `width` and `height` in px (docs/api.md: Picture size),
+ * read with `get` (each at most once); empty counts as absent, as `version`.
+ */
+export function parsePictureSize(get: (name: string) => string | undefined): { width?: number; height?: number } {
+  const width = get('width'), height = get('height');
+  return {
+    ...(width ? { width: parseParam(WidthParamSchema, 'width', width) } : {}),
+    ...(height ? { height: parseParam(HeightParamSchema, 'height', height) } : {}),
   };
 }

@@ -36,3 +36,6 @@ export function outputSender(cache: OutputCache, png: PngLimits) {
 }
 
 export type OutputSender = ReturnType<typeof outputSender>;
+
+/** The part of a picture's cache key that `?width=` / `?height=` give: pictures of other sizes are other outputs. */
+export const sizeKey = (size: { width?: number; height?: number }) => `${size.width ?? ''}x${size.height ?? ''}`;

@@ -21,9 +21,9 @@ import type { StoredVersion } from '../resources/types.ts';
 import { ID_PATTERN } from '../schema/common.ts';
 import { MapRevisionSchema, type MapRevision } from '../schema/map.ts';
 import { readBody } from './body.ts';
-import { parseOutputQuery } from './list-query.ts';
+import { parseOutputQuery, parsePictureSize } from './list-query.ts';
 import { outputLoaders } from './output-loaders.ts';
-import { PICTURE_FORMATS, type OutputSender } from './output-send.ts';
+import { PICTURE_FORMATS, sizeKey, type OutputSender } from './output-send.ts';
 import { pathId } from './versioned.ts';
 
 export interface OutputDeps {
@@ -68,7 +68,7 @@ export function outputRoutes(o: OutputDeps) {
     const layout = pick(c, 'layout', LAYOUTS);
     const datatype = DATATYPES[pick(c, 'datatype', Object.keys(DATATYPES))];
     const outputType = c.req.param('output_type') === undefined ? 'json' : pick(c, 'output_type', OUTPUT_TYPES);
-    const query = parseOutputQuery(c, ['template']);
+    const query = parseOutputQuery(c, ['template', 'width', 'height']);
     const template = templateId(query.get('template'));
     const topology = async (deps: Dependencies) => {
       const load = loaders(deps);
@@ -77,9 +77,10 @@ export function outputRoutes(o: OutputDeps) {
       const build = datatype === 'snapshot' ? buildTopologyCached : buildTopology;
       return build(input.records, { name: input.name, layout, query: input.query, template: markup });
     };
-    const key = ['dataset', id, query.version, layout, datatype, template ?? ''].join('\n');
+    const size = outputType === 'json' ? {} : parsePictureSize(query.get);
+    const key = ['dataset', id, query.version, layout, datatype, template ?? '', sizeKey(size)].join('\n');
     if (outputType === 'json') return send.json(c, key, async (deps) => JSON.stringify(await topology(deps)));
-    return send.picture(c, outputType, key, async (deps) => renderTopologySvg(await topology(deps), { layout }));
+    return send.picture(c, outputType, key, async (deps) => renderTopologySvg(await topology(deps), { layout, ...size }));
   };
   app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), datasetOutput);
   // Without an output type: topology JSON, at the URL Terranova's editor writes into a layer's mapjsonUrl.
@@ -119,10 +120,11 @@ export function outputRoutes(o: OutputDeps) {
     });
     for (const format of PICTURE_FORMATS) {
       app.get(`${prefix}/:mapId/${format}`, guard, async (c) => {
+        const size = parsePictureSize(parseOutputQuery(c, ['width', 'height']).get);
         const version = await get(c);
-        return send.picture(c, format, key(version), async (deps) => {
+        return send.picture(c, format, `${key(version)}\n${sizeKey(size)}`, async (deps) => {
           const { stored, topologies } = await mapOutput(version, deps);
-          return renderMapSvg(stored as { name?: string }, topologies);
+          return renderMapSvg(stored as { name?: string }, topologies, size);
         });
       });
     }

@@ -86,7 +86,7 @@ const LABEL_FONT_PX = 10;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Rough width of a label at 10px sans-serif: good enough to size a pill and a picture's margins. */
-export function estimateTextWidth(text: string, fontPx = LABEL_FONT_PX): number {
+function estimateTextWidth(text: string, fontPx = LABEL_FONT_PX): number {
   let w = 0;
   for (const ch of text) w += /[ilI.,:;'|!]/.test(ch) ? 0.3 : /[mwMW@]/.test(ch) ? 0.85 : /[A-Z0-9]/.test(ch) ? 0.65 : 0.55;
   return w * fontPx;

@@ -17,12 +17,14 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 import { copyDemoData } from '../helpers/demo-data.ts';
+import { pictureBoxes } from './picture-geometry.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HOSTILE = ['<script>alert(1)</script>', '" onload="alert(1)', "' onmouseover='alert(1)"];
 
 type Rgb = [number, number, number];
-interface Spot { layer: string; node: string; x: number; y: number; colour: Rgb }
+/** `colour` is the node's marker; `anchor` the layer colour of the dot that marks a spread node's true position (docs/render.md). */
+interface Spot { layer: string; node: string; x: number; y: number; colour: Rgb; anchor: Rgb }
 
 const hex = (s: string): Rgb => [1, 3, 5].map((i) => parseInt(s.slice(i, i + 2), 16)) as Rgb;
 const near = (a: number[], b: number[], tol: number) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
@@ -127,7 +129,7 @@ function knownSpots(width: number, height: number): Spot[] {
       const gap = Math.min(...all.filter(([ax, ay]: number[]) => ax !== x || ay !== y).map(([ax, ay]: number[]) => Math.hypot(ax - x, ay - y)));
       if (gap > bestGap) {
         bestGap = gap;
-        best = { layer: l.name, node: n.name, x, y, colour: hex(l.templateId ? templates[l.templateId] : l.color) };
+        best = { layer: l.name, node: n.name, x, y, colour: hex(l.templateId ? templates[l.templateId] : l.color), anchor: hex(l.color) };
       }
     }
     assert.ok(best && bestGap > 8, `layer ${l.name} has a drawn node clear of the others`);
@@ -148,8 +150,8 @@ function assertPicture(img: Raster, width: number, height: number, what: string)
   const spots = knownSpots(width, height);
   assert.equal(spots.length, 3);
   for (const s of spots) {
-    assert.ok(near(img.at(s.x, s.y), s.colour, 45),
-      `${what}: node ${s.node} (${s.layer}) at ${s.x.toFixed(1)},${s.y.toFixed(1)} is ${img.at(s.x, s.y)}, expected about ${s.colour}`);
+    assert.ok(near(img.at(s.x, s.y), s.colour, 45) || near(img.at(s.x, s.y), s.anchor, 45),
+      `${what}: node ${s.node} (${s.layer}) at ${s.x.toFixed(1)},${s.y.toFixed(1)} is ${img.at(s.x, s.y)}, expected about ${s.colour} or its anchor ${s.anchor}`);
   }
   const o = oceanSpot(width, height);
   assert.ok(near(img.at(o.x, o.y), hex(demoJson.configuration.background), 3),
@@ -177,14 +179,14 @@ describe('demo map in headless Chromium', { skip: noChromium && `${CHROMIUM} not
   after(async () => { await browser?.close(); });
 
   /** Opens a public map SVG, recording every request, dialog, console message and page error. */
-  async function open(mapId: string) {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+  async function open(mapId: string, viewport = { width: 1200, height: 700 }, query = '') {
+    const page = await browser.newPage({ viewport });
     const seen = { requests: [] as string[], dialogs: [] as string[], errors: [] as string[], console: [] as string[] };
     page.on('request', (r) => seen.requests.push(r.url()));
     page.on('dialog', (d) => { seen.dialogs.push(d.message()); void d.dismiss(); });
     page.on('pageerror', (e) => seen.errors.push(String(e)));
     page.on('console', (m) => seen.console.push(m.text()));
-    const url = `${base}/api/v1/public/output/map/${mapId}/svg/`;
+    const url = `${base}/api/v1/public/output/map/${mapId}/svg/${query}`;
     const res = await page.goto(url, { waitUntil: 'load' });
     assert.equal(res?.status(), 200);
     assert.equal(res?.headers()['content-security-policy'], "default-src 'none'; style-src 'unsafe-inline'; sandbox");
@@ -201,12 +203,77 @@ describe('demo map in headless Chromium', { skip: noChromium && `${CHROMIUM} not
       assert.equal(await page.evaluate(() => document.querySelectorAll('script, foreignObject').length), 0);
       assert.deepEqual([seen.dialogs, seen.errors], [[], []]);
       const shot = await page.screenshot({ type: 'png' });
-      const img = pngRaster(shot, 1400, 820);
+      const img = pngRaster(shot, 1200, 700);
       const colours = new Set<number>();
       for (let i = 0; i < img.px.length; i += 4) colours.add((img.px[i] << 16) | (img.px[i + 1] << 8) | img.px[i + 2]);
       assert.ok(colours.size > 200, `a drawn picture, not a blank page: ${colours.size} distinct colours`);
-      // The SVG sits at the top left at its own size (1200x700), so nodes are where resvg has them.
+      // The SVG has no fixed size: it fills the 1200x700 window, the size of its viewBox, so nodes are where resvg has them.
       assertPicture(img, 1200, 700, 'chromium');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('scales the picture to its window: at 600x400 the whole map shows, at half size', async () => {
+    const { page } = await open(demoId, { width: 600, height: 400 });
+    try {
+      const r = await page.evaluate(() => { const b = document.documentElement.getBoundingClientRect(); return [b.width, b.height]; });
+      assert.deepEqual(r, [600, 400], 'the root fills the window');
+      const img = pngRaster(await page.screenshot({ type: 'png' }), 600, 400);
+      // The 1200x700 view fitted into 600x400: half size, centred vertically (25 px above and below).
+      for (const s of knownSpots(1200, 700)) {
+        const [x, y] = [s.x / 2, s.y / 2 + 25];
+        assert.ok(near(img.at(x, y), s.colour, 60) || near(img.at(x, y), s.anchor, 60), `node ${s.node} at ${x.toFixed(1)},${y.toFixed(1)} is ${img.at(x, y)}, expected about ${s.colour}`);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('fills the width of the element holding an <img> of it, at its aspect ratio', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      const src = `data:image/svg+xml;base64,${Buffer.from(demoSvg).toString('base64')}`;
+      await page.setContent(`<div style="width:900px"><img id="map" src="${src}"></div>`, { waitUntil: 'load' });
+      const r = await page.evaluate(() => { const b = document.getElementById('map')!.getBoundingClientRect(); return [b.width, b.height]; });
+      assert.deepEqual(r, [900, 525]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('takes ?width= as the picture\'s size in px', async () => {
+    const { page } = await open(demoId, { width: 1000, height: 800 }, '?width=480');
+    try {
+      const r = await page.evaluate(() => { const b = document.documentElement.getBoundingClientRect(); return [b.width, b.height]; });
+      assert.deepEqual(r, [480, 280]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws each label and node inside the box placement reserved for it', async () => {
+    const { page } = await open(demoId);
+    try {
+      const drawn = await page.evaluate(() => {
+        const labels = [...document.querySelectorAll('g.labels > text')].map((t) => {
+          const b = (t as SVGGraphicsElement).getBBox();
+          return { name: t.textContent, x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height };
+        });
+        const nodes = [...document.querySelectorAll('g.nodes > g')].map((g) => {
+          const [x, y] = /translate\(([-\d.]+),([-\d.]+)\)/.exec(g.getAttribute('transform')!)!.slice(1).map(Number);
+          const b = (g.children[1] as SVGGraphicsElement).getBBox();
+          return { name: g.children[0].textContent, x0: x + b.x, y0: y + b.y, x1: x + b.x + b.width, y1: y + b.y + b.height };
+        });
+        return { labels, nodes };
+      });
+      const ours = pictureBoxes(demoSvg);
+      assert.equal(drawn.labels.length, ours.labels.length);
+      assert.ok(drawn.labels.length > 10);
+      const within = (a: { x0: number; y0: number; x1: number; y1: number }, b: typeof a) =>
+        a.x0 >= b.x0 - 0.5 && a.y0 >= b.y0 - 0.5 && a.x1 <= b.x1 + 0.5 && a.y1 <= b.y1 + 0.5;
+      drawn.labels.forEach((l, i) => { assert.ok(within(l, ours.labels[i].box), `label ${l.name}: drawn ${JSON.stringify(l)}, reserved ${JSON.stringify(ours.labels[i].box)}`); });
+      drawn.nodes.forEach((n, i) => { assert.ok(within(n, ours.nodes[i].box), `node ${n.name}: drawn ${JSON.stringify(n)}, reserved ${JSON.stringify(ours.nodes[i].box)}`); });
     } finally {
       await page.close();
     }

@@ -1,0 +1,119 @@
+// Label placement (docs/render.md: Labels): a greedy placer in priority order
+// over a grid index of boxes. Each label tries eight positions around its
+// marker (right, left, the four diagonals, above, below), then the same
+// directions further out with a short leader line back to the marker; the
+// first position whose box is clear of every obstacle (markers, the legend,
+// whatever the caller adds, such as cluster boxes) and every label placed
+// before it wins, positions that cross no circuit before those that do. A label with no clear position is left out, never piled.
+// Labels are placed by priority: most circuits first, then most capacity,
+// then by name, so the outcome is deterministic.
+import { BoxIndex, type Rect } from './box-index.ts';
+import { textWidth } from './text-width.ts';
+
+export interface LabelRequest {
+  text: string;
+  /** The marker's box where it is drawn. */
+  marker: Rect;
+  /** Circuits at the node. */
+  degree: number;
+  /** Sum of the capacities of its circuits (0 when unknown). */
+  capacity: number;
+  /** The node's name, the last tie-breaker. */
+  name: string;
+}
+
+export interface PlacedLabel {
+  /** Index of the request. */
+  request: number;
+  /** Where the text starts (text-anchor start) and its middle line (drawn with dy 0.35em). */
+  x: number;
+  y: number;
+  /** The box reserved for it: the text's estimated extent plus its halo. */
+  box: Rect;
+  /** A line from the marker to a label moved away from it. */
+  leader?: [number, number, number, number];
+}
+
+export interface PlaceOptions {
+  /** Font size of labels, in picture units. */
+  fontPx: number;
+  /** Boxes no label may cover: node markers (all of them, labelled or not), the legend, cluster boxes... */
+  obstacles: readonly Rect[];
+  /** When set, a label must lie inside it (a picture framed on a fixed viewport). */
+  bounds?: Rect | null;
+  /** When set, positions inside it are tried before any outside it (a fitted picture's content, which then keeps its size). */
+  prefer?: Rect | null;
+  /** Lines a label had better not cross (circuits: x1, y1, x2, y2): positions clear of them are tried first. */
+  avoid?: ReadonlyArray<readonly [number, number, number, number]>;
+}
+
+const DIRECTIONS: ReadonlyArray<[number, number]> = [[1, 0], [-1, 0], [1, -1], [1, 1], [-1, -1], [-1, 1], [0, -1], [0, 1]];
+
+const byPriority = (requests: readonly LabelRequest[]) => (a: number, b: number) => {
+  const p = requests[a], q = requests[b];
+  return q.degree - p.degree || q.capacity - p.capacity || (p.name < q.name ? -1 : p.name > q.name ? 1 : 0) || a - b;
+};
+
+/** The label box next to the marker in direction (dx, dy): beside it, diagonal to its corner, or centred above or below. */
+function beside(m: Rect, dx: number, dy: number, w: number, h: number, gap: number): Rect {
+  const my = (m.y0 + m.y1) / 2, mx = (m.x0 + m.x1) / 2;
+  let x0: number, y0: number;
+  if (dx === 0) {
+    x0 = mx - w / 2;
+    y0 = dy < 0 ? m.y0 - gap / 2 - h : m.y1 + gap / 2;
+  } else {
+    x0 = dx > 0 ? m.x1 + gap : m.x0 - gap - w;
+    y0 = dy === 0 ? my - h / 2 : dy < 0 ? m.y0 + gap - h : m.y1 - gap;
+  }
+  return { x0, y0, x1: x0 + w, y1: y0 + h };
+}
+
+const inside = (r: Rect, b: Rect) => r.x0 >= b.x0 && r.y0 >= b.y0 && r.x1 <= b.x1 && r.y1 <= b.y1;
+const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+
+/** Places what fits; the answer lists placed labels only, in placement order. */
+export function placeLabels(requests: readonly LabelRequest[], options: PlaceOptions): PlacedLabel[] {
+  const f = options.fontPx;
+  const pad = 0.15 * f, gap = 0.3 * f, h = 1.3 * f;
+  const index = new BoxIndex(Math.max(3 * f, 16));
+  for (const o of options.obstacles) index.add(o);
+  const order = requests.map((_, i) => i).sort(byPriority(requests));
+  const placed: PlacedLabel[] = [];
+  const soft = new BoxIndex(Math.max(3 * f, 16));
+  for (const [ax, ay, bx, by] of options.avoid ?? []) soft.addSegment(ax, ay, bx, by);
+  // Preferred area first, then anywhere; beside the marker first, then further out on a leader;
+  // at each distance, clear of circuits first, then over them.
+  const passes: { within: Rect | null; d: number; clear: boolean }[] = [];
+  for (const within of options.prefer ? [options.prefer, null] : [null]) {
+    for (const d of [0, 1.4 * f, 2.8 * f]) for (const clear of options.avoid?.length ? [true, false] : [false]) passes.push({ within, d, clear });
+  }
+  for (const i of order) {
+    const { marker: m, text } = requests[i];
+    const w = textWidth(text, f) + 2 * pad;
+    let box: Rect | null = null;
+    let leader: PlacedLabel['leader'];
+    for (const { within, d, clear } of passes) {
+      for (const [dx, dy] of DIRECTIONS) {
+        const near = beside(m, dx, dy, w, h, gap);
+        const len = Math.hypot(dx, dy);
+        const r: Rect = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
+        if ((options.bounds && !inside(r, options.bounds)) || (within && !inside(r, within)) || index.blocked(r) || (clear && soft.blocked(r))) continue;
+        if (d === 0) { box = r; break; }
+        // From just outside the marker, toward the label's nearest point.
+        const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
+        const tx = clamp(cx, r.x0, r.x1), ty = clamp(cy, r.y0, r.y1);
+        const sx = dx === 0 ? cx : dx > 0 ? m.x1 + 0.5 : m.x0 - 0.5, sy = dy === 0 ? cy : dy > 0 ? m.y1 + 0.5 : m.y0 - 0.5;
+        if (index.segmentBlocked(sx, sy, tx, ty)) continue;
+        box = r;
+        leader = [sx, sy, tx, ty];
+        break;
+      }
+      if (box) break;
+    }
+    if (!box) continue;
+    index.add(box);
+    if (leader) index.addSegment(...leader);
+    placed.push({ request: i, x: box.x0 + pad, y: (box.y0 + box.y1) / 2, box, ...(leader ? { leader } : {}) });
+  }
+  return placed;
+}

@@ -1,0 +1,72 @@
+// The box a node's drawing covers around its position, for spreading markers
+// and keeping labels off them: the template's data-width x data-height box
+// (computed_width / computed_height), grown to take in the shapes and text
+// the markup draws outside it (a template that writes the site's name under
+// its badge). Estimated from the sanitized markup's own attributes - circle,
+// ellipse, rect and text positions, font sizes and anchors - without a layout
+// engine; a shape under a transform keeps to the data box.
+import type { Rect } from './box-index.ts';
+import { textWidth } from './text-width.ts';
+
+const SVG_DEFAULT_FONT_PX = 16;
+const MAX_CACHED = 20_000;
+const cache = new Map<string, Rect>();
+
+const attr = (tag: string, name: string): number | null => {
+  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
+  if (!m) return null;
+  const v = Number.parseFloat(m[1]);
+  return Number.isFinite(v) ? v : null;
+};
+const raw = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const plain = (s: string) => s.replace(/<[^>]*>/g, '').replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (_, e: string) =>
+  e[0] === '#' ? String.fromCodePoint(Number.parseInt(e[1] === 'x' || e[1] === 'X' ? e.slice(2) : e.slice(1), e[1] === 'x' || e[1] === 'X' ? 16 : 10) || 32) : ENTITIES[e] ?? ' ');
+
+function grow(r: Rect, x0: number, y0: number, x1: number, y1: number) {
+  if ([x0, y0, x1, y1].every(Number.isFinite)) {
+    r.x0 = Math.min(r.x0, x0); r.y0 = Math.min(r.y0, y0); r.x1 = Math.max(r.x1, x1); r.y1 = Math.max(r.y1, y1);
+  }
+}
+
+/** The box of `markup` around the node's position, at least `w` x `h` centred on it. */
+export function markerBox(markup: string, w: number, h: number): Rect {
+  const key = `${w}x${h}:${markup}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const r: Rect = { x0: -w / 2, y0: -h / 2, x1: w / 2, y1: h / 2 };
+  if (!/transform=/.test(markup)) {
+    const outerFont = attr(markup.slice(0, markup.indexOf('>') + 1), 'font-size');
+    for (const m of markup.matchAll(/<(circle|ellipse|rect)\s[^>]*>/g)) {
+      const tag = m[0];
+      // Half the outline, which is drawn over the edge: the node's group strokes 1 px unless the shape says otherwise.
+      const sw = /\sstroke="none"/.test(tag) ? 0 : (attr(tag, 'stroke-width') ?? 1) / 2;
+      if (m[1] === 'rect') {
+        const x = attr(tag, 'x') ?? 0, y = attr(tag, 'y') ?? 0;
+        grow(r, x - sw, y - sw, x + (attr(tag, 'width') ?? 0) + sw, y + (attr(tag, 'height') ?? 0) + sw);
+      } else {
+        const cx = attr(tag, 'cx') ?? 0, cy = attr(tag, 'cy') ?? 0;
+        const rx = attr(tag, m[1] === 'circle' ? 'r' : 'rx') ?? 0, ry = attr(tag, m[1] === 'circle' ? 'r' : 'ry') ?? 0;
+        grow(r, cx - rx - sw, cy - ry - sw, cx + rx + sw, cy + ry + sw);
+      }
+    }
+    for (const m of markup.matchAll(/<text(\s[^>]*)?>([\s\S]*?)<\/text>/g)) {
+      const tag = m[1] ?? '';
+      const px = attr(tag, 'font-size') ?? outerFont ?? SVG_DEFAULT_FONT_PX;
+      const text = plain(m[2]);
+      const tw = textWidth(text, px);
+      const x = attr(tag, 'x') ?? 0;
+      let y = attr(tag, 'y') ?? 0;
+      const dy = raw(tag, 'dy');
+      if (dy) y += Number.parseFloat(dy) * (dy.endsWith('em') ? px : 1) || 0;
+      const anchor = raw(tag, 'text-anchor');
+      const x0 = anchor === 'middle' ? x - tw / 2 : anchor === 'end' ? x - tw : x;
+      const central = /^(central|middle)$/.test(raw(tag, 'dominant-baseline') ?? '');
+      grow(r, x0, central ? y - 0.65 * px : y - 0.95 * px, x0 + tw, central ? y + 0.65 * px : y + 0.3 * px);
+    }
+  }
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(key, r);
+  return r;
+}

@@ -1,0 +1,74 @@
+// The committed demo, as its users fetch it (the public map, each dataset's
+// geographic and logical picture): no label overlaps another label, a node
+// marker or the legend, no two markers overlap, and every node keeps its
+// full name in a <title> (docs/render.md: Labels).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { makeTestApp, type TestApp } from '../helpers/app.ts';
+import { copyDemoData } from '../helpers/demo-data.ts';
+import { overlapsBetween, pictureBoxes } from './picture-geometry.ts';
+import { activeContent } from './svg-check.ts';
+
+let t: TestApp;
+let token: string;
+let mapId: string;
+let datasets: { datasetId: string; name: string }[];
+
+before(async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mts-demo-labels-'));
+  await copyDemoData(dir);
+  t = await makeTestApp({ dir });
+  token = await t.token();
+  mapId = ((await (await t.request('/api/v1/public/maps/')).json()) as { mapId: string }[])[0].mapId;
+  datasets = (await (await t.request('/api/v1/datasets/', { token })).json()) as typeof datasets;
+  assert.ok(datasets.length >= 3);
+});
+after(() => t?.close(true));
+
+async function get(url: string, auth = true) {
+  const res = await t.request(url, auth ? { token } : {});
+  assert.equal(res.status, 200, url);
+  return res.text();
+}
+
+/** Names of the leaf nodes a topology JSON holds (group nodes are drawn faint behind, untitled in the check). */
+const leafNames = (topology: { nodes: { name: string; children?: unknown }[] }) => topology.nodes.filter((n) => !n.children).map((n) => n.name);
+
+function assertReadable(svg: string, names: string[], what: string) {
+  const p = pictureBoxes(svg);
+  assert.deepEqual(overlapsBetween(p.labels), [], `${what}: label-label`);
+  assert.deepEqual(overlapsBetween(p.labels, p.nodes), [], `${what}: label-node`);
+  assert.deepEqual(overlapsBetween(p.nodes), [], `${what}: node-node`);
+  if (p.legend) assert.deepEqual(overlapsBetween(p.labels, [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend`);
+  assert.deepEqual([...p.titles].sort(), [...names].sort(), `${what}: every node titled with its full name`);
+  assert.deepEqual(activeContent(svg), [], what);
+  return p;
+}
+
+describe('The demo map picture', () => {
+  for (const size of ['', '?width=600', '?width=300&height=300']) {
+    it(`is readable${size ? ` at ${size}` : ''}: no overlaps, every node titled`, async () => {
+      const svg = await get(`/api/v1/public/output/map/${mapId}/svg/${size}`, false);
+      const map = JSON.parse(await get(`/api/v1/public/output/map/${mapId}/json/`, false)) as { configuration: { layers: { mapjson: string }[] } };
+      const names = map.configuration.layers.flatMap((l) => leafNames(JSON.parse(l.mapjson)));
+      const p = assertReadable(svg, names, `demo map ${size}`);
+      assert.ok(p.legend, 'the demo map shows its legend');
+      assert.ok(p.labels.length >= (size ? 5 : 20), `labels placed: ${p.labels.length}`);
+    });
+  }
+});
+
+describe('The demo datasets\' pictures', () => {
+  for (const layout of ['geographic', 'logical']) {
+    it(`are readable in the ${layout} layout`, async () => {
+      for (const d of datasets) {
+        const base = `/api/v1/output/dataset/${d.datasetId}/${layout}/snapshot`;
+        const names = leafNames(JSON.parse(await get(`${base}/json/`)));
+        assertReadable(await get(`${base}/svg/`), names, `${d.name} ${layout}`);
+      }
+    });
+  }
+});

@@ -1,0 +1,160 @@
+// Readable pictures (docs/render.md: Labels, Co-located sites): labels never
+// overlap one another, a node marker or the legend; co-located sites are
+// spread so every marker shows, with a line back to the true position; the
+// parallel circuits between them stay apart; every node keeps its name in a
+// <title>. Checked on a dense fixture of metros with sites a few km apart,
+// from the boxes read back out of the SVG (picture-geometry.ts).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildTopology } from '../../render/topology.ts';
+import { renderMapSvg, renderTopologySvg } from '../../render/svg.ts';
+import { renderDiffSvg } from '../../render/diff-svg.ts';
+import type { Topology } from '../../render/types.ts';
+import type { EdgeRecord } from '../../datasources/types.ts';
+import { ep, rec } from './fixtures.ts';
+import { overlapsBetween, pictureBoxes } from './picture-geometry.ts';
+import { activeContent } from './svg-check.ts';
+
+/** Metros with 2-4 sites a few km apart, parallel circuits inside metros and between them. */
+const SITES: Record<string, [number, number]> = {
+  FRA1: [50.110, 8.682], FRA2: [50.098, 8.720], FRA3: [50.125, 8.700],
+  AMS1: [52.370, 4.895], AMS2: [52.355, 4.950],
+  LON1: [51.507, -0.128], LON2: [51.515, -0.090], LON3: [51.500, -0.020], LON4: [51.520, -0.150],
+  PAR1: [48.857, 2.352], PAR2: [48.870, 2.296],
+  ZRH1: [47.370, 8.540], ZRH2: [47.390, 8.510],
+  MIL1: [45.464, 9.190], MIL2: [45.480, 9.150], MIL3: [45.470, 9.220],
+};
+const CIRCUITS: [string, string, string, number][] = [
+  ['fra1-fra2-a', 'FRA1', 'FRA2', 400], ['fra1-fra2-b', 'FRA1', 'FRA2', 400], ['fra2-fra3', 'FRA2', 'FRA3', 100],
+  ['fra1-ams1', 'FRA1', 'AMS1', 400], ['ams1-ams2-a', 'AMS1', 'AMS2', 100], ['ams1-ams2-b', 'AMS1', 'AMS2', 100],
+  ['ams2-lon1', 'AMS2', 'LON1', 400], ['lon1-lon3-a', 'LON1', 'LON3', 100], ['lon1-lon3-b', 'LON1', 'LON3', 100],
+  ['lon1-lon3-c', 'LON1', 'LON3', 100], ['lon2-lon3', 'LON2', 'LON3', 10], ['lon1-lon2', 'LON1', 'LON2', 10],
+  ['lon3-lon4', 'LON3', 'LON4', 10], ['lon4-par1', 'LON4', 'PAR1', 100], ['par1-par2-a', 'PAR1', 'PAR2', 100],
+  ['par1-par2-b', 'PAR1', 'PAR2', 100], ['par2-fra3', 'PAR2', 'FRA3', 100], ['zrh1-zrh2', 'ZRH1', 'ZRH2', 100],
+  ['zrh1-fra1', 'ZRH1', 'FRA1', 100], ['mil1-mil2', 'MIL1', 'MIL2', 10], ['mil2-mil3', 'MIL2', 'MIL3', 10],
+  ['mil1-zrh2', 'MIL1', 'ZRH2', 100], ['mil3-fra2', 'MIL3', 'FRA2', 10],
+];
+const site = (name: string) => ep(name, ...SITES[name]);
+const denseRecords = (): EdgeRecord[] => CIRCUITS.map(([name, a, b, capacity], i) => rec(String(i + 1), name, site(a), site(b), { capacity }));
+const dense = () => buildTopology(denseRecords(), { name: 'Dense metros', layout: 'geographic' });
+
+function assertReadable(svg: string, names: readonly string[], what: string) {
+  const p = pictureBoxes(svg);
+  assert.deepEqual(overlapsBetween(p.labels), [], `${what}: label-label`);
+  assert.deepEqual(overlapsBetween(p.labels, p.nodes), [], `${what}: label-node`);
+  assert.deepEqual(overlapsBetween(p.nodes), [], `${what}: node-node`);
+  if (p.legend) assert.deepEqual(overlapsBetween(p.labels, [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend`);
+  assert.deepEqual([...p.titles].sort(), [...names].sort(), `${what}: every node has its full name in a <title>`);
+  assert.deepEqual(activeContent(svg), [], what);
+  return p;
+}
+
+/** The point where the first cubic segment of a drawn circuit ends: its bend (offset midpoint). */
+function bendOf(svg: string, title: string): [number, number] {
+  const m = new RegExp(`<path d="M[^"]*?C[-\\d.]+ [-\\d.]+ [-\\d.]+ [-\\d.]+ ([-\\d.]+) ([-\\d.]+)[^"]*"><title>${title} `).exec(svg);
+  assert.ok(m, `circuit ${title} drawn as a curve`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+describe('Pictures of dense metros', () => {
+  it('have no label-label, label-node or node-node overlap, at full size and small, and every node titled', async () => {
+    const t = await dense();
+    const names = t.nodes.map((n) => n.name);
+    const full = assertReadable(renderTopologySvg(t), names, 'full size');
+    assert.ok(full.labels.length >= 10, `most labels fit: ${full.labels.map((l) => l.name)}`);
+    const small = assertReadable(renderTopologySvg(t, { width: 200 }), names, 'width 200');
+    assert.ok(small.labels.length < full.labels.length, 'a small picture shows fewer labels');
+    const font = Number(small.doc.getElementsByTagName('g')[0] && Array.from(small.doc.getElementsByTagName('g')).find((g) => g.getAttribute('class') === 'labels')!.getAttribute('font-size'));
+    assert.ok(font * (200 / small.viewBox[2]) >= 10.99, `labels stay 11 px when drawn 200 px wide: ${font} in a ${small.viewBox[2]} wide view`);
+  });
+
+  it('spread co-located sites apart with a line to their true position; the topology keeps its coordinates', async () => {
+    const t = await dense();
+    const before = JSON.stringify(t);
+    const svg = renderTopologySvg(t);
+    assert.equal(JSON.stringify(t), before, 'rendering moves nothing in the topology');
+    const p = pictureBoxes(svg);
+    const at = (name: string) => p.nodes.find((n) => n.name === name)!.box;
+    const [a, b] = [at('FRA1'), at('FRA2')];
+    assert.ok(a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0, 'FRA1 and FRA2 markers apart');
+    assert.match(svg, /<g class="anchors"[^>]*><line /, 'lines to the true positions');
+  });
+
+  it('draw parallel circuits between sites a few km apart as distinct arcs', async () => {
+    const svg = renderTopologySvg(await dense(), { edgeWidth: 2 });
+    for (const [x, y] of [['fra1-fra2-a', 'fra1-fra2-b'], ['par1-par2-a', 'par1-par2-b'], ['lon1-lon3-a', 'lon1-lon3-c']]) {
+      const [p, q] = [bendOf(svg, x), bendOf(svg, y)];
+      assert.ok(Math.hypot(p[0] - q[0], p[1] - q[1]) >= 5, `${x} and ${y} bend ${p} and ${q}: apart by more than two widths`);
+    }
+  });
+
+  it('are the same from one render to the next', async () => {
+    const t = await dense();
+    assert.equal(renderTopologySvg(t), renderTopologySvg(t));
+  });
+
+  it('keep labels off the legend of a viewport picture', async () => {
+    const t = await dense();
+    const svg = renderMapSvg({ name: 'Europe', configuration: {
+      showLegend: true, viewport: { center: { lat: 50, lng: 6 }, zoom: 6 },
+      layers: [{ name: 'A layer with a long name for a wide legend', mapjson: JSON.stringify(t) }],
+    } });
+    const p = assertReadable(svg, t.nodes.map((n) => n.name), 'viewport with legend');
+    assert.ok(p.legend, 'a legend');
+  });
+});
+
+describe('Labels left out', () => {
+  it('by priority when they cannot all be placed: the busiest node keeps its label, none is piled', async () => {
+    // Twenty sites at one point: the hub has the most circuits.
+    const here = (name: string) => ep(name, 40, -100);
+    const records = Array.from({ length: 20 }, (_, i) => rec(String(i), `c${i}`, here('HUB'), here(`site-with-a-long-name-${i}`)));
+    records.push(rec('x', 'far', here('site-with-a-long-name-3'), ep('FAR', 40, -90)));
+    const t = await buildTopology(records, { name: 'Knot', layout: 'geographic' });
+    const svg = renderTopologySvg(t, { width: 400 });
+    const p = assertReadable(svg, t.nodes.map((n) => n.name), 'knot');
+    const shown = p.labels.map((l) => l.name);
+    assert.ok(shown.includes('HUB'), `the hub is labelled: ${shown}`);
+    assert.ok(shown.includes('site-with-a-long-name-3'), 'then the node with two circuits');
+    assert.ok(shown.length < t.nodes.length, 'some labels left out');
+  });
+});
+
+describe('Labels and circuits', () => {
+  it('keep off circuits where a clear position exists', async () => {
+    // A hub with circuits leaving right, left, up and down: its label goes to a diagonal.
+    const hub = () => ep('HUB', 40, -100);
+    const records = [ep('E', 40, -95), ep('W', 40, -105), ep('N', 43, -100), ep('S', 37, -100)].map((x, i) => rec(String(i), `c${i}`, hub(), x));
+    const svg = renderTopologySvg(await buildTopology(records, { name: 'Plus', layout: 'geographic' }));
+    const p = pictureBoxes(svg);
+    const label = p.labels.find((l) => l.name === 'HUB')!.box;
+    const node = p.nodes.find((n) => n.name === 'HUB')!.box;
+    const [cx, cy] = [(node.x0 + node.x1) / 2, (node.y0 + node.y1) / 2];
+    assert.ok((label.x0 >= cx || label.x1 <= cx) && (label.y0 >= cy || label.y1 <= cy), `HUB's label ${JSON.stringify(label)} is off the lines through ${cx},${cy}`);
+  });
+});
+
+describe('Label text', () => {
+  it('fits the box placement reserves, in any script, and is escaped', async () => {
+    const names = ['<script>alert(1)</script>', 'Zürich Ünïcödé', '東京データセンター', 'WWWWMMMM', 'iiiilll'];
+    const records = names.map((n, i) => rec(String(i), `c${i}`, ep(n, 40 + i * 2, -100 + i * 3), ep(`x${i}`, 41 + i * 2, -90)));
+    const t: Topology = await buildTopology(records, { name: 'Scripts', layout: 'geographic' });
+    const svg = renderTopologySvg(t);
+    const p = assertReadable(svg, t.nodes.map((n) => n.name), 'scripts');
+    assert.ok(p.labels.some((l) => l.name === '<script>alert(1)</script>'));
+    assert.ok(!svg.includes('<script>'));
+  });
+});
+
+describe('The diff picture', () => {
+  it('places its labels by the same rules', async () => {
+    const recs = denseRecords();
+    const [before, after] = [
+      await buildTopology(recs.slice(0, 15), { name: 'D', layout: 'geographic' }),
+      await buildTopology(recs.slice(5), { name: 'D', layout: 'geographic' }),
+    ];
+    const svg = renderDiffSvg(before, after, { layout: 'geographic' });
+    const names = new Set([...before.nodes, ...after.nodes].map((n) => n.name));
+    assertReadable(svg, [...names], 'diff');
+  });
+});
