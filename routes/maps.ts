@@ -12,11 +12,11 @@ import { version, type Operation } from './operation.ts';
 import { resourceRoutes, type ResourcePaths } from './resource-routes.ts';
 import { actingUser, ifMatch, sendSerialized } from './versioned.ts';
 
-function publishing(kind: ResourcePaths, action: 'publish' | 'unpublish', summary: string): Operation {
+function publishing(paths: ResourcePaths, action: 'publish' | 'unpublish', summary: string): Operation {
   return {
-    method: 'post', path: `${kind.objectPath}${action}/`, tag: kind.tag, summary, scope: 'publish', pathParams: kind.idParam,
+    method: 'post', path: `${paths.objectPath}${action}/`, tag: paths.tag, summary, scope: 'publish', pathParams: paths.idParam,
     effects: ['versions', 'write', 'ifMatch'], answers: { 200: version('the new version', MapSchema) },
-    handle: ({ maps }) => async (c) => sendSerialized(c, maps.serialized(await maps[action](kind.id(c), actingUser(c), ifMatch(c)))),
+    handle: ({ maps }) => async (c) => sendSerialized(c, maps.serialized(await maps[action](paths.id(c), actingUser(c), ifMatch(c)))),
   };
 }
 
@@ -32,9 +32,9 @@ export const MAP_ROUTES = resourceRoutes<MapRevision>({
     updateDescription: 'Send If-Match with the ETag you edited to get 412 instead of overwriting a newer version.',
   },
   warnings: (revision) => unknownKeyWarnings(revision.configuration),
-  more: (kind) => [
-    publishing(kind, 'publish', 'Publish a map (new version with public: true)'),
-    publishing(kind, 'unpublish', 'Unpublish a map (new version with public: false)'),
+  more: (paths) => [
+    publishing(paths, 'publish', 'Publish a map (new version with public: true)'),
+    publishing(paths, 'unpublish', 'Unpublish a map (new version with public: false)'),
   ],
   history: {
     onRestore: (content) => ({ ...content, public: false }),

@@ -43,7 +43,7 @@ export interface ResourceRoutesDeclaration<R> {
   /** What a create or update answer adds as `warnings` (they belong to the answer, not the stored version). */
   warnings?: (revision: R) => string[];
   /** The resource's own operations, declared with their handlers. */
-  more?: (kind: ResourcePaths) => Operation[];
+  more?: (paths: ResourcePaths) => Operation[];
   /** History rules: maps that still use a resource make its deletion 409; content adjustments of restore and revert. */
   history?: {
     usedBy?: 'dataset' | 'template';
