@@ -47,7 +47,7 @@ export function pictureSize(svg: string): { width: number; height: number } {
   const fromBox = box.length === 4 && box.every(Number.isFinite) ? { width: box[2], height: box[3] } : undefined;
   const width = length(attr(attrs, 'width')) ?? fromBox?.width ?? 100;
   const height = length(attr(attrs, 'height')) ?? fromBox?.height ?? 100;
-  return { width: Math.max(1, Math.ceil(width)), height: Math.max(1, Math.ceil(height)) };
+  return { width: Math.max(1, Math.round(width)), height: Math.max(1, Math.round(height)) };
 }
 
 /** 422 naming the size and the limit when the picture is too large to rasterize. */

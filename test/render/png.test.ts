@@ -14,7 +14,7 @@ const label = (family: string) => svg(`<text x="4" y="28" font-size="20" font-fa
 describe('pictureSize', () => {
   const cases: Array<[string, string, { width: number; height: number }]> = [
     ['width and height', '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="700" viewBox="0 0 10 10">', { width: 1200, height: 700 }],
-    ['fractions round up', '<svg width="1172.55" height="449.2px">', { width: 1173, height: 450 }],
+    ['fractions round to the nearest pixel, as resvg does', '<svg width="1172.55" height="449.2px">', { width: 1173, height: 449 }],
     ['viewBox only', '<svg viewBox="-29 -35 300.5 200">', { width: 301, height: 200 }],
     ['percentages: the viewBox', '<svg width="100%" height="100%" viewBox="0 0 640 480">', { width: 640, height: 480 }],
     ['nothing: 100 x 100, as resvg', '<svg xmlns="http://www.w3.org/2000/svg">', { width: 100, height: 100 }],

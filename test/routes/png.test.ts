@@ -57,9 +57,12 @@ function pngSize(png: Buffer) {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
+/** The SVG's size in pixels: its root's width and height when it has them, else its viewBox's, rounded as resvg rounds. */
 const svgSize = (svg: string) => {
   const root = /<svg\b[^>]*>/.exec(svg)![0];
-  return { width: Number(/ width="(\d+)"/.exec(root)![1]), height: Number(/ height="(\d+)"/.exec(root)![1]) };
+  const box = / viewBox="([^"]+)"/.exec(root)![1].split(/[\s,]+/).map(Number);
+  const side = (name: string, fromBox: number) => Number(new RegExp(` ${name}="(\\d+)"`).exec(root)?.[1] ?? Math.round(fromBox));
+  return { width: side('width', box[2]), height: side('height', box[3]) };
 };
 
 describe('GET …/png/: the SVG route\'s picture as PNG', () => {
