@@ -27,13 +27,25 @@ import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import { validationFailed } from '../errors.ts';
 import { layOut } from './layout-client.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
+import { estimateTextWidth } from './template.ts';
+import { round6 } from './geometry.ts';
 
 const LAT_SPAN = 30;
 const LNG_SPAN = 60;
 const DEFAULT_W = 30;
 const DEFAULT_H = 15;
-/** x given to a node per BFS level: interactive layering orders layers by x. */
-const LEVEL_X = 100;
+/** Width over height the drawing is wrapped towards: between 4:3 and 16:9, what a dashboard panel shows. */
+export const TARGET_ASPECT = 1.6;
+/** A cluster's title: font size and the band it takes above the cluster's members (svg-clusters.ts draws it). */
+export const CLUSTER_TITLE_PX = 11;
+export const CLUSTER_PAD = { top: 22, side: 10, bottom: 10 };
+const MAX_TITLE_CHARS = 48;
+
+/** A cluster's title as drawn: a long group name cut (by characters) with an ellipsis; its `<title>` keeps the whole name. */
+export function clusterTitle(name: string): string {
+  const chars = Array.from(name);
+  return chars.length <= MAX_TITLE_CHARS ? name : `${chars.slice(0, MAX_TITLE_CHARS - 1).join('').trimEnd()}…`;
+}
 /**
  * The largest graph laid out (422 beyond). Measured on random graphs of twice
  * as many edges as nodes: 2,500 nodes in about 4 s and 330 MB for the whole
@@ -45,64 +57,135 @@ export const MAX_LOGICAL_EDGES = 5000;
 
 export const ELK_OPTIONS: Record<string, string> = {
   'elk.algorithm': 'layered',
-  'elk.direction': 'RIGHT',
-  'elk.edgeRouting': 'POLYLINE',
+  'elk.direction': 'DOWN',
+  'elk.edgeRouting': 'ORTHOGONAL',
   'elk.randomSeed': '1',
-  'elk.layered.thoroughness': '1',
-  'elk.layered.layering.strategy': 'INTERACTIVE',
-  'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
-  // One Brandes-Köpf alignment instead of four plus balancing, and no per-component
-  // graph copies: each about 15-20% of the time on the benchmark graph.
-  'elk.layered.nodePlacement.bk.fixedAlignment': 'LEFTDOWN',
-  'elk.separateConnectedComponents': 'false',
+  'elk.layered.wrapping.strategy': 'MULTI_EDGE',
+  'elk.aspectRatio': String(TARGET_ASPECT),
+  'elk.json.shapeCoords': 'ROOT',
+  'elk.json.edgeCoords': 'ROOT',
   'elk.spacing.nodeNode': '20',
   'elk.layered.spacing.nodeNodeBetweenLayers': '40',
 };
 
+/** What the layout adds to the topology besides node coordinates. */
+export interface LogicalLayout {
+  /** Per edge, the points of its route between its two node centres (lat/lng), in the circuit's own direction. */
+  bends: Map<TopologyEdge, LatLng[]>;
+  /** Picture pixels per degree of the lat/lng box: the SVG draws the layout at ELK's own scale, where nodes keep their spacing. */
+  pixelsPerDegree: number;
+}
+
+type Size = 'computed_width' | 'computed_height';
+const size = (n: TopologyNode, k: Size, d: number) => {
+  const v = Number(n.meta[k]);
+  return Number.isFinite(v) && v > 0 ? Math.min(v, 400) : d;
+};
+
 /**
- * Sets every node's coordinate and returns, per edge, the bend points of its
- * route (already in lat/lng). Edge ends are the node centres, as Terranova
- * draws them (Graphviz headclip/tailclip off).
+ * Sets every node's coordinate, and each group's `meta.cluster` (its box,
+ * [[south, west], [north, east]]), and returns the edges' routes. Edge ends
+ * are the node centres, as Terranova draws them (Graphviz headclip/tailclip
+ * off); the route in between is ELK's, from node border to node border.
  */
-export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]): Promise<Map<TopologyEdge, LatLng[]>> {
+export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[], groups: TopologyNode[] = []): Promise<LogicalLayout> {
   const bends = new Map<TopologyEdge, LatLng[]>();
-  if (nodes.length === 0) return bends;
+  if (nodes.length === 0) return { bends, pixelsPerDegree: 1 };
   if (nodes.length > MAX_LOGICAL_NODES || edges.length > MAX_LOGICAL_EDGES) {
     throw validationFailed(`the logical layout draws at most ${MAX_LOGICAL_NODES} nodes and ${MAX_LOGICAL_EDGES} edges; ` +
       `this topology has ${nodes.length} nodes and ${edges.length} edges: filter the dataset, or use the geographic layout`);
   }
   const index = new Map(nodes.map((n, i) => [n.name, i] as const));
-  const size = (n: TopologyNode, k: 'computed_width' | 'computed_height', d: number) => {
-    const v = Number(n.meta[k]);
-    return Number.isFinite(v) && v > 0 ? Math.min(v, 400) : d;
+  const ends = edges.map((e) => (e.meta.endpoint_identifiers.names as string[]).map((n) => index.get(n)!) as [number, number]);
+  const tree = groupTree(nodes, groups);
+  // Orientation by BFS over units (a leaf's innermost group, or the leaf): a site's routers share a level.
+  const unitOf = nodes.map((_, i) => tree.unit[i]);
+  const levels = bfsLevels(tree.units, ends.map(([a, b]) => [unitOf[a], unitOf[b]]));
+  const flipped = ends.map(([a, b]) => levels[unitOf[a]] > levels[unitOf[b]] || (levels[unitOf[a]] === levels[unitOf[b]] && a > b));
+  const leaf = (i: number): ElkNode => ({ id: `n${i}`, width: size(nodes[i], 'computed_width', DEFAULT_W), height: size(nodes[i], 'computed_height', DEFAULT_H) });
+  const compound = (g: number): ElkNode => {
+    const title = estimateTextWidth(clusterTitle(groups[g].name), CLUSTER_TITLE_PX);
+    return {
+      id: `g${g}`,
+      layoutOptions: {
+        'elk.padding': `[top=${CLUSTER_PAD.top},left=${CLUSTER_PAD.side},bottom=${CLUSTER_PAD.bottom},right=${CLUSTER_PAD.side}]`,
+        // Wide enough for its title.
+        'elk.nodeSize.constraints': 'MINIMUM_SIZE',
+        'elk.nodeSize.minimum': `(${Math.ceil(title + 2 * CLUSTER_PAD.side)}, 0)`,
+      },
+      children: [...tree.subgroups[g].map(compound), ...tree.members[g].map(leaf)],
+    };
   };
-  const levels = bfsLevels(nodes.length, edges.map((e) => (e.meta.endpoint_identifiers.names as string[]).map((n) => index.get(n)!) as [number, number]));
-  const flipped = edges.map((e) => {
-    const [a, b] = (e.meta.endpoint_identifiers.names as string[]).map((n) => index.get(n)!);
-    return levels[a] > levels[b] || (levels[a] === levels[b] && a > b);
-  });
   const graph: ElkNode = {
     id: 'root',
-    layoutOptions: ELK_OPTIONS,
-    children: nodes.map((n, i) => ({ id: `n${i}`, x: levels[i] * LEVEL_X, width: size(n, 'computed_width', DEFAULT_W), height: size(n, 'computed_height', DEFAULT_H) })),
-    edges: edges.map((e, i) => {
-      const [a, b] = (e.meta.endpoint_identifiers.names as string[]).map((n) => `n${index.get(n)}`);
-      return flipped[i] ? { id: `e${i}`, sources: [b], targets: [a] } : { id: `e${i}`, sources: [a], targets: [b] };
-    }),
+    layoutOptions: groups.length > 0 ? { ...ELK_OPTIONS, 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' } : ELK_OPTIONS,
+    children: [...tree.topGroups.map(compound), ...tree.loose.map(leaf)],
+    edges: ends.map(([a, b], i) => (flipped[i]
+      ? { id: `e${i}`, sources: [`n${b}`], targets: [`n${a}`] }
+      : { id: `e${i}`, sources: [`n${a}`], targets: [`n${b}`] })),
   };
   const out = await layOut(graph);
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);
   const scale = Math.min(LNG_SPAN / W, LAT_SPAN / H);
   const toLatLng = (x: number, y: number): LatLng => [(H / 2 - y) * scale, (x - W / 2) * scale];
-  out.nodes.forEach(([x, y, w, h], i) => {
-    nodes[i].coordinate = toLatLng(x + w / 2, y + h / 2);
+  nodes.forEach((n, i) => {
+    const [x, y, w, h] = out.nodes[`n${i}`];
+    n.coordinate = toLatLng(x + w / 2, y + h / 2);
   });
-  out.bends.forEach((route, i) => {
-    const pts = route.map(([x, y]) => toLatLng(x, y));
-    // Bends run from ELK's source to its target; put them back in the circuit's own direction.
-    bends.set(edges[i], flipped[i] ? pts.reverse() : pts);
+  groups.forEach((g, i) => {
+    const box = out.nodes[`g${i}`];
+    if (!box) return;
+    const [x, y, w, h] = box;
+    const [south, west] = toLatLng(x, y + h).map(round6), [north, east] = toLatLng(x + w, y).map(round6);
+    g.meta.cluster = [[south, west], [north, east]];
   });
-  return bends;
+  edges.forEach((e, i) => {
+    const pts = (out.routes[`e${i}`] ?? []).map(([x, y]) => toLatLng(x, y));
+    // Routes run from ELK's source to its target; put them back in the circuit's own direction.
+    bends.set(e, flipped[i] ? pts.reverse() : pts);
+  });
+  return { bends, pixelsPerDegree: 1 / scale };
+}
+
+/**
+ * The groups as ELK's compound nodes: which groups are outermost, each
+ * group's subgroups and leaf members (by index), the leaves in no group, and
+ * each leaf's unit (its innermost group, or itself) for the BFS orientation.
+ * A leaf or group listed by two groups stays with the first.
+ */
+function groupTree(nodes: TopologyNode[], groups: TopologyNode[]) {
+  const leafIndex = new Map(nodes.map((n, i) => [n.name, i] as const));
+  const groupIndex = new Map(groups.map((g, i) => [g.name, i] as const));
+  const members: number[][] = groups.map(() => []);
+  const subgroups: number[][] = groups.map(() => []);
+  const leafParent = new Array<number>(nodes.length).fill(-1);
+  const groupParent = new Array<number>(groups.length).fill(-1);
+  groups.forEach((g, gi) => {
+    for (const c of g.children ?? []) {
+      const li = leafIndex.get(c);
+      if (li !== undefined) {
+        if (leafParent[li] < 0) { leafParent[li] = gi; members[gi].push(li); }
+        continue;
+      }
+      const sub = groupIndex.get(c);
+      // A group cannot hold itself or one of its ancestors: ELK would loop.
+      if (sub === undefined || sub === gi || groupParent[sub] >= 0) continue;
+      let up = gi;
+      while (up >= 0 && up !== sub) up = groupParent[up];
+      if (up === sub) continue;
+      groupParent[sub] = gi;
+      subgroups[gi].push(sub);
+    }
+  });
+  const unit = leafParent.map((g, i) => (g >= 0 ? nodes.length + g : i));
+  return {
+    topGroups: groups.map((_, i) => i).filter((i) => groupParent[i] < 0),
+    subgroups,
+    members,
+    loose: nodes.map((_, i) => i).filter((i) => leafParent[i] < 0),
+    unit,
+    units: nodes.length + groups.length,
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { serialize, type DomLike } from './sanitize.ts';
 import { contentFrame, viewportFrame } from './projection.ts';
 import { countryPaths, type Box } from './countries.ts';
 import { drawLayer, emptyExtent, type DrawTarget, type LayerStyle } from './svg-draw.ts';
+import { drawLogicalLayers } from './svg-logical.ts';
 import { estimateTextWidth } from './template.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from './layers.ts';
@@ -49,8 +50,10 @@ function compose(input: DrawInput): string {
   const bg = input.background;
   const transparent = /^(none|transparent)$/i.test(bg);
   const dark = !transparent && isDark(bg);
-  const points = input.layers.flatMap((l) => [...l.topology.nodes.map((n) => n.coordinate), ...l.topology.edges.flatMap((e) => e.coordinates)]);
-  const frame = viewportFrame(input.viewport) ?? contentFrame(points);
+  // Geographic layers share the map's frame; logical ones get a frame of their own (svg-logical.ts), beside it.
+  const geographic = input.layers.filter((l) => !l.style.logical);
+  const points = geographic.flatMap((l) => [...l.topology.nodes.map((n) => n.coordinate), ...l.topology.edges.flatMap((e) => e.coordinates)]);
+  const frame = geographic.length > 0 ? viewportFrame(input.viewport) ?? contentFrame(points) : null;
 
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
@@ -64,22 +67,26 @@ function compose(input: DrawInput): string {
     inner,
   };
   const extent = emptyExtent();
-  for (const l of input.layers) drawLayer(l.topology, l.style, frame, target, extent);
+  for (const l of geographic) drawLayer(l.topology, l.style, frame!, target, extent);
 
-  let box: Box;
-  if (frame.fixed) box = { ...frame.fixed };
-  else if (!Number.isFinite(extent.x0)) box = { x: 0, y: 0, w: 400, h: 300 };
-  else {
-    box = { x: extent.x0 - MARGIN, y: extent.y0 - MARGIN, w: extent.x1 - extent.x0 + 2 * MARGIN, h: extent.y1 - extent.y0 + 2 * MARGIN };
+  let box: Box | null = null;
+  if (frame?.fixed) box = { ...frame.fixed };
+  else if (Number.isFinite(extent.x0)) box = { x: extent.x0 - MARGIN, y: extent.y0 - MARGIN, w: extent.x1 - extent.x0 + 2 * MARGIN, h: extent.y1 - extent.y0 + 2 * MARGIN };
+  const geoBox = box && { ...box };
+  // Cluster boxes and titles (picture pixels): obstacles for label placement.
+  const logical = drawLogicalLayers(input.layers.filter((l) => l.style.logical), geoBox, target, { dark, panel: transparent ? '#ffffff' : bg });
+  if (logical.box) box = box ? union(box, logical.box) : logical.box;
+  if (!box) box = { x: 0, y: 0, w: 400, h: 300 };
+  else if (!frame?.fixed) {
     if (box.w < 200) { box.x -= (200 - box.w) / 2; box.w = 200; }
     if (box.h < 150) { box.y -= (150 - box.h) / 2; box.h = 150; }
   }
-  if (input.showLegend && input.layers.length > 0) box = drawLegend(canvas.group(), input.layers.map((l) => l.style), box, !frame.fixed);
+  if (input.showLegend && input.layers.length > 0) box = drawLegend(canvas.group(), input.layers.map((l) => l.style), box, !frame?.fixed);
 
   if (!transparent) setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: bg });
   else bgRect.remove();
-  if (input.layers.some((l) => !l.style.logical)) {
-    const d = countryPaths(frame.projection, box).join('');
+  if (frame && geoBox) {
+    const d = countryPaths(frame.projection, geoBox).join('');
     if (d) setAttrs(land.path(), {
       d, fill: dark ? 'rgba(255,255,255,0.09)' : 'rgba(0,0,0,0.06)',
       stroke: dark ? 'rgba(255,255,255,0.35)' : 'rgba(0,0,0,0.28)', 'stroke-width': 0.6, 'stroke-linejoin': 'round',
@@ -91,6 +98,11 @@ function compose(input: DrawInput): string {
   });
   return serialize(canvas.node as unknown as DomLike, { root: true, inner });
 }
+
+const union = (a: Box, b: Box): Box => {
+  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+};
 
 /** A legend of layers under the content (fitted pictures) or over its bottom-left corner (viewport pictures). */
 function drawLegend(parent: G, styles: LayerStyle[], box: Box, extend: boolean): Box {
