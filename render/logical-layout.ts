@@ -100,8 +100,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   const tree = groupTree(nodes, groups);
   // Orientation by BFS over units (a leaf's innermost group, or the leaf): a site's routers share a level.
   const unitOf = nodes.map((_, i) => tree.unit[i]);
-  const levels = bfsLevels(tree.units, ends.map(([a, b]) => [unitOf[a], unitOf[b]]));
-  const flipped = ends.map(([a, b]) => levels[unitOf[a]] > levels[unitOf[b]] || (levels[unitOf[a]] === levels[unitOf[b]] && a > b));
+  const unitLinks = ends.map(([a, b]) => [unitOf[a], unitOf[b]] as [number, number]);
   const leaf = (i: number): ElkNode => ({ id: `n${i}`, width: size(nodes[i], 'computed_width', DEFAULT_W), height: size(nodes[i], 'computed_height', DEFAULT_H) });
   const compound = (g: number): ElkNode => {
     const title = estimateTextWidth(clusterTitle(groups[g].name), CLUSTER_TITLE_PX);
@@ -116,15 +115,32 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
       children: [...tree.subgroups[g].map(compound), ...tree.members[g].map(leaf)],
     };
   };
-  const graph: ElkNode = {
-    id: 'root',
-    layoutOptions: groups.length > 0 ? { ...ELK_OPTIONS, 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' } : ELK_OPTIONS,
-    children: [...tree.topGroups.map(compound), ...tree.loose.map(leaf)],
-    edges: ends.map(([a, b], i) => (flipped[i]
-      ? { id: `e${i}`, sources: [`n${b}`], targets: [`n${a}`] }
-      : { id: `e${i}`, sources: [`n${a}`], targets: [`n${b}`] })),
+  const attempt = async (root: number | undefined) => {
+    const levels = bfsLevels(tree.units, unitLinks, root);
+    const flipped = ends.map(([a, b]) => levels[unitOf[a]] > levels[unitOf[b]] || (levels[unitOf[a]] === levels[unitOf[b]] && a > b));
+    const graph: ElkNode = {
+      id: 'root',
+      layoutOptions: groups.length > 0 ? { ...ELK_OPTIONS, 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' } : ELK_OPTIONS,
+      children: [...tree.topGroups.map(compound), ...tree.loose.map(leaf)],
+      edges: ends.map(([a, b], i) => (flipped[i]
+        ? { id: `e${i}`, sources: [`n${b}`], targets: [`n${a}`] }
+        : { id: `e${i}`, sources: [`n${a}`], targets: [`n${b}`] })),
+    };
+    const out = await layOut(graph);
+    const off = Math.abs(Math.log(Math.max(out.width, 1) / Math.max(out.height, 1) / TARGET_ASPECT));
+    return { out, flipped, crossings: routeCrossings(ends, out.routes), off };
   };
-  const out = await layOut(graph);
+  // The layering follows the orientation, and ELK's crossing count with it: on small graphs, a few
+  // peripheral roots are tried and the drawing with the fewest crossings kept (then the one nearest the aspect).
+  let best = await attempt(undefined);
+  if (nodes.length <= MAX_TRIED_NODES) {
+    for (const root of peripheralUnits(tree.units, unitLinks, ROOTS_TRIED)) {
+      if (best.crossings === 0) break;
+      const next = await attempt(root);
+      if (next.crossings < best.crossings || (next.crossings === best.crossings && next.off < best.off - 1e-9)) best = next;
+    }
+  }
+  const { out, flipped } = best;
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);
   const scale = Math.min(LNG_SPAN / W, LAT_SPAN / H);
   const toLatLng = (x: number, y: number): LatLng => [(H / 2 - y) * scale, (x - W / 2) * scale];
@@ -188,12 +204,57 @@ function groupTree(nodes: TopologyNode[], groups: TopologyNode[]) {
   };
 }
 
+/** Graphs up to this many nodes get several layouts, one per root tried (peripheralUnits), and keep the best. */
+const MAX_TRIED_NODES = 300;
+const ROOTS_TRIED = 4;
+
+/** Points where two routes cross, over pairs of edges with no node in common (orthogonal routes: segments). */
+function routeCrossings(ends: [number, number][], routes: Record<string, Array<[number, number]>>): number {
+  const side = (o: number[], a: number[], b: number[]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const apart = (u: number, v: number) => (u > 1e-6 && v < -1e-6) || (u < -1e-6 && v > 1e-6);
+  const pts = ends.map((_, i) => routes[`e${i}`] ?? []);
+  let n = 0;
+  for (let i = 0; i < ends.length; i++) {
+    for (let j = i + 1; j < ends.length; j++) {
+      const [a, b] = ends[i], [c, d] = ends[j];
+      if (a === c || a === d || b === c || b === d) continue;
+      const P = pts[i], Q = pts[j];
+      for (let s = 1; s < P.length; s++) {
+        for (let t = 1; t < Q.length; t++) {
+          if (apart(side(Q[t - 1], Q[t], P[s - 1]), side(Q[t - 1], Q[t], P[s])) && apart(side(P[s - 1], P[s], Q[t - 1]), side(P[s - 1], P[s], Q[t]))) n++;
+        }
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * Up to `k` units that are not isolated, the most eccentric first (farthest
+ * from the rest of their component; then by index): roots to try. O(n * e).
+ */
+function peripheralUnits(n: number, links: [number, number][], k: number): number[] {
+  const adj: number[][] = Array.from({ length: n }, () => []);
+  for (const [a, b] of links) if (a !== b) { adj[a].push(b); adj[b].push(a); }
+  const depth = new Array<number>(n);
+  const eccentricity = (root: number) => {
+    depth.fill(-1);
+    depth[root] = 0;
+    const order = [root];
+    for (let i = 0; i < order.length; i++) for (const m of adj[order[i]]) if (depth[m] < 0) { depth[m] = depth[order[i]] + 1; order.push(m); }
+    return depth[order[order.length - 1]];
+  };
+  return adj.map((a, i) => [i, a.length > 0 ? eccentricity(i) : -1]).filter(([, e]) => e > 0)
+    .sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, k).map(([i]) => i);
+}
+
 /**
  * BFS level of every node from a peripheral node of its component: a double
  * sweep finds far-apart nodes; the earliest in the data among them is the root,
- * so a chain keeps its data order left to right. Deterministic, O(n + e).
+ * so a chain keeps its data order left to right. `root`, when given, is the
+ * root of its own component instead. Deterministic, O(n + e).
  */
-export function bfsLevels(n: number, links: [number, number][]): number[] {
+export function bfsLevels(n: number, links: [number, number][], root?: number): number[] {
   const adj: number[][] = Array.from({ length: n }, () => []);
   for (const [a, b] of links) {
     if (a === b) continue;
@@ -211,6 +272,7 @@ export function bfsLevels(n: number, links: [number, number][]): number[] {
     return order;
   };
   const reset = (order: number[]) => { for (const i of order) probe[i] = -1; };
+  if (root !== undefined && root >= 0 && root < n) sweep(root, level);
   for (let start = 0; start < n; start++) {
     if (level[start] >= 0) continue;
     const first = sweep(start, probe);
