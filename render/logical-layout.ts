@@ -1,25 +1,28 @@
-// Logical layout: a layered, left-to-right drawing computed by elkjs (the
-// Eclipse Layout Kernel's "layered" algorithm), then mapped into a small
-// lat/lng box around (0, 0) as Terranova does (30° x 60°, aspect kept), so
-// map clients can show it on their usual projection.
+// Logical layout: a layered drawing computed by elkjs (the Eclipse Layout
+// Kernel's "layered" algorithm), then mapped into a small lat/lng box around
+// (0, 0) as Terranova does (30° x 60°, aspect kept), so map clients can show
+// it on their usual projection.
 //
-// Why elkjs: measured on 500-node / 1,000-edge backbone-like graphs (see
-// bench/render.ts), ELK layered with thoroughness 1 and the greedy-switch
-// crossing pass off runs in about the time of native `dot -Tjson`, while
-// Graphviz compiled to WebAssembly (@hpcc-js/wasm-graphviz 1.29) was 1.3-2x
-// slower than native dot and would add a dependency; ELK's default
-// thoroughness (7) was 5x slower for little visible gain on network graphs.
-// Measured per phase (ELK's measureExecutionTime), the remaining time is
-// spread over layering, crossing minimization and node placement.
+// What the picture needs, measured against Graphviz `dot` on the demo's
+// grouped North America dataset (test/render/logical-layout.test.ts, `npm run
+// bench -- render`): groups are ELK compound nodes (INCLUDE_CHILDREN, so edges
+// between groups are laid out with everything else) and come out as cluster
+// boxes; orthogonal routing keeps every edge off the nodes it does not end
+// at (polyline routing did too, splines did not, and had more crossings);
+// layers run top to bottom and ELK's multi-edge wrapping cuts a long drawing
+// into columns towards 16:10, a dashboard's shape. Left to right with
+// wrapping gave rows joined by long edges around the whole drawing; without
+// wrapping, either direction is a strip (3921x418 on the demo). ELK's
+// thoroughness, greedy switch, seeds and node placement options changed
+// nothing there; thoroughness 1 and interactive layering (the earlier,
+// faster settings) added crossings.
 //
 // Circuits have no direction, so before layout each edge is oriented along a
-// breadth-first search from a peripheral node of its component (the node
-// farthest from the component's first node). The graph's long axis then runs
-// left to right, cycle breaking has nothing to do and edges span few layers
-// (fewer dummy nodes): about 1.5-2x faster than data order and a clearer
-// picture. The BFS levels also seed ELK's layers (interactive layering reads
-// them from the nodes' x): about 10% faster than its network-simplex
-// layering on the benchmark graph, with the same crossings and bends.
+// breadth-first search over units (a router's innermost group, or the router)
+// from a peripheral unit: a site's routers share a level, the graph's long
+// axis follows the layers and edges span few layers. The root decides the
+// layering, and ELK's crossings with it (3 to 22 on the demo), so on small
+// graphs a few peripheral roots are tried and the fewest crossings kept.
 // A fixed seed and input order make the result deterministic. ELK itself
 // runs on a thread of its own (layout-thread.mjs), so a layout never holds
 // the service's event loop.
@@ -35,7 +38,7 @@ const LNG_SPAN = 60;
 const DEFAULT_W = 30;
 const DEFAULT_H = 15;
 /** Width over height the drawing is wrapped towards: between 4:3 and 16:9, what a dashboard panel shows. */
-export const TARGET_ASPECT = 1.6;
+const TARGET_ASPECT = 1.6;
 /** A cluster's title: font size and the band it takes above the cluster's members (svg-clusters.ts draws it). */
 export const CLUSTER_TITLE_PX = 11;
 export const CLUSTER_PAD = { top: 22, side: 10, bottom: 10 };
