@@ -7,6 +7,7 @@
 import type { G } from '@svgdotjs/svg.js';
 import type { Box } from './countries.ts';
 import { CLUSTER_PAD, CLUSTER_TITLE_PX, clusterTitle } from './logical-layout.ts';
+import type { Pt } from './paths.ts';
 import type { Frame } from './projection.ts';
 import { setAttrs } from './svg-canvas.ts';
 import type { Extent } from './svg-draw.ts';
@@ -33,16 +34,43 @@ export function clusterBounds(n: TopologyNode): [LatLng, LatLng] | null {
   return sw && ne && sw[0] <= ne[0] && sw[1] <= ne[1] ? [sw, ne] : null;
 }
 
+/** Whether segment p-q passes through `r` (Liang-Barsky clipping). */
+function crosses(p: Pt, q: Pt, r: Box): boolean {
+  let t0 = 0, t1 = 1;
+  const dx = q[0] - p[0], dy = q[1] - p[1];
+  for (const [a, b] of [[-dx, p[0] - r.x], [dx, r.x + r.w - p[0]], [-dy, p[1] - r.y], [dy, r.y + r.h - p[1]]]) {
+    if (Math.abs(a) < 1e-12) { if (b < 0) return false; continue; }
+    const u = b / a;
+    if (a < 0) { if (u > t1) return false; if (u > t0) t0 = u; } else { if (u < t0) return false; if (u < t1) t1 = u; }
+  }
+  return t0 < t1;
+}
+
+/**
+ * The title's box in the band above the members: at the left, else at the
+ * right, else centred, whichever no edge passes through (edges enter a
+ * cluster through that band); at the left when every place is crossed.
+ */
+function placeTitle(box: Box, width: number, routes: Pt[][]): Box {
+  const y = box.y + 3, h = CLUSTER_TITLE_PX + 4, pad = CLUSTER_PAD.side / 2;
+  const xs = [box.x + pad, box.x + box.w - pad - width, box.x + (box.w - width) / 2].filter((x) => x >= box.x + pad - 0.5);
+  const free = xs.find((x) => !routes.some((pts) => pts.some((p, i) => i > 0 && crosses(pts[i - 1], p, { x, y, w: width, h }))));
+  return { x: free ?? box.x + pad, y, w: width, h };
+}
+
 /** The topology without the groups drawn as clusters (drawLayer then draws only the rest). */
 export function withoutClusters(t: Topology): Topology {
   return t.nodes.some((n) => clusterBounds(n)) ? { ...t, nodes: t.nodes.filter((n) => !clusterBounds(n)) } : t;
 }
 
 /**
- * Draws the clusters of `t` into `parent` (outermost first, so nested boxes
- * stay visible), grows `extent` to them, and answers their boxes and titles.
+ * Draws the clusters of `t`: boxes into `parent` (behind edges and nodes;
+ * outermost first, so nested boxes stay visible), titles into `titles` (a
+ * group over the edges, with a halo, so an edge entering the cluster under
+ * its title leaves it readable). Grows `extent` to them and answers their
+ * boxes and titles.
  */
-export function drawClusters(t: Topology, frame: Frame, parent: G, style: { color: string; dark: boolean }, extent: Extent): ClusterBoxes {
+export function drawClusters(t: Topology, frame: Frame, parent: { boxes: G; titles: G }, style: { color: string; dark: boolean }, extent: Extent): ClusterBoxes {
   const found: { name: string; box: Box }[] = [];
   for (const n of t.nodes) {
     const bounds = clusterBounds(n);
@@ -55,17 +83,18 @@ export function drawClusters(t: Topology, frame: Frame, parent: G, style: { colo
   found.sort((a, b) => b.box.w * b.box.h - a.box.w * a.box.h);
   const out: ClusterBoxes = { boxes: [], titles: [] };
   if (found.length === 0) return out;
-  const g = setAttrs(parent.group(), { class: 'clusters' }) as G;
+  const routes = t.edges.map((e) => e.coordinates.map((c) => frame.project(c)));
+  const g = setAttrs(parent.boxes.group(), { class: 'clusters' }) as G;
   for (const { name, box } of found) {
     const title = clusterTitle(name);
-    const titleBox = { x: box.x + CLUSTER_PAD.side / 2, y: box.y + 3, w: estimateTextWidth(title, CLUSTER_TITLE_PX), h: CLUSTER_TITLE_PX + 4 };
+    const titleBox = placeTitle(box, estimateTextWidth(title, CLUSTER_TITLE_PX), routes);
     const cluster = setAttrs(g.group(), {}) as G;
     cluster.element('title').words(name);
     setAttrs(cluster.rect(), {
       x: box.x, y: box.y, width: box.w, height: box.h, rx: 4,
       fill: style.color, 'fill-opacity': 0.06, stroke: style.color, 'stroke-opacity': 0.55, 'stroke-width': 1,
     });
-    setAttrs(cluster.plain(title), {
+    setAttrs(parent.titles.plain(title), {
       x: titleBox.x, y: titleBox.y + titleBox.h / 2, dy: '0.35em', 'font-size': CLUSTER_TITLE_PX,
       fill: style.dark ? '#e8e8e8' : '#333333',
     });

@@ -77,12 +77,17 @@ export function drawLogicalLayers(layers: Layer[], geography: Box | null, target
     panel = target.groups.group() as G;
   }
   const extent = emptyExtent();
+  // Cluster titles go over the edges and nodes (after the labels group), with a halo in the background colour.
+  const titles = setAttrs((target.labels.parent() as G).group(), {
+    class: 'cluster-titles', stroke: look.panel, 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke',
+  }) as G;
   for (const l of layers) {
-    const drawn = drawClusters(l.topology, frame, target.groups, { color: l.style.color, dark: look.dark }, extent);
+    const drawn = drawClusters(l.topology, frame, { boxes: target.groups, titles }, { color: l.style.color, dark: look.dark }, extent);
     clusters.boxes.push(...drawn.boxes);
     clusters.titles.push(...drawn.titles);
     drawLayer(withoutClusters(l.topology), l.style, frame, target, extent);
   }
+  if (clusters.titles.length === 0) titles.remove();
   if (!Number.isFinite(extent.x0)) return { box: null, clusters };
   const box = { x: extent.x0 - PAD, y: extent.y0 - PAD, w: extent.x1 - extent.x0 + 2 * PAD, h: extent.y1 - extent.y0 + 2 * PAD };
   if (panel) {

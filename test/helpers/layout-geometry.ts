@@ -114,13 +114,17 @@ export function svgDrawing(svg: string): Drawing {
       centres.push([title, [x, y]]);
     }
     if ((g.parentNode as Element | null)?.getAttribute('class') === 'clusters') {
-      const rect = childrenNamed(g, 'rect')[0], text = childrenNamed(g, 'text')[0];
-      const box = { x: num(rect, 'x'), y: num(rect, 'y'), w: num(rect, 'width'), h: num(rect, 'height') };
-      const fs = num(text, 'font-size') || 11;
-      const label = text.textContent ?? '';
-      clusters.set(title, { box, title: { x: num(text, 'x'), y: num(text, 'y') - fs / 2, w: label.length * fs * 0.6, h: fs } });
+      const rect = childrenNamed(g, 'rect')[0];
+      clusters.set(title, { box: { x: num(rect, 'x'), y: num(rect, 'y'), w: num(rect, 'width'), h: num(rect, 'height') } });
     }
   }
+  // Titles are drawn over the edges, one text per cluster in the clusters' order.
+  const texts = Array.from(doc.getElementsByTagName('g')).filter((g) => g.getAttribute('class') === 'cluster-titles').flatMap((g) => childrenNamed(g, 'text'));
+  if (texts.length !== clusters.size) throw new Error(`${clusters.size} clusters but ${texts.length} titles`);
+  [...clusters.values()].forEach((c, i) => {
+    const text = texts[i], fs = num(text, 'font-size') || 11, label = text.textContent ?? '';
+    c.title = { x: num(text, 'x'), y: num(text, 'y') - fs / 2, w: label.length * fs * 0.6, h: fs };
+  });
   const nodeAt = (p: P) => centres.find(([, c]) => Math.abs(c[0] - p[0]) < 0.02 && Math.abs(c[1] - p[1]) < 0.02)?.[0] ?? '';
   const lines: Line[] = [];
   for (const path of Array.from(doc.getElementsByTagName('path'))) {
