@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 import { copyDemoData } from '../helpers/demo-data.ts';
 import { crossings, dotDrawing, dotSource, hasDot, inside, svgDrawing, throughNodes, type Drawing, type Rect } from '../helpers/layout-geometry.ts';
+import { renderMapSvg } from '../../render/svg.ts';
 import { parseSvg } from './svg-check.ts';
 
 const DOT = hasDot();
@@ -202,4 +203,36 @@ describe('a map mixing a geographic and a logical layer', () => {
     const root = doc.documentElement!;
     assert.ok(Number(root.getAttribute('width')) >= box.x + box.w - Number(root.getAttribute('viewBox')!.split(' ')[0]) - 1, 'the picture includes the panel');
   });
+});
+
+describe('clusters of a topology from elsewhere (inline map JSON)', () => {
+  const topo = (cluster: unknown) => ({
+    name: 'inline', layer: 'tail', pathLayout: { type: 'curveLinear', pixelsPerDegree: 20 },
+    nodes: [
+      { name: 'a', coordinate: [1, -2] as [number, number], meta: {} },
+      { name: 'b', coordinate: [1, 2] as [number, number], meta: {} },
+      { name: 'G <x>', coordinate: [1, 0] as [number, number], children: ['a', 'b'], meta: { cluster, svg: '<circle r="4"/>' } },
+    ],
+    edges: [],
+  });
+  const cases: Array<[string, unknown, boolean]> = [
+    ['a box [[south, west], [north, east]]', [[0, -3], [2, 3]], true],
+    ['corners the wrong way round', [[2, 3], [0, -3]], false],
+    ['strings', [['0', '-3'], ['2', '3']], false],
+    ['markup', '<script>alert(1)</script>', false],
+    ['too few corners', [[0, -3]], false],
+  ];
+  for (const [what, cluster, drawn] of cases) {
+    it(`${what}: ${drawn ? 'drawn as a cluster' : 'ignored, the group drawn by its template'}`, () => {
+      const svg = renderMapSvg({ name: 'm', configuration: { layers: [{ name: 'L', layout: 'logical', mapjson: JSON.stringify(topo(cluster)) }] } });
+      const d = svgDrawing(svg);
+      assert.equal(d.clusters.size, drawn ? 1 : 0);
+      if (drawn) {
+        const c = d.clusters.get('G <x>')!;
+        assert.ok(Math.abs(c.box.w - 6 * 20) < 1 && Math.abs(c.box.h - 2 * 20) < 1, 'the box at the topology\'s scale');
+      } else {
+        assert.ok(svg.includes('<circle r="4"/>'), 'the group drawn by its template');
+      }
+    });
+  }
 });
