@@ -105,6 +105,46 @@ describe('logical layout of the demo\'s North America dataset (sites as groups)'
   });
 });
 
+// Same service as above (the demo data): its logical topology is built once, for both.
+describe('a map mixing a geographic and a logical layer', () => {
+  it('draws the logical layer in a frame of its own beside the geography, never over it', async () => {
+    const list = await (await get('/api/v1/datasets/')).json() as { datasetId: string; name: string }[];
+    const id = list.find((d) => d.name === 'R&E backbone: North America')!.datasetId;
+    const created = await t.request('/api/v1/map/', { method: 'POST', token, json: {
+      name: 'Mixed', overrides: {}, configuration: { background: '#ffffff', layers: [
+        { name: 'Geographic', datasetId: id, layout: 'geographic', color: '#1f77b4' },
+        { name: 'Logical', datasetId: id, layout: 'logical', color: '#d62728' },
+      ] },
+    } });
+    assert.equal(created.status, 201, await created.clone().text());
+    const { mapId } = await created.json() as { mapId: string };
+    const doc = parseSvg(await (await get(`/api/v1/output/map/${mapId}/svg/`)).text());
+
+    // Nodes per layer: the node group of each layer carries the layer's colour; a node is a translated <g> in it.
+    const nodesOf = (colour: string) => Array.from(doc.getElementsByTagName('g'))
+      .filter((g) => g.getAttribute('fill') === colour && g.getAttribute('stroke') === '#1a1a1a' && g.getAttribute('opacity') !== '0.45')
+      .flatMap((g) => Array.from(g.childNodes).filter((c) => c.nodeName === 'g') as Element[])
+      .map((g) => /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(g.getAttribute('transform') ?? '')!.slice(1).map(Number));
+    const geo = nodesOf('#1f77b4'), logical = nodesOf('#d62728');
+    assert.equal(geo.length, 41);
+    assert.equal(logical.length, 41);
+    const geoRight = Math.max(...geo.map(([x]) => x));
+    assert.ok(logical.every(([x]) => x > geoRight + 24), 'every logical node lies right of the geography');
+
+    // The panel: a rounded box holding every logical node, clear of every geographic node, drawn over the land.
+    const panel = Array.from(doc.getElementsByTagName('rect')).find((r) => r.getAttribute('rx') === '6')!;
+    assert.ok(panel, 'a panel frames the logical layer');
+    const box = { x: Number(panel.getAttribute('x')), y: Number(panel.getAttribute('y')), w: Number(panel.getAttribute('width')), h: Number(panel.getAttribute('height')) };
+    for (const [x, y] of logical) assert.ok(inside({ x, y, w: 0, h: 0 }, box), 'logical node in the panel');
+    for (const [x, y] of geo) assert.ok(!inside({ x, y, w: 0, h: 0 }, box), 'geographic node outside the panel');
+    const land = Array.from(doc.getElementsByTagName('path')).find((p) => (p.getAttribute('fill') ?? '').startsWith('rgba'))!;
+    assert.ok(land, 'country outlines drawn for the geographic layer');
+    assert.equal(land.compareDocumentPosition(panel as never) & 4, 4, 'the panel comes after the land, so no land shows through it');
+    const root = doc.documentElement!;
+    assert.ok(Number(root.getAttribute('width')) >= box.x + box.w - Number(root.getAttribute('viewBox')!.split(' ')[0]) - 1, 'the picture includes the panel');
+  });
+});
+
 // A fixture of our own: two regions, each with sites of one or two routers, a ring per region and links across.
 const SITES: Record<string, [string, string[]]> = {
   AMS: ['EU', ['ams-r1', 'ams-r2']], FRA: ['EU', ['fra-r1', 'fra-r2']], PAR: ['EU', ['par-r1']], LON: ['EU', ['lon-r1', 'lon-r2']],
@@ -158,50 +198,6 @@ describe('logical layout of a fixture grouped by region, then site (nested clust
     const dot = dotDrawing(dotSource(topo, 'LR'));
     assert.equal(dot.clusters.size, ours.clusters.size);
     assert.ok(crossings(ours.lines) <= crossings(dot.lines), `ours ${crossings(ours.lines)}, dot's ${crossings(dot.lines)}`);
-  });
-});
-
-describe('a map mixing a geographic and a logical layer', () => {
-  it('draws the logical layer in a frame of its own beside the geography, never over it', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'mts-logical-mixed-'));
-    await copyDemoData(dir);
-    await t.close();
-    t = await makeTestApp({ dir });
-    token = await t.token();
-    const list = await (await get('/api/v1/datasets/')).json() as { datasetId: string; name: string }[];
-    const id = list.find((d) => d.name === 'R&E backbone: North America')!.datasetId;
-    const created = await t.request('/api/v1/map/', { method: 'POST', token, json: {
-      name: 'Mixed', overrides: {}, configuration: { background: '#ffffff', layers: [
-        { name: 'Geographic', datasetId: id, layout: 'geographic', color: '#1f77b4' },
-        { name: 'Logical', datasetId: id, layout: 'logical', color: '#d62728' },
-      ] },
-    } });
-    assert.equal(created.status, 201, await created.clone().text());
-    const { mapId } = await created.json() as { mapId: string };
-    const doc = parseSvg(await (await get(`/api/v1/output/map/${mapId}/svg/`)).text());
-
-    // Nodes per layer: the node group of each layer carries the layer's colour; a node is a translated <g> in it.
-    const nodesOf = (colour: string) => Array.from(doc.getElementsByTagName('g'))
-      .filter((g) => g.getAttribute('fill') === colour && g.getAttribute('stroke') === '#1a1a1a' && g.getAttribute('opacity') !== '0.45')
-      .flatMap((g) => Array.from(g.childNodes).filter((c) => c.nodeName === 'g') as Element[])
-      .map((g) => /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(g.getAttribute('transform') ?? '')!.slice(1).map(Number));
-    const geo = nodesOf('#1f77b4'), logical = nodesOf('#d62728');
-    assert.equal(geo.length, 41);
-    assert.equal(logical.length, 41);
-    const geoRight = Math.max(...geo.map(([x]) => x));
-    assert.ok(logical.every(([x]) => x > geoRight + 24), 'every logical node lies right of the geography');
-
-    // The panel: a rounded box holding every logical node, clear of every geographic node, drawn over the land.
-    const panel = Array.from(doc.getElementsByTagName('rect')).find((r) => r.getAttribute('rx') === '6')!;
-    assert.ok(panel, 'a panel frames the logical layer');
-    const box = { x: Number(panel.getAttribute('x')), y: Number(panel.getAttribute('y')), w: Number(panel.getAttribute('width')), h: Number(panel.getAttribute('height')) };
-    for (const [x, y] of logical) assert.ok(inside({ x, y, w: 0, h: 0 }, box), 'logical node in the panel');
-    for (const [x, y] of geo) assert.ok(!inside({ x, y, w: 0, h: 0 }, box), 'geographic node outside the panel');
-    const land = Array.from(doc.getElementsByTagName('path')).find((p) => (p.getAttribute('fill') ?? '').startsWith('rgba'))!;
-    assert.ok(land, 'country outlines drawn for the geographic layer');
-    assert.equal(land.compareDocumentPosition(panel as never) & 4, 4, 'the panel comes after the land, so no land shows through it');
-    const root = doc.documentElement!;
-    assert.ok(Number(root.getAttribute('width')) >= box.x + box.w - Number(root.getAttribute('viewBox')!.split(' ')[0]) - 1, 'the picture includes the panel');
   });
 });
 
