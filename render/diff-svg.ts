@@ -8,7 +8,7 @@ import type { G } from '@svgdotjs/svg.js';
 import type { Layout, Topology, TopologyEdge, TopologyNode } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
-import { contentFrame } from './projection.ts';
+import { contentFrame, logicalFrame } from './projection.ts';
 import { countryPaths } from './countries.ts';
 import { drawScene, type DrawTarget } from './svg-draw.ts';
 import { drawLabels, fitPicture } from './picture-fit.ts';
@@ -106,7 +106,9 @@ export function renderDiffSvg(before: Topology, after: Topology, options: DiffSv
   const edges = split(before.edges ?? [], after.edges ?? [], sameEdge);
   // The frame fits what is drawn: the union, each element once.
   const points = DRAW_ORDER.flatMap((s) => [...nodes[s].map((n) => n.coordinate), ...edges[s].flatMap((e) => e.coordinates)]);
-  const frame = contentFrame(points);
+  // A logical layout is drawn linearly at its own scale (projection.ts logicalFrame), as in every picture.
+  const scale = Math.max(0, ...[before, after].map((t) => Number(t.pathLayout?.pixelsPerDegree)).filter((k) => Number.isFinite(k)));
+  const frame = logical ? logicalFrame(points, scale) : contentFrame(points);
   const title = `Changes to ${after.name || before.name || 'topology'}`;
   const size = { width: options.width, height: options.height };
 

@@ -14,14 +14,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 /** @typedef {import('elkjs/lib/elk-api.js').ElkExtendedEdge} ElkExtendedEdge */
 
 /**
- * What a layout answers, in ELK's pixel space: the drawing's size, each
- * node's box (in the order of the graph's children) and each edge's bend
- * points (in the order of its edges, from ELK's source to its target).
+ * What a layout answers, in ELK's pixel space (the graph is laid out with
+ * `elk.json.shapeCoords` and `edgeCoords` ROOT, so every figure is relative
+ * to the drawing's top-left corner): the drawing's size, every node's box by
+ * id (compound nodes included) and every edge's route by id, from ELK's
+ * source to its target: start point, bend points, end point.
  * @typedef {{
  *   width: number,
  *   height: number,
- *   nodes: Array<[x: number, y: number, width: number, height: number]>,
- *   bends: Array<Array<[x: number, y: number]>>,
+ *   nodes: Record<string, [x: number, y: number, width: number, height: number]>,
+ *   routes: Record<string, Array<[x: number, y: number]>>,
  * }} LayoutResult
  */
 
@@ -34,13 +36,21 @@ import { parentPort, workerData } from 'node:worker_threads';
  * @returns {LayoutResult}
  */
 export function layoutResult(out) {
-  return {
-    width: out.width ?? 0,
-    height: out.height ?? 0,
-    nodes: (out.children ?? []).map((c) => [c.x ?? 0, c.y ?? 0, c.width ?? 0, c.height ?? 0]),
-    bends: (/** @type {ElkExtendedEdge[]} */ (out.edges ?? [])).map((e) =>
-      (e.sections ?? []).flatMap((s) => s.bendPoints ?? []).map((p) => /** @type {[number, number]} */ ([p.x, p.y]))),
+  /** @type {LayoutResult} */
+  const result = { width: out.width ?? 0, height: out.height ?? 0, nodes: {}, routes: {} };
+  /** @param {ElkNode} n */
+  const walk = (n) => {
+    for (const e of /** @type {ElkExtendedEdge[]} */ (n.edges ?? [])) {
+      result.routes[e.id] = (e.sections ?? []).flatMap((s) => [s.startPoint, ...(s.bendPoints ?? []), s.endPoint])
+        .map((p) => /** @type {[number, number]} */ ([p.x, p.y]));
+    }
+    for (const c of n.children ?? []) {
+      result.nodes[c.id] = [c.x ?? 0, c.y ?? 0, c.width ?? 0, c.height ?? 0];
+      walk(c);
+    }
   };
+  walk(out);
+  return result;
 }
 
 /**

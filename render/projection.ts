@@ -5,7 +5,7 @@
 // content or view lies across the antimeridian is rotated so that the world's
 // edge falls where there is nothing to draw; a circuit that still crosses the
 // edge is drawn leaving one side and entering the other (Frame.line).
-import { geoMercator, type GeoProjection } from 'd3-geo';
+import { geoEquirectangular, geoMercator, type GeoProjection } from 'd3-geo';
 import { DEG, MAX_LAT, lngCut, nearLng, wrapLng } from './geometry.ts';
 import type { LatLng } from './types.ts';
 import type { Pt } from './paths.ts';
@@ -117,4 +117,27 @@ export function contentFrame(points: LatLng[]): Frame {
   const perDegree = (50 * 180) / Math.PI;
   const s = dx < 1e-9 && dy < 1e-9 ? perDegree : Math.min(dx > 1e-9 ? CONTENT_W / dx : Infinity, dy > 1e-9 ? CONTENT_H / dy : Infinity);
   return frame(geoMercator().rotate([rotation, 0]).scale(s).translate([-x0 * s, -y0 * s]), null);
+}
+
+/**
+ * A logical layout's frame: its small lat/lng box drawn linearly
+ * (equirectangular) at `pixelsPerDegree`, the layout's own scale (so nodes
+ * keep the spacing ELK gave them), or fitted into about 1000x640 px when the
+ * topology does not say; the north-west corner of `points` lands on `at`.
+ */
+export function logicalFrame(points: LatLng[], pixelsPerDegree: unknown, at: Pt = [0, 0]): Frame {
+  let south = Infinity, north = -Infinity, west = Infinity, east = -Infinity;
+  for (const [lat, lng] of points) {
+    if (!Number.isFinite(lat) || !Number.isFinite(lng)) continue;
+    if (lat < south) south = lat;
+    if (lat > north) north = lat;
+    if (lng < west) west = lng;
+    if (lng > east) east = lng;
+  }
+  if (!Number.isFinite(south)) south = north = west = east = 0;
+  const given = typeof pixelsPerDegree === 'number' && Number.isFinite(pixelsPerDegree) && pixelsPerDegree > 0 ? Math.min(pixelsPerDegree, 1e4) : 0;
+  const fit = Math.min(east - west > 1e-9 ? CONTENT_W / (east - west) : Infinity, north - south > 1e-9 ? CONTENT_H / (north - south) : Infinity);
+  const k = given || (Number.isFinite(fit) ? fit : 50);
+  const s = (k * 180) / Math.PI; // d3's equirectangular: x = lng in radians x scale
+  return frame(geoEquirectangular().scale(s).translate([at[0] - west * k, at[1] + north * k]), null);
 }

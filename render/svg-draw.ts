@@ -31,14 +31,14 @@ export interface LayerStyle {
   logical: boolean;
 }
 
-interface Extent {
+export interface Extent {
   x0: number;
   y0: number;
   x1: number;
   y1: number;
 }
 
-const emptyExtent = (): Extent => ({ x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity });
+export const emptyExtent = (): Extent => ({ x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity });
 const grow = (e: Extent, x0: number, y0: number, x1: number, y1: number) => {
   if (x0 < e.x0) e.x0 = x0;
   if (y0 < e.y0) e.y0 = y0;

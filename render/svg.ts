@@ -11,10 +11,11 @@ import type { Layout, Topology } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame, viewportFrame } from './projection.ts';
-import { countryPaths } from './countries.ts';
-import { drawScene, type DrawTarget, type LayerStyle } from './svg-draw.ts';
+import { countryPaths, type Box } from './countries.ts';
+import { drawScene, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
+import { drawLogicalLayers } from './svg-logical.ts';
 import { drawLabels, fitPicture } from './picture-fit.ts';
-import { sizeAttributes, type PictureSize } from './picture-size.ts';
+import { sizeAttributes, toRect, type PictureSize } from './picture-size.ts';
 import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
@@ -26,6 +27,9 @@ export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.fre
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
   'X-Content-Type-Options': 'nosniff',
 });
+
+/** Room around the geographic content before the logical panel (picture-fit.ts keeps its own margin around the whole). */
+const MARGIN = 24;
 
 export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
 
@@ -53,9 +57,11 @@ function compose(input: DrawInput): string {
   const bg = input.background;
   const transparent = /^(none|transparent)$/i.test(bg);
   const dark = !transparent && isDark(bg);
-  const points = input.layers.flatMap((l) => [...l.topology.nodes.map((n) => n.coordinate), ...l.topology.edges.flatMap((e) => e.coordinates)]);
-  const frame = viewportFrame(input.viewport) ?? contentFrame(points);
   const size = input.size ?? {};
+  // Geographic layers share the map's frame; logical ones get a frame of their own (svg-logical.ts), beside it.
+  const geographic = input.layers.filter((l) => !l.style.logical);
+  const points = geographic.flatMap((l) => [...l.topology.nodes.map((n) => n.coordinate), ...l.topology.edges.flatMap((e) => e.coordinates)]);
+  const frame = geographic.length > 0 ? viewportFrame(input.viewport) ?? contentFrame(points) : null;
 
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
@@ -66,21 +72,40 @@ function compose(input: DrawInput): string {
   const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner };
   const leaders = g({ class: 'leaders', stroke: dark ? '#bbbbbb' : '#666666', fill: 'none' });
   const labels = g({ class: 'labels', fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
-  const scene = drawScene(input.layers.map((l) => ({ ...l, target })), frame);
+  // Cluster titles go over edges, nodes and labels, with a halo in the background colour.
+  const panelFill = transparent ? '#ffffff' : bg;
+  const titles = g({ class: 'cluster-titles', stroke: panelFill, 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
+  const geoScene = frame ? drawScene(geographic.map((l) => ({ ...l, target })), frame) : null;
+
+  // The logical panel goes right of the geography, leaving room for the widest label its nodes may take there.
+  let geoBox: Box | null = frame?.fixed ? { ...frame.fixed } : null;
+  if (!geoBox && geoScene && Number.isFinite(geoScene.extent.x0)) {
+    const e = geoScene.extent;
+    const room = Math.max(0, ...geoScene.labels.map((l) => textWidth(l.text, 11) + 8));
+    geoBox = { x: e.x0 - MARGIN, y: e.y0 - MARGIN, w: e.x1 - e.x0 + 2 * MARGIN + room, h: e.y1 - e.y0 + 2 * MARGIN };
+  }
+  const logical = drawLogicalLayers(input.layers.filter((l) => l.style.logical), geoBox, target, titles, { dark, panel: panelFill });
+  if (logical.clusters.titles.length === 0) titles.remove();
+  const scene = mergeScenes(geoScene, logical.scene, logical.box);
 
   const styles = input.layers.map((l) => l.style);
   const showLegend = input.showLegend && styles.length > 0;
+  const fixed = frame?.fixed ? (logical.box ? union(frame.fixed, logical.box) : frame.fixed) : null;
   const fitted = fitPicture(scene, {
-    fixed: frame.fixed, size, minW: 200, minH: 150, legend: showLegend ? (k) => legendSize(styles, k) : null,
+    fixed, size, minW: 200, minH: 150, legend: showLegend ? (k) => legendSize(styles, k) : null,
+    // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
+    obstacles: logical.clusters.titles.map(toRect),
   });
   drawLabels(leaders, labels, inner, scene, fitted);
   const { box } = fitted;
   if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
+  // Land only where the geography is: not under the logical panel.
+  const landBox = logical.box && geoScene ? { ...box, w: Math.max(0, logical.box.x - box.x) } : box;
 
   if (!transparent) setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: bg });
   else bgRect.remove();
-  if (input.layers.some((l) => !l.style.logical)) {
-    const d = countryPaths(frame.projection, box).join('');
+  if (frame) {
+    const d = countryPaths(frame.projection, landBox).join('');
     if (d) setAttrs(land.path(), {
       d, fill: dark ? 'rgba(255,255,255,0.09)' : 'rgba(0,0,0,0.06)',
       stroke: dark ? 'rgba(255,255,255,0.35)' : 'rgba(0,0,0,0.28)', 'stroke-width': 0.6, 'stroke-linejoin': 'round',
@@ -91,6 +116,29 @@ function compose(input: DrawInput): string {
     'font-family': PICTURE_FONT_FAMILY, role: 'img', 'aria-label': input.title,
   });
   return serialize(canvas.node as unknown as DomLike, { root: true, inner });
+}
+
+const union = (a: Box, b: Box): Box => {
+  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+};
+
+/** One scene of the geographic and the logical parts (the panel's box counts as drawn, so the picture keeps it whole). */
+function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null): Scene {
+  const parts = [geo, logical].filter((x): x is Scene => x !== null);
+  const extent = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  const boxes = [...parts.map((p) => p.extent), ...(panel ? [toRect(panel)] : [])];
+  for (const e of boxes) {
+    if (!Number.isFinite(e.x0)) continue;
+    extent.x0 = Math.min(extent.x0, e.x0); extent.y0 = Math.min(extent.y0, e.y0);
+    extent.x1 = Math.max(extent.x1, e.x1); extent.y1 = Math.max(extent.y1, e.y1);
+  }
+  return {
+    extent,
+    markers: parts.flatMap((p) => p.markers),
+    labels: parts.flatMap((p) => p.labels),
+    lines: parts.flatMap((p) => p.lines),
+  };
 }
 
 const LEGEND_ROW = 18, LEGEND_PAD = 8;

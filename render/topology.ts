@@ -174,8 +174,9 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
   const groups = buildGroups(leaves, criteria);
   const byName = new Map(leaves.map((l) => [l.node.name, l.node] as const));
   let bends: Map<TopologyEdge, LatLng[]> | undefined;
+  let pixelsPerDegree = 0;
   if (options.layout === 'logical') {
-    bends = await layoutLogical(leaves.map((l) => l.node), edges);
+    ({ bends, pixelsPerDegree } = await layoutLogical(leaves.map((l) => l.node), edges, groups));
   } else {
     fillMissingCoordinates(leaves, edges, byName);
     if (options.query?.node_group_layout) spreadGroups(groups, byName, options.query.node_group_layout);
@@ -203,7 +204,9 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
   return {
     name: options.name,
     layer: options.layer ?? 'tail',
-    pathLayout: options.layout === 'logical' ? { type: 'curveLinear', tension: 0.6 } : { type: 'curveCardinal', tension: 0.6 },
+    pathLayout: options.layout === 'logical'
+      ? { type: 'curveLinear', tension: 0.6, pixelsPerDegree: round6(pixelsPerDegree) }
+      : { type: 'curveCardinal', tension: 0.6 },
     nodes: [...leaves.map((l) => l.node), ...groups],
     edges,
   };

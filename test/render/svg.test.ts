@@ -116,10 +116,14 @@ describe('renderMapSvg', () => {
     assert.equal(renderMapSvg(output, topologies), renderMapSvg(output));
   });
 
-  it('uses the viewport when center and zoom are set: a fixed 1200x700 frame', async () => {
+  it('uses the viewport when center and zoom are set: a fixed 1200x700 frame, the logical layer beside it', async () => {
     const { output } = await map({ viewport: { center: { lat: 40, lng: -100 }, zoom: 3 } });
     const root = parseSvg(renderMapSvg(output)).documentElement!;
-    assert.equal(root.getAttribute('viewBox'), '0 0 1200 700');
+    const [x, y, w, h] = root.getAttribute('viewBox')!.split(' ').map(Number);
+    assert.deepEqual([x, y, h], [0, 0, 700]);
+    assert.ok(w > 1200, `the logical layer's panel widens the picture (${w})`);
+    output.configuration.layers.pop();
+    assert.equal(parseSvg(renderMapSvg(output)).documentElement!.getAttribute('viewBox'), '0 0 1200 700');
   });
 
   it('ignores a colour that is not a plain CSS colour', async () => {
