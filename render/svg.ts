@@ -61,7 +61,8 @@ function compose(input: DrawInput): string {
   // Geographic layers share the map's frame; logical ones get a frame of their own (svg-logical.ts), beside it.
   const geographic = input.layers.filter((l) => !l.style.logical);
   const points = geographic.flatMap((l) => [...l.topology.nodes.map((n) => n.coordinate), ...l.topology.edges.flatMap((e) => e.coordinates)]);
-  const frame = geographic.length > 0 ? viewportFrame(input.viewport) ?? contentFrame(points) : null;
+  // A picture of logical layers alone ignores the viewport (a map's view of the world); an empty map keeps it.
+  const frame = geographic.length > 0 || geographic.length === input.layers.length ? viewportFrame(input.viewport) ?? contentFrame(points) : null;
 
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
