@@ -173,6 +173,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
         try {
           text = await persistence.readEntry(c, key, version);
         } catch (error) {
+          if (error instanceof ServiceError) throw error; // the backend out of reach for now: nothing wrong with the entry
           throw note({ collection: c, key, where, message: (error as Error).message });
         }
         const entry = parseStored<Entry>(text, { collection: c, key, where });
@@ -238,6 +239,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
         try {
           text = await persistence.readBlob(key);
         } catch (error) {
+          if (error instanceof ServiceError) throw error;
           throw note({ collection: BLOB_COLLECTION, key, where, message: (error as Error).message });
         }
         return { value: parseStored<Json>(text, { collection: BLOB_COLLECTION, key, where }), weight: text.length };

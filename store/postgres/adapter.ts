@@ -91,7 +91,15 @@ function databasePersistence(pool: pg.Pool, origin: string, revs: Map<string, st
       throw new ServiceError('store_unavailable', `the database refused to save ${what} (${(error as Error).message})`, { cause: error });
     }
   };
-  const read = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> => (await pool.query<R>(sql, params)).rows;
+  /** Runs one read; the database out of reach is 503, never taken for a missing or broken row. */
+  const read = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> => {
+    try {
+      return (await pool.query<R>(sql, params)).rows;
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      throw new ServiceError('store_unavailable', `the database cannot be reached (${(error as Error).message}); try again shortly`, { cause: error });
+    }
+  };
 
   const persistence: Persistence = {
     async writeDoc(c, key, text) {
