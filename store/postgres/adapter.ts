@@ -14,6 +14,7 @@ import { documentName } from '../keys.ts';
 import { StaleWrite, type Persistence } from '../persistence.ts';
 import type { Store } from '../types.ts';
 import { createPool, describeUrl, isUnreachable, unavailable, waitForDatabase, type Log } from './connection.ts';
+import { databaseCounters } from './counters.ts';
 import { loadSnapshot } from './load.ts';
 import { migrate } from './migrations.ts';
 import { Follower } from './notifications.ts';
@@ -57,7 +58,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     remote = core.remote;
     follower.from(seq);
     log(`serving ${describeUrl(url)}`);
-    return core.store;
+    return { ...core.store, counters: databaseCounters(pool) };
   } catch (error) {
     stopped = true;
     await follower?.stop();

@@ -70,6 +70,21 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     await within(1000, async () => (await a.request('/api/v1/current_user', { token: fromB })).status === 401);
   });
 
+  it('counts failed logins on every replica: 5 on A and 5 on B use up the pair limit of 10 on both', async () => {
+    const password = 'the right long passphrase';
+    const created = await a.request('/api/v1/user', { method: 'POST', token, json: { username: 'guessed', password, scope: ['svc:maps:read'] } });
+    assert.equal(created.status, 201);
+    const login = (on: Replica, pw: string) => on.request('/api/v1/auth/token', { method: 'POST', json: { grant_type: 'password', username: 'guessed', password: pw } });
+    await within(1000, async () => (await login(b, password)).status === 200);
+    for (let i = 0; i < 10; i++) assert.equal((await login(i % 2 ? b : a, `wrong guess ${i}`)).status, 400); // invalid_grant
+    await sleep(200); // the last failures' counts are written
+    for (const replica of [a, b]) {
+      const res = await login(replica, password);
+      assert.equal(res.status, 429, 'the pair is blocked, the right password too');
+      assert.ok(Number(res.headers.get('retry-after')) > 0);
+    }
+  });
+
   it('serves on B a map written on A within 1 s, and its next version too', async () => {
     const id = await createMap(a, 'Propagated');
     await within(1000, async () => (await getMap(b, id)).status === 200);
