@@ -85,9 +85,12 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     }
   });
 
-  it('serves on B a map written on A within 1 s, and its next version too', async () => {
+  it('serves on B a map written on A within 1 s, in its list too, and the next version', async () => {
+    const listed = async () => (await (await b.request('/api/v1/maps', { token })).text());
+    await listed(); // B's list of maps is cached now
     const id = await createMap(a, 'Propagated');
     await within(1000, async () => (await getMap(b, id)).status === 200);
+    assert.ok((await listed()).includes(id), "B's list shows it");
     const put = await a.request(`/api/v1/map/id/${id}/`, { method: 'PUT', token, json: sampleMap('Propagated v2') });
     assert.equal(put.status, 200);
     const v2 = await put.text();
