@@ -68,7 +68,8 @@ export interface Cluster {
 
 let databases = 0;
 
-export async function startCluster(): Promise<Cluster> {
+/** `durable`: fsync and synchronous commits as a real deployment has them (benchmarks); tests go without. */
+export async function startCluster({ durable = false } = {}): Promise<Cluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-pg-'));
   const data = path.join(dir, 'data');
   const user = process.getuid?.() === 0 ? (await run('id', ['-u', 'postgres']).then(() => 'postgres', () => 'nobody')) : undefined;
@@ -79,8 +80,8 @@ export async function startCluster(): Promise<Cluster> {
   }
   await as(user, 'initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
-  const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c synchronous_commit=off',
-    '-c full_page_writes=off', '-c max_connections=200', '-c shared_buffers=32MB'].join(' ');
+  const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200', '-c shared_buffers=64MB',
+    ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'])].join(' ');
   const startServer = async () => {
     await as(user, 'pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '30', 'start']);
   };
