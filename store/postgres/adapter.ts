@@ -45,8 +45,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       docRev: (c, key, rev) => noteRev(revs, documentName(c, key), rev),
       log,
     });
-    await follower.start();
-    const { loaded, seq, docRevs } = await loadSnapshot(url);
+    // Listening and the snapshot at once: from(seq) catches up once both are there, so a change made in between is read then.
+    const [, { loaded, seq, docRevs }] = await Promise.all([follower.start(), loadSnapshot(pool)]);
     for (const [name, rev] of docRevs) revs.set(name, rev);
     const running = follower;
     const persistence = databasePersistence(pool, origin, revs, () => running.up, () => remote, async () => {

@@ -1,8 +1,7 @@
 // What a replica reads at start, in one consistent snapshot: the documents,
 // every log's entry numbers and latest entry, the blob keys, and the number of
 // the last change they include (the follower goes on from there).
-import pg from 'pg';
-import { clientConfig } from './connection.ts';
+import type pg from 'pg';
 import { deepFreeze } from '../canonical-json.ts';
 import { documentName } from '../keys.ts';
 import type { Loaded } from '../persistence.ts';
@@ -16,16 +15,20 @@ export interface Snapshot {
   docRevs: Array<[string, string]>;
 }
 
-/** Read on a connection of its own, with no time limit: a large database takes longer than a write may. */
-export async function loadSnapshot(url: string): Promise<Snapshot> {
-  const client = new pg.Client({ ...clientConfig(url), query_timeout: undefined, statement_timeout: undefined });
-  await client.connect();
+/** Read with no time limit: a large database takes longer than a write may. */
+export async function loadSnapshot(pool: pg.Pool): Promise<Snapshot> {
+  const client = await pool.connect();
+  let failed: Error | undefined;
+  // The driver's own limit is per query: a day, as 0 would mean the pool's.
+  const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+    client.query<R>({ text, values, query_timeout: 86_400_000 } as pg.QueryConfig);
   try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const seq = (await client.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM changes')).rows[0].seq;
+    await query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await query('SET LOCAL statement_timeout = 0');
+    const seq = (await query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM changes')).rows[0].seq;
     const loaded: Loaded = { docs: [], logs: [], blobs: [], problems: [] };
     const docRevs: Array<[string, string]> = [];
-    const docs = await client.query<{ collection: string; key: string; rev: string; body: string }>(
+    const docs = await query<{ collection: string; key: string; rev: string; body: string }>(
       'SELECT collection, key, rev, body FROM documents WHERE collection = ANY($1)', [DOC_COLLECTIONS]);
     for (const row of docs.rows) {
       const c = row.collection as DocCollection;
@@ -33,7 +36,7 @@ export async function loadSnapshot(url: string): Promise<Snapshot> {
       docRevs.push([documentName(c, row.key), row.rev]);
     }
     // The latest entry of each log beside all its numbers; the primary key's index serves both.
-    const logs = await client.query<{ collection: string; key: string; versions: number[]; body: string }>(`
+    const logs = await query<{ collection: string; key: string; versions: number[]; body: string }>(`
       SELECT v.collection, v.key, v.versions, e.body
       FROM (SELECT collection, key, array_agg(version ORDER BY version) AS versions, max(version) AS latest
             FROM entries WHERE collection = ANY($1) GROUP BY collection, key) v
@@ -48,10 +51,13 @@ export async function loadSnapshot(url: string): Promise<Snapshot> {
         loaded.logs.push({ collection: c, key: row.key, versions: row.versions, problem });
       }
     }
-    loaded.blobs = (await client.query<{ key: string }>('SELECT key FROM blobs')).rows.map((r) => r.key);
-    await client.query('COMMIT');
+    loaded.blobs = (await query<{ key: string }>('SELECT key FROM blobs')).rows.map((r) => r.key);
+    await query('COMMIT');
     return { loaded, seq, docRevs };
+  } catch (error) {
+    failed = error as Error;
+    throw error;
   } finally {
-    await client.end().catch(() => undefined);
+    client.release(failed);
   }
 }
