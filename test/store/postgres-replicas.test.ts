@@ -45,8 +45,9 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
   before(async () => {
     cluster = await startCluster();
     url = await cluster.createDatabase();
-    a = await startReplica(url); // creates the first admin and the signing key
-    b = await startReplica(url);
+    // Both at once on an empty database: one applies the migrations while the other waits, and
+    // between them one first admin and one signing key are created.
+    [a, b] = await Promise.all([startReplica(url), startReplica(url)]);
     token = await a.token();
   });
   after(async () => {
