@@ -27,6 +27,7 @@ const ERROR_STATUS = {
   datasource_unavailable: 503,
   identity_provider_unavailable: 503,
   resource_unavailable: 503,
+  store_unavailable: 503,
   storage_unavailable: 507,
   internal: 500,
 } as const;

@@ -31,7 +31,7 @@ import { createUserData } from './resources/userdata.ts';
 import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
 import { corsMiddleware } from './routes/cors.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
-import { openFileStore } from './store/file.ts';
+import { openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -107,7 +107,7 @@ export interface ServeOptions {
 export async function serve(env: NodeJS.ProcessEnv = process.env, options: ServeOptions = {}) {
   const log = options.log ?? createLogger();
   const settings = loadSettings(env);
-  const store = await openFileStore(settings.data.dir, { log: (m) => log.info(m) });
+  const store = await openConfiguredStore(settings, (m) => log.info(m));
   let server: http.Server | undefined;
   try {
     const app = await createApp({ settings, store, log, deferAdmin: true });
@@ -135,7 +135,8 @@ export async function serve(env: NodeJS.ProcessEnv = process.env, options: Serve
   const login = settings.auth.backend === 'basic'
     ? `get a token: POST ${settings.server.baseUrl}/api/v1/auth/token (grant_type=password)`
     : `tokens come from the OpenID provider ${settings.auth.oidc.issuer === 'builtin' ? `${settings.server.baseUrl}/oidc` : settings.auth.oidc.issuer}`;
-  log.info(`data folder: ${settings.data.dir}; ${login}; API docs: ${settings.server.baseUrl}/docs`);
+  const where = settings.store.backend === 'postgres' ? 'store: PostgreSQL' : `data folder: ${settings.data.dir}`;
+  log.info(`${where}; ${login}; API docs: ${settings.server.baseUrl}/docs`);
   // A stop (systemd, docker, Ctrl-C) lets the requests in flight finish, so a PUT that has begun is
   // answered and on disk, then releases the folder. A second signal, or the grace period, ends it at once.
   // Ctrl-C on `npm start` reaches the service twice, from the terminal and passed on by npm: a

@@ -4,6 +4,7 @@
 // start only: given later, it is ignored and the log says so and how to reset
 // the password. serve() runs this once the service listens, so a start that
 // cannot listen (port in use) creates no user and prints no password.
+import { isServiceError } from '../errors.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/types.ts';
@@ -24,7 +25,14 @@ export async function bootstrapAdmin(users: UserDirectory, allScopes: string[], 
     return;
   }
   const chosen = password || randomPassword();
-  await users.create({ username: 'admin', name: 'Administrator', scope: allScopes, password: chosen });
+  try {
+    await users.create({ username: 'admin', name: 'Administrator', scope: allScopes, password: chosen });
+  } catch (e) {
+    // Replicas starting together over one database (store.backend: postgres): another created it first.
+    if (!(isServiceError(e) && e.code === 'conflict' && users.find('admin'))) throw e;
+    log.info('user admin was created by another replica starting at the same time');
+    return;
+  }
   const change = backend === 'basic'
     ? `PUT /api/v1/user/admin/set_password/ or ${RESET_ADMIN_PASSWORD}`
     : `${RESET_ADMIN_PASSWORD} (with the service stopped)`;

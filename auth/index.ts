@@ -35,7 +35,7 @@ export async function createAuth(o: AuthOptions) {
   const scopes = settings.auth.scopes as Record<ScopeKind, string>;
   const backend = settings.auth.backend;
   const users = new UserDirectory(o.store, o.now);
-  const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle));
+  const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle, o.store.counters));
   const localUsers = keepsLocalUsers(settings);
   if (localUsers && !o.deferAdmin) await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log, backend);
 

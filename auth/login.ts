@@ -17,6 +17,7 @@ export class PasswordLogin {
    */
   async attempt(username: string, password: string, address: string,
     known?: (user: StoredUser) => boolean): Promise<StoredUser | undefined> {
+    await this.throttle.prepare(username, address); // what other replicas counted (a shared store)
     const attempt = this.throttle.begin(username, address); // counted as a failure unless it succeeds
     let found: StoredUser | undefined;
     try {

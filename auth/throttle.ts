@@ -30,7 +30,15 @@
 // pairs, which also wait in a queue of their own served first: a known pair's
 // check never waits behind a stranger's. Beyond maxQueuedChecks waiting, an
 // attempt is answered 429 at once (Retry-After: 1) and counted nowhere.
+//
+// Replicas over a shared store (PostgreSQL) also share the three counters:
+// each failure is added to the store's shared counters, and before judging an
+// attempt the throttle reads the counts all replicas made (prepare()); a
+// counter is used up when this replica's count or the shared one reaches its
+// limit. The store out of reach leaves each replica to its own counts.
+// Known addresses and the cap on checks stay per replica.
 import { ServiceError } from '../errors.ts';
+import type { SharedCount, SharedCounters } from '../store/types.ts';
 
 export interface ThrottleOptions {
   /** Per username and address pair. */
@@ -71,12 +79,67 @@ interface Window {
   resetAt: number;
 }
 
+/** How long an attempt waits for the shared counts before it is judged on this replica's alone. */
+const SHARED_WAIT_MS = 500;
+/** Shared counts remembered between attempts; beyond, the ended ones are dropped (all, if that is not enough). */
+const SHARED_SEEN = 50_000;
+
+/** This replica's view of the shared counters: read before an attempt, added to after a failure. */
+class SharedFailures {
+  private seen = new Map<string, SharedCount>();
+
+  constructor(private counters: SharedCounters) {}
+
+  count(key: string, now: number): SharedCount | undefined {
+    const c = this.seen.get(key);
+    return c && c.resetAt > now ? c : undefined;
+  }
+
+  async refresh(keys: string[]): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), SHARED_WAIT_MS); });
+    try {
+      const got = await Promise.race([this.counters.get(keys), late]);
+      if (!got) return;
+      for (const key of keys) this.remember(key, got.get(key));
+    } catch {
+      // The store out of reach: judged on this replica's counts.
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  failed(key: string, windowMs: number) {
+    this.counters.add(key, 1, windowMs).then((c) => this.remember(key, c), () => undefined);
+  }
+
+  clear(key: string) {
+    this.seen.delete(key);
+    this.counters.clear(key).catch(() => undefined);
+  }
+
+  private remember(key: string, c: SharedCount | undefined) {
+    if (!c) return void this.seen.delete(key);
+    if (this.seen.size >= SHARED_SEEN) {
+      const now = Date.now();
+      for (const [k, old] of this.seen) if (old.resetAt <= now) this.seen.delete(k);
+      if (this.seen.size >= SHARED_SEEN) this.seen.clear();
+    }
+    this.seen.set(key, c);
+  }
+}
+
 /** Failures per key in fixed windows; a key's window starts with its first failure. Synchronous, so checks and counts never interleave. */
 class FailureCounter {
   private windows = new Map<string, Window>();
   private nextSweep = 0;
 
-  constructor(readonly limit: number, private windowMs: number) {}
+  constructor(readonly limit: number, private windowMs: number, private shared?: SharedFailures, private name = '') {}
+
+  /** The key's name among the shared counters (encoded: a database's text holds no NUL, and pair keys have one). */
+  sharedKey(key: string) {
+    return `${this.name}:${encodeURIComponent(key)}`;
+  }
 
   private live(key: string, now: number): Window | undefined {
     const w = this.windows.get(key);
@@ -88,7 +151,19 @@ class FailureCounter {
   /** Milliseconds until the key may fail again; 0 when it may now. */
   blockedFor(key: string, now: number): number {
     const w = this.live(key, now);
-    return w && w.failures >= this.limit ? w.resetAt - now : 0;
+    const local = w && w.failures >= this.limit ? w.resetAt - now : 0;
+    const s = this.shared?.count(this.sharedKey(key), now);
+    return Math.max(local, s && s.count >= this.limit ? s.resetAt - now : 0);
+  }
+
+  /** A failure that ended as one: counted for every replica. */
+  shareFailure(key: string) {
+    this.shared?.failed(this.sharedKey(key), this.windowMs);
+  }
+
+  /** A success cleared the key's count: cleared for every replica. */
+  shareClear(key: string) {
+    this.shared?.clear(this.sharedKey(key));
   }
 
   count(key: string, now: number): Window {
@@ -236,16 +311,27 @@ export class LoginThrottle {
   readonly known: KnownAddresses;
   /** Attempts begun and not yet ended, by pair key. */
   private inFlight = new Map<string, number>();
+  private shared?: SharedFailures;
 
-  constructor(o: ThrottleOptions) {
+  /** `counters`: the store's shared counters, when replicas share it. */
+  constructor(o: ThrottleOptions, counters?: SharedCounters) {
     const d = THROTTLE_DEFAULTS;
-    this.pair = new FailureCounter(o.maxFailures, o.windowSeconds * 1000);
+    const shared = counters && new SharedFailures(counters);
+    this.shared = shared;
+    this.pair = new FailureCounter(o.maxFailures, o.windowSeconds * 1000, shared, 'pair');
     this.user = new FailureCounter(o.perUsername?.maxFailures ?? d.perUsername.maxFailures,
-      (o.perUsername?.windowSeconds ?? d.perUsername.windowSeconds) * 1000);
+      (o.perUsername?.windowSeconds ?? d.perUsername.windowSeconds) * 1000, shared, 'user');
     this.address = new FailureCounter(o.perAddress?.maxFailures ?? d.perAddress.maxFailures,
-      (o.perAddress?.windowSeconds ?? d.perAddress.windowSeconds) * 1000);
+      (o.perAddress?.windowSeconds ?? d.perAddress.windowSeconds) * 1000, shared, 'address');
     this.known = new KnownAddresses((o.knownAddressDays ?? d.knownAddressDays) * 86_400_000);
     this.slots = new CheckSlots(Math.max(2, o.maxConcurrentChecks ?? d.maxConcurrentChecks), o.maxQueuedChecks ?? d.maxQueuedChecks);
+  }
+
+  /** Reads what every replica counted for this attempt's keys (nothing to do without shared counters); call before begin(). */
+  async prepare(username: string, address: string): Promise<void> {
+    if (!this.shared) return;
+    const user = userKey(username);
+    await this.shared.refresh([this.pair.sharedKey(pairKey(user, address)), this.user.sharedKey(user), this.address.sharedKey(address)]);
   }
 
   /** Counts an attempt as a failure (until it ends otherwise); throws 429, counting nothing, when a counter that applies is used up. */
@@ -293,10 +379,14 @@ export class LoginThrottle {
         if (unchecked) return;
         if (success) {
           this.pair.lowerTo(pair, others, now);
+          this.pair.shareClear(pair);
           this.known.add(user, address, now);
-        } else if (this.pair.failures(pair, now) >= this.pair.limit) {
-          this.known.forget(user, address);
+          return;
         }
+        this.pair.shareFailure(pair);
+        this.user.shareFailure(user);
+        this.address.shareFailure(address);
+        if (this.pair.failures(pair, now) >= this.pair.limit) this.known.forget(user, address);
       },
     };
   }

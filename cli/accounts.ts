@@ -3,7 +3,9 @@
 // manage them). It opens the data folder of the settings (MTS_CONFIG /
 // settings.yml, MTS_DATA_DIR) like the service does, so it runs while the
 // service is stopped: one process owns a data folder, and a running service
-// would not see changes made behind its back. Passwords are never taken from
+// would not see changes made behind its back. With store.backend: postgres it
+// opens the database instead, and may run beside the replicas, which see the
+// change at once. Passwords are never taken from
 // the command line (shell history, ps): they are prompted for without echo, or
 // read from the first line of standard input when it is not a terminal.
 import { stat } from 'node:fs/promises';
@@ -20,6 +22,7 @@ import { loadSettings, SettingsError } from '../config/settings.ts';
 import { isServiceError } from '../errors.ts';
 import { PasswordSchema, UserCreateSchema, UsernameSchema } from '../schema/users.ts';
 import { openFileStore } from '../store/file.ts';
+import { openPostgresStore } from '../store/postgres/adapter.ts';
 import { DataDirInUseError } from '../store/lock.ts';
 
 export interface CliIO {
@@ -125,14 +128,17 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
     io.err(e instanceof SettingsError || e instanceof UsageError ? e.message : String(e));
     return 1;
   }
-  const refusal = await folderRefusal(settings.data.dir);
+  const shared = settings.store.backend === 'postgres';
+  const refusal = shared ? undefined : await folderRefusal(settings.data.dir);
   if (refusal) {
     io.err(refusal);
     return 1;
   }
   let store;
   try {
-    store = await openFileStore(settings.data.dir, { log: () => undefined });
+    // The database is shared by the running replicas, which see the change at once; a data folder is the service's alone.
+    store = shared ? await openPostgresStore(settings.store.postgres.url!, { log: (m) => io.err(m) })
+      : await openFileStore(settings.data.dir, { log: () => undefined });
   } catch (e) {
     if (e instanceof DataDirInUseError) {
       io.err(`The service (process ${e.pid}) is running on ${settings.data.dir}. Stop it, run this command, then start it again.` +

@@ -75,6 +75,15 @@ export const SettingsSchema = v.strictObject({
   data: v.nullish(v.strictObject({
     dir: v.optional(nonEmpty, './data'),
   }), {}),
+  /** Where maps, datasets, templates, users and keys are kept: the data folder, or PostgreSQL shared by replicas. */
+  store: v.nullish(v.pipe(v.strictObject({
+    backend: v.optional(v.picklist(['file', 'postgres'], 'expected file or postgres'), 'file'),
+    postgres: v.nullish(v.strictObject({
+      /** postgresql://user:password@host:5432/database (or MTS_DATABASE_URL). */
+      url: v.optional(v.pipe(v.string('expected a string'), v.regex(/^postgres(ql)?:\/\//, 'expected a URL such as postgresql://user:password@host:5432/database'))),
+    }), {}),
+  }), v.forward(v.check((x) => x.backend !== 'postgres' || x.postgres.url !== undefined,
+    'expected store.postgres.url (or MTS_DATABASE_URL) with store.backend: postgres'), ['postgres', 'url'])), {}),
   auth: v.nullish(v.strictObject({
     backend: v.optional(v.picklist(['basic', 'oidc'], 'expected basic or oidc'), 'basic'),
     // "Scopes are independent: none implies another", so the four differ.
@@ -175,7 +184,7 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
       // Only a plain value is echoed, and never one under a secret's key: a whole list of
       // OIDC clients, say, would print every client_secret to the log.
       const plain = issue.input !== undefined && (typeof issue.input !== 'object' || issue.input === null);
-      const shown = plain && !/secret|password/i.test(key);
+      const shown = plain && !/secret|password|postgres\.url/i.test(key); // a database URL may carry its password
       const got = shown ? ` (got ${JSON.stringify(issue.input)})` : '';
       // A strict object reports both an unknown key (expected "never") and a section that is not a mapping.
       const message = issue.type !== 'strict_object' ? issue.message
@@ -192,7 +201,7 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
   return s;
 }
 
-/** Environment variables win over the file: PORT, HOST, MTS_DATA_DIR, MTS_BASE_URL. */
+/** Environment variables win over the file: PORT, HOST, MTS_DATA_DIR, MTS_BASE_URL, MTS_STORE_BACKEND, MTS_DATABASE_URL. */
 // biome-ignore lint/suspicious/noExplicitAny: the raw settings, before the schema has checked their shape.
 function applyEnv(input: Record<string, any>, env: NodeJS.ProcessEnv) {
   const set = (section: string, key: string, value: unknown) => {
@@ -202,6 +211,8 @@ function applyEnv(input: Record<string, any>, env: NodeJS.ProcessEnv) {
   if (env.HOST) set('server', 'host', env.HOST);
   if (env.MTS_BASE_URL) set('server', 'baseUrl', env.MTS_BASE_URL);
   if (env.MTS_DATA_DIR) set('data', 'dir', env.MTS_DATA_DIR);
+  if (env.MTS_STORE_BACKEND) set('store', 'backend', env.MTS_STORE_BACKEND);
+  if (env.MTS_DATABASE_URL) set('store', 'postgres', { ...(input.store?.postgres ?? {}), url: env.MTS_DATABASE_URL });
 }
 
 /** Reads the settings file named by MTS_CONFIG, else ./settings.yml if present, else defaults. */

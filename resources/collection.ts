@@ -29,6 +29,7 @@ export class VersionedCollection {
   generation = 0;
   private serializedCache = new WeakMap<object, Serialized | Promise<Serialized>>();
   private lists = { generation: 0, chars: 0, pages: new Map<string, ListPage>() };
+  private seenHeads: unknown;
   /** Normalized cache keys of query objects already seen (routes reuse parsed queries). */
   private keys = new WeakMap<ListQuery, string>();
 
@@ -208,6 +209,13 @@ export class VersionedCollection {
   /** A list body; the latest versions' are cached per normalized query until the next write. */
   async list(query: ListQuery, visibility?: Visibility): Promise<ListPage> {
     if (query.version !== 'latest') return listPage(this, query, visibility);
+    // Writes of other replicas (a shared store) change the heads without this collection's writes:
+    // the store hands out a new heads array after any change, so a new one is a new generation too.
+    const heads = this.store.heads(this.descriptor.collection);
+    if (heads !== this.seenHeads) {
+      this.seenHeads = heads;
+      this.generation++;
+    }
     if (this.lists.generation !== this.generation) {
       this.lists = { generation: this.generation, chars: 0, pages: new Map() };
     }

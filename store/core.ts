@@ -3,19 +3,39 @@
 // entries and blobs are read on demand through a small cache, so memory and
 // start-up follow the latest versions, not the history. Writes to one key run
 // one after another (key-lock.ts) and change memory only once durable.
+// A shared backend (PostgreSQL, several replicas) also tells the core what
+// others wrote (Remote, from createStoreCore) and may refuse a write made on
+// a stale view (StaleWrite): the core then refreshes the key and runs the
+// caller's function again, so read-modify-write never loses an update.
 import { ServiceError } from '../errors.ts';
 import { canonicalCopy, canonicalJson } from './canonical-json.ts';
 import { DocIndex } from './doc-index.ts';
 import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertEntry, assertKey, blobKeyOf, documentName, MAX_FILE_BYTES } from './keys.ts';
 import { Lru } from './lru.ts';
-import type { Loaded, Persistence } from './persistence.ts';
-import { BLOB_COLLECTION, DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type Store, type UnreadableFile } from './types.ts';
+import { StaleWrite, type Loaded, type Persistence } from './persistence.ts';
+import {
+  BLOB_COLLECTION, DOC_COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type DocCollection, type Entry, type Json, type LogCollection, type Store, type UnreadableFile,
+} from './types.ts';
 
 /** Characters of older entries and blobs kept in memory after a read. */
 const CACHE_BUDGET = 64 * 1024 * 1024;
 
 type LogState = { versions: number[]; problem?: UnreadableFile };
+/** Tries of one write whose view another replica keeps making stale (each try follows a refresh). */
+const STALE_RETRIES = 50;
+
+/** What a shared backend tells the core about writes made elsewhere (texts as stored: canonical JSON). */
+export interface Remote {
+  /** An entry stored by another replica: added to its log's versions, and the head when it is the latest. */
+  entry(c: LogCollection, key: string, text: string): void;
+  /** A document's stored text, or undefined once removed. */
+  doc(c: DocCollection, key: string, text: string | undefined): void;
+  dropped(c: LogCollection, key: string): void;
+  blob(key: string, present: boolean): void;
+  /** The backend itself cannot be reached (shown by problems() and /healthz); undefined once it can again. */
+  outage(problem: UnreadableFile | undefined): void;
+}
 
 const unavailable = (problem: UnreadableFile) => new ServiceError('resource_unavailable',
   `${problem.collection}/${problem.key} cannot be served: data file ${problem.where} ${problem.message}; ` +
@@ -25,6 +45,10 @@ const tooLarge = (what: string, bytes: number) => new ServiceError('storage_unav
   `${what} was not saved: its ${bytes} bytes are more than the ${MAX_FILE_BYTES} a stored file may hold`);
 
 export function createStore(persistence: Persistence, loaded: Loaded): Store {
+  return createStoreCore(persistence, loaded).store;
+}
+
+export function createStoreCore(persistence: Persistence, loaded: Loaded): { store: Store; remote: Remote } {
   const docs = new DocIndex();
   const heads = new DocIndex();
   const logs = new Map<string, LogState>();
@@ -34,6 +58,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
   const reading = new Map<string, Promise<unknown>>();
   const locks = new KeyLock();
   let closed = false;
+  let outage: UnreadableFile | undefined;
 
   for (const [c, key, doc] of loaded.docs) docs.load(c, key, doc);
   for (const log of loaded.logs) {
@@ -72,12 +97,43 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
     }
   };
 
-  return {
+  /** Adds a stored entry to memory: its number to the log's versions (kept ascending), and the head when it is the latest. */
+  const addEntry = (c: LogCollection, key: string, entry: Entry) => {
+    const name = documentName(c, key);
+    const state = logs.get(name);
+    if (!state) logs.set(name, { versions: [entry.version] });
+    else if (!state.versions.includes(entry.version)) {
+      state.versions.push(entry.version);
+      if (state.versions.length > 1 && state.versions[state.versions.length - 2] > entry.version) state.versions.sort((a, b) => a - b);
+    }
+    const head = heads.get(c, key) as Entry | undefined;
+    if (!head || head.version < entry.version) heads.set(c, key, entry);
+  };
+  /**
+   * Runs one write of a shared backend's key until it is made on a fresh view:
+   * after a StaleWrite, and after `attempt` threw while a refresh finds the key
+   * changed (the caller judged a stale document or head), the key is refreshed
+   * and `attempt` runs again.
+   */
+  const freshly = async <T>(c: DocCollection | LogCollection, key: string, attempt: () => Promise<T>): Promise<T> => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        // A backend that cannot be reached (5xx) is not refreshed: the caller hears of it at once.
+        if (!persistence.refresh || closed || tries >= STALE_RETRIES || (error instanceof ServiceError && error.status >= 500)) throw error;
+        const changed = await persistence.refresh(c, key, c === 'private' ? 0 : ((heads.get(c, key) as Entry | undefined)?.version ?? 0));
+        if (!changed && !(error instanceof StaleWrite)) throw error;
+      }
+    }
+  };
+
+  const store: Store = {
     get: (c, key) => docs.get(c, key) as never,
     entries: (c) => docs.entries(c) as never,
     update: async (c, key, fn) => {
       assertKey(c, key, DOC_COLLECTIONS);
-      return locks.run(documentName(c, key), async () => {
+      return locks.run(documentName(c, key), () => freshly(c, key, async () => {
         ensureOpen();
         const current = docs.get(c, key) as never;
         const next = await fn(current);
@@ -88,15 +144,15 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
         const stored = canonicalCopy<never>(text);
         docs.set(c, key, stored);
         return stored;
-      });
+      }));
     },
     delete: async (c, key) => {
       assertKey(c, key, DOC_COLLECTIONS);
-      return locks.run(documentName(c, key), async () => {
+      return locks.run(documentName(c, key), () => freshly(c, key, async () => {
         ensureOpen();
         await persistence.removeDoc(c, key, docs.get(c, key) as Json | undefined);
         docs.delete(c, key);
-      });
+      }));
     },
 
     head: (c, key) => {
@@ -117,6 +173,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
         try {
           text = await persistence.readEntry(c, key, version);
         } catch (error) {
+          if (error instanceof ServiceError) throw error; // the backend out of reach for now: nothing wrong with the entry
           throw note({ collection: c, key, where, message: (error as Error).message });
         }
         const entry = parseStored<Entry>(text, { collection: c, key, where });
@@ -129,7 +186,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
     append: async (c, key, fn) => {
       assertKey(c, key, LOG_COLLECTIONS);
       const name = documentName(c, key);
-      return locks.run(name, async () => {
+      return locks.run(name, () => freshly(c, key, async () => {
         ensureOpen();
         const state = logs.get(name);
         if (state?.problem) throw unavailable(state.problem);
@@ -140,11 +197,9 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
         if (text.length > MAX_FILE_BYTES) throw tooLarge(name, text.length);
         await persistence.writeEntry(c, key, next.version, text, !state);
         const stored = canonicalCopy<never>(text);
-        if (state) state.versions.push(next.version);
-        else logs.set(name, { versions: [next.version] });
-        heads.set(c, key, stored);
+        addEntry(c, key, stored);
         return stored;
-      });
+      }));
     },
     drop: async (c, key) => {
       assertKey(c, key, LOG_COLLECTIONS);
@@ -174,13 +229,17 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
       });
     },
     fetch: async (key) => {
-      if (!blobs.has(key)) return undefined;
+      if (!blobs.has(key)) {
+        if (!persistence.hasBlob || closed || !KEY_PATTERN.test(key) || !(await persistence.hasBlob(key))) return undefined;
+        blobs.add(key);
+      }
       const where = persistence.whereBlob(key);
       return readOnce(where, async () => {
         let text: string;
         try {
           text = await persistence.readBlob(key);
         } catch (error) {
+          if (error instanceof ServiceError) throw error;
           throw note({ collection: BLOB_COLLECTION, key, where, message: (error as Error).message });
         }
         return { value: parseStored<Json>(text, { collection: BLOB_COLLECTION, key, where }), weight: text.length };
@@ -198,7 +257,7 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
       });
     },
 
-    problems: () => problems,
+    problems: () => (outage ? [...problems, outage] : problems),
     close: async () => {
       if (closed) return;
       await locks.idle();
@@ -206,6 +265,33 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
       await persistence.close();
     },
   };
+
+  const remote: Remote = {
+    entry: (c, key, text) => {
+      const entry = canonicalCopy<Entry>(text);
+      if (logs.get(documentName(c, key))?.versions.includes(entry.version)) return;
+      addEntry(c, key, entry);
+    },
+    doc: (c, key, text) => {
+      if (text === undefined) docs.delete(c, key);
+      else if (canonicalJson(docs.get(c, key)) !== text) docs.set(c, key, canonicalCopy(text));
+    },
+    dropped: (c, key) => {
+      logs.delete(documentName(c, key));
+      heads.delete(c, key);
+    },
+    blob: (key, present) => {
+      if (present) blobs.add(key);
+      else {
+        blobs.delete(key);
+        cache.delete(persistence.whereBlob(key));
+      }
+    },
+    outage: (problem) => {
+      outage = problem;
+    },
+  };
+  return { store, remote };
 }
 
 /** Whether `key` names a log's entry in `c` (for adapters checking what they load). */

@@ -5,6 +5,18 @@
 // folder, a database adapter would write rows.
 import type { DocCollection, Entry, Json, LogCollection, UnreadableFile } from './types.ts';
 
+/**
+ * Thrown by a shared backend's writeDoc or writeEntry when someone else (another
+ * replica) wrote the key since memory last saw it: nothing was written, and
+ * the core refreshes the key and runs the caller's function again.
+ */
+export class StaleWrite extends Error {
+  constructor(what: string) {
+    super(`${what} was written by another replica in the meantime`);
+    this.name = 'StaleWrite';
+  }
+}
+
 export interface Persistence {
   /** Makes `text` the stored form of a document, durably; `previous` is what memory held (to detect changes made by others). */
   writeDoc(c: DocCollection, key: string, text: string, previous: Json | undefined): Promise<void>;
@@ -21,6 +33,17 @@ export interface Persistence {
   whereBlob(key: string): string;
   removeBlob(key: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Shared backends only (several replicas over one database): brings memory's
+   * view of one key up to date with what is stored, through the core's
+   * Remote (createStoreCore); resolves with whether anything changed. The
+   * core calls it, inside the key's write turn, after a StaleWrite and when
+   * the caller's function threw (it may have judged a stale latest version).
+   * `since`: the latest entry number memory holds of a log (0 for none, and for documents).
+   */
+  refresh?(c: DocCollection | LogCollection, key: string, since: number): Promise<boolean>;
+  /** Shared backends only: whether a blob that memory does not know of is stored (another replica put it). */
+  hasBlob?(key: string): Promise<boolean>;
 }
 
 /** One log as found at open: its entry numbers and latest entry, or why it cannot be served. */

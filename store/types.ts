@@ -41,6 +41,26 @@ export interface UnreadableFile {
   message: string;
 }
 
+/** A count in a fixed window: `resetAt` (epoch ms) ends it. */
+export interface SharedCount {
+  count: number;
+  resetAt: number;
+}
+
+/**
+ * Counters that every replica sharing a backend sees (login throttling): each
+ * key counts in fixed windows that start with its first count. Only backends
+ * shared by several processes have them.
+ */
+export interface SharedCounters {
+  /** Adds `delta` (may be negative) to the key's count in its current window, starting one of `windowMs` when none runs. */
+  add(key: string, delta: number, windowMs: number): Promise<SharedCount>;
+  /** The current windows of the keys that have one. */
+  get(keys: readonly string[]): Promise<Map<string, SharedCount>>;
+  /** Ends the key's window. */
+  clear(key: string): Promise<void>;
+}
+
 export interface Store {
   // ---- documents ----
   /** One document, from memory; undefined when absent. Frozen: callers must not mutate it. */
@@ -88,6 +108,9 @@ export interface Store {
   blobKeys(): readonly string[];
   /** Removes a blob (administrative tools only). */
   forget(key: string): Promise<void>;
+
+  /** Counters shared by every replica of a shared backend (absent for the data folder, which one process owns). */
+  readonly counters?: SharedCounters;
 
   // ---- the store itself ----
   /** What could not be read at open or since; empty when all is well (health says degraded otherwise). */

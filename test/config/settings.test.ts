@@ -43,6 +43,15 @@ describe('settings: environment overrides', () => {
     assert.equal(s.data.dir, '/var/mts');
     assert.equal(s.server.baseUrl, 'https://maps.example.net');
   });
+
+
+  it('MTS_STORE_BACKEND and MTS_DATABASE_URL choose PostgreSQL, keeping the file\'s other store keys', () => {
+    const url = 'postgresql://mts:secret@db.example.net:5432/mts';
+    const s = parseSettings({ store: { backend: 'file' } }, { MTS_STORE_BACKEND: 'postgres', MTS_DATABASE_URL: url });
+    assert.equal(s.store.backend, 'postgres');
+    assert.equal(s.store.postgres.url, url);
+    assert.equal(parseSettings({}).store.backend, 'file', 'the data folder by default');
+  });
 });
 
 describe('settings: a bad value names the key and what is expected', () => {
@@ -72,6 +81,11 @@ describe('settings: a bad value names the key and what is expected', () => {
     ['a PNG side over 16384', { output: { pngMaxSide: 20000 } }, /output\.pngMaxSide: expected at most 16384 \(got 20000\)/],
     ['a PNG pixel budget of 0', { output: { pngMaxPixels: 0 } }, /output\.pngMaxPixels: expected a positive integer \(got 0\)/],
     ['non-numeric PORT', {}, /server\.port: expected a number \(got "eighty"\)/],
+    ['an unknown store backend', { store: { backend: 'mysql' } }, /store\.backend: expected file or postgres \(got "mysql"\)/],
+    ['postgres without a database URL', { store: { backend: 'postgres' } },
+      /store\.postgres\.url: expected store\.postgres\.url \(or MTS_DATABASE_URL\) with store\.backend: postgres/],
+    ['a database URL that is not one (its password never echoed)', { store: { postgres: { url: 'mts:S3cret@db' } } },
+      /^invalid settings:\n {2}store\.postgres\.url: expected a URL such as postgresql:\/\/user:password@host:5432\/database$/],
   ];
   for (const [name, raw, message] of cases) {
     it(name, () => {

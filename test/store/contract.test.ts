@@ -1,9 +1,9 @@
 // The storage contract (store/types.ts) as one suite, run against every
-// adapter: memory and file. A future adapter (PostgreSQL) joins by adding one
-// factory at the bottom. Three kinds of data: documents (`private`, read-
+// adapter: memory, file and PostgreSQL (a throwaway cluster, a database per
+// test; skipped, saying so, where initdb cannot be found). Three kinds of data: documents (`private`, read-
 // modify-write whole), logs (`maps`, `datasets`, `templates`: append-only
 // numbered entries) and blobs (`results`: stored by the hash of their content).
-import { describe, it, beforeEach, afterEach } from 'node:test';
+import { describe, it, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +12,8 @@ import path from 'node:path';
 import { canonicalJson } from '../../store/canonical-json.ts';
 import { openFileStore } from '../../store/file.ts';
 import { createMemoryStore } from '../../store/memory.ts';
+import { openPostgresStore } from '../../store/postgres/adapter.ts';
+import { emptyDatabase, noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
 import { DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type Store } from '../../store/types.ts';
 
 interface Harness {
@@ -621,3 +623,27 @@ storeContract('file', async () => {
   };
 }, { persistent: true });
 
+
+if (noPostgres) describe('store contract: postgres', { skip: noPostgres }, () => undefined);
+else {
+  let cluster: Promise<Cluster> | undefined;
+  let database: Promise<string> | undefined;
+  after(async () => (await cluster)?.stop());
+  storeContract('postgres', async () => {
+    // One database, emptied before each test: creating one per test would cost most of the suite's time.
+    cluster ??= startCluster();
+    const url = await (database ??= cluster.then((c) => c.createDatabase()));
+    await emptyDatabase(url);
+    const silent = () => undefined;
+    let store = await openPostgresStore(url, { log: silent });
+    return {
+      store,
+      restart: async () => {
+        await store.close();
+        store = await openPostgresStore(url, { log: silent });
+        return store;
+      },
+      dispose: () => store.close(),
+    };
+  }, { persistent: true });
+}

@@ -1,0 +1,167 @@
+// The PostgreSQL adapter: the store's persistence in a database that several
+// replicas share. The core (../core.ts) keeps memory and the rules, as for the
+// data folder; here every write is one call of a database function
+// (migrations.ts) that refuses what another replica made stale (a version
+// number stored already, a document revised since), which the core answers by
+// refreshing the key and trying again. What others write reaches memory
+// through notifications (notifications.ts). With the database gone, writes
+// answer 503 at once and reads go on from memory.
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { ServiceError } from '../../errors.ts';
+import { createStoreCore, type Remote } from '../core.ts';
+import { documentName } from '../keys.ts';
+import { StaleWrite, type Persistence } from '../persistence.ts';
+import type { Store } from '../types.ts';
+import { createPool, describeUrl, isUnreachable, unavailable, waitForDatabase, type Log } from './connection.ts';
+import { databaseCounters } from './counters.ts';
+import { loadSnapshot } from './load.ts';
+import { migrate } from './migrations.ts';
+import { Follower } from './notifications.ts';
+
+export interface PostgresStoreOptions {
+  /** Where notices go (waiting for the database, migrations, lost connections). */
+  log?: Log;
+}
+
+/** A store over the database at `url`: waits for it, migrates its schema, loads the latest versions and follows changes. */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  const log = options.log ?? ((message: string) => console.error(`[store] ${message}`));
+  const pool = createPool(url, log);
+  let stopped = false;
+  let follower: Follower | undefined;
+  try {
+    await waitForDatabase(pool, url, log, () => stopped);
+    await migrate(pool, log);
+    const origin = randomUUID();
+    /** Each document's revision as memory holds it (compare-and-set on write). */
+    const revs = new Map<string, string>();
+    let remote!: Remote;
+    follower = new Follower(url, pool, origin, {
+      remote: {
+        entry: (...a) => remote.entry(...a), doc: (...a) => remote.doc(...a), dropped: (...a) => remote.dropped(...a),
+        blob: (...a) => remote.blob(...a), outage: (...a) => remote.outage(...a),
+      },
+      docRev: (c, key, rev) => noteRev(revs, documentName(c, key), rev),
+      log,
+    });
+    // Listening and the snapshot at once: from(seq) catches up once both are there, so a change made in between is read then.
+    const [, { loaded, seq, docRevs }] = await Promise.all([follower.start(), loadSnapshot(pool)]);
+    for (const [name, rev] of docRevs) revs.set(name, rev);
+    const running = follower;
+    const persistence = databasePersistence(pool, origin, revs, () => running.up, () => remote, async () => {
+      stopped = true;
+      await running.stop();
+      await pool.end();
+    });
+    const core = createStoreCore(persistence, loaded);
+    remote = core.remote;
+    follower.from(seq);
+    log(`serving ${describeUrl(url)}`);
+    return { ...core.store, counters: databaseCounters(pool) };
+  } catch (error) {
+    stopped = true;
+    await follower?.stop();
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Records a document revision read from the database; false when memory holds a newer one (the read was older than a write made since). */
+function noteRev(revs: Map<string, string>, name: string, rev: string | undefined): boolean {
+  const known = revs.get(name);
+  if (rev === undefined) {
+    revs.delete(name);
+    return true;
+  }
+  if (known !== undefined && BigInt(known) > BigInt(rev)) return false;
+  revs.set(name, rev);
+  return true;
+}
+
+function databasePersistence(pool: pg.Pool, origin: string, revs: Map<string, string>, up: () => boolean,
+  remote: () => Remote, close: () => Promise<void>): Persistence {
+  /** Runs one write; the database out of reach is 503 (at once while the notification connection is down). */
+  const write = async <R extends pg.QueryResultRow>(what: string, sql: string, params: unknown[]): Promise<R> => {
+    if (!up()) throw unavailable(what, new Error('the connection is being made again'));
+    try {
+      return (await pool.query<R>(sql, params)).rows[0];
+    } catch (error) {
+      if (isUnreachable(error)) throw unavailable(what, error);
+      if ((error as { code?: string }).code === '23505') throw new StaleWrite(what); // unique: another replica's version N
+      throw new ServiceError('store_unavailable', `the database refused to save ${what} (${(error as Error).message})`, { cause: error });
+    }
+  };
+  /** Runs one read; the database out of reach is 503, never taken for a missing or broken row. */
+  const read = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> => {
+    try {
+      return (await pool.query<R>(sql, params)).rows;
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      throw new ServiceError('store_unavailable', `the database cannot be reached (${(error as Error).message}); try again shortly`, { cause: error });
+    }
+  };
+
+  const persistence: Persistence = {
+    async writeDoc(c, key, text) {
+      const name = documentName(c, key);
+      const row = await write<{ rev: string | null }>(name, 'SELECT mts_write_doc($1, $2, $3, $4, $5) AS rev',
+        [origin, c, key, revs.get(name) ?? '0', text]);
+      if (row.rev === null) throw new StaleWrite(name);
+      revs.set(name, row.rev);
+    },
+    async removeDoc(c, key) {
+      const name = documentName(c, key);
+      const row = await write<{ ok: boolean }>(name, 'SELECT mts_remove_doc($1, $2, $3, $4) AS ok', [origin, c, key, revs.get(name) ?? '0']);
+      if (!row.ok) throw new StaleWrite(name);
+      revs.delete(name);
+    },
+    async writeEntry(c, key, version, text) {
+      const where = persistence.whereEntry(c, key, version);
+      const row = await write<{ ok: boolean }>(where, 'SELECT mts_append($1, $2, $3, $4, $5) AS ok', [origin, c, key, version, text]);
+      if (!row.ok) throw new StaleWrite(where);
+    },
+    async readEntry(c, key, version) {
+      const rows = await read<{ body: string }>('SELECT body FROM entries WHERE collection = $1 AND key = $2 AND version = $3', [c, key, version]);
+      if (rows.length === 0) throw new Error('is missing');
+      return rows[0].body;
+    },
+    whereEntry: (c, key, version) => `${c}/${key}/v${version} (table entries)`,
+    async dropLog(c, key) {
+      await write(`${c}/${key}`, 'SELECT mts_drop($1, $2, $3)', [origin, c, key]);
+    },
+    async writeBlob(key, text) {
+      await write(`results/${key}`, 'SELECT mts_put_blob($1, $2, $3)', [origin, key, text]);
+    },
+    async readBlob(key) {
+      const rows = await read<{ body: string }>('SELECT body FROM blobs WHERE key = $1', [key]);
+      if (rows.length === 0) throw new Error('is missing');
+      return rows[0].body;
+    },
+    whereBlob: (key) => `results/${key} (table blobs)`,
+    async removeBlob(key) {
+      await write(`results/${key}`, 'SELECT mts_remove_blob($1, $2)', [origin, key]);
+    },
+    close,
+    async refresh(c, key, since) {
+      if (c === 'private') {
+        const name = documentName(c, key);
+        const rows = await read<{ rev: string; body: string }>('SELECT rev, body FROM documents WHERE collection = $1 AND key = $2', [c, key]);
+        const rev = rows[0]?.rev;
+        if (rev === revs.get(name)) return false;
+        noteRev(revs, name, rev);
+        remote().doc(c, key, rows[0]?.body);
+        return true;
+      }
+      const rows = await read<{ body: string }>(
+        'SELECT body FROM entries WHERE collection = $1 AND key = $2 AND version > $3 ORDER BY version',
+        [c, key, since]);
+      for (const row of rows) remote().entry(c, key, row.body);
+      return rows.length > 0;
+    },
+    async hasBlob(key) {
+      return (await read('SELECT 1 FROM blobs WHERE key = $1', [key])).length > 0;
+    },
+  };
+  return persistence;
+}

@@ -1,0 +1,189 @@
+// The database schema, as numbered migrations applied in order at start. Each
+// runs in its own transaction and is recorded in schema_migrations; a session
+// advisory lock makes replicas that start together take turns, so exactly one
+// applies each migration. A migration, once released, is never edited: a
+// change of schema is a new migration at the end of the list.
+//
+// Tables: entries (the append-only versions: the primary key refuses a second
+// version N of one resource), documents (read-modify-write with a revision
+// number for compare-and-set), blobs (content-addressed), changes (one row per
+// write, numbered by a sequence: what replicas catch up from), login_failures
+// (shared login throttling). Writes go through functions that also record the
+// change and NOTIFY the other replicas in the same transaction.
+import type pg from 'pg';
+import type { Log } from './connection.ts';
+
+/** Arbitrary constants naming the service's advisory locks (pg_advisory_lock takes a bigint). */
+const MIGRATION_LOCK = 7_311_020_170_001;
+const CHANGES_LOCK = 7_311_020_170_002;
+/** The channel of change notifications. */
+export const CHANNEL = 'mts_changes';
+
+const V1 = `
+CREATE TABLE entries (
+  collection text NOT NULL,
+  key text NOT NULL,
+  version integer NOT NULL CHECK (version >= 1),
+  body text NOT NULL,
+  PRIMARY KEY (collection, key, version)
+);
+CREATE SEQUENCE document_revs;
+CREATE TABLE documents (
+  collection text NOT NULL,
+  key text NOT NULL,
+  rev bigint NOT NULL,
+  body text NOT NULL,
+  PRIMARY KEY (collection, key)
+);
+CREATE TABLE blobs (key text PRIMARY KEY, body text NOT NULL);
+CREATE TABLE changes (
+  seq bigserial PRIMARY KEY,
+  origin text NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('entry', 'drop', 'doc', 'blob')),
+  collection text NOT NULL,
+  key text NOT NULL,
+  version integer
+);
+
+-- Records one change and tells the replicas. The lock (held to commit) makes
+-- changes commit in the order of their numbers, so a replica that has seen
+-- change N has seen every change before it: catching up from N misses none.
+CREATE FUNCTION mts_change(p_origin text, p_kind text, p_collection text, p_key text, p_version integer) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE s bigint;
+BEGIN
+  PERFORM pg_advisory_xact_lock(${CHANGES_LOCK});
+  INSERT INTO changes (origin, kind, collection, key, version) VALUES (p_origin, p_kind, p_collection, p_key, p_version)
+    RETURNING seq INTO s;
+  PERFORM pg_notify('${CHANNEL}', s || ' ' || p_origin);
+  RETURN s;
+END $$;
+
+-- Appends version p_version, only above every stored one (the primary key
+-- refuses a second version N even between concurrent transactions); false
+-- when a version as high is stored already.
+CREATE FUNCTION mts_append(p_origin text, p_collection text, p_key text, p_version integer, p_body text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM entries WHERE collection = p_collection AND key = p_key AND version >= p_version) THEN
+    RETURN false;
+  END IF;
+  INSERT INTO entries (collection, key, version, body) VALUES (p_collection, p_key, p_version, p_body);
+  PERFORM mts_change(p_origin, 'entry', p_collection, p_key, p_version);
+  RETURN true;
+END $$;
+
+CREATE FUNCTION mts_drop(p_origin text, p_collection text, p_key text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM entries WHERE collection = p_collection AND key = p_key;
+  IF FOUND THEN PERFORM mts_change(p_origin, 'drop', p_collection, p_key, NULL); END IF;
+END $$;
+
+-- Writes a document if its revision is still p_rev (0: absent); the new
+-- revision, or NULL when another replica wrote it since.
+CREATE FUNCTION mts_write_doc(p_origin text, p_collection text, p_key text, p_rev bigint, p_body text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE r bigint := nextval('document_revs');
+BEGIN
+  IF p_rev = 0 THEN
+    INSERT INTO documents (collection, key, rev, body) VALUES (p_collection, p_key, r, p_body) ON CONFLICT DO NOTHING;
+  ELSE
+    UPDATE documents SET rev = r, body = p_body WHERE collection = p_collection AND key = p_key AND rev = p_rev;
+  END IF;
+  IF NOT FOUND THEN RETURN NULL; END IF;
+  PERFORM mts_change(p_origin, 'doc', p_collection, p_key, NULL);
+  RETURN r;
+END $$;
+
+-- Removes a document if its revision is still p_rev; false when another replica wrote it since.
+CREATE FUNCTION mts_remove_doc(p_origin text, p_collection text, p_key text, p_rev bigint) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM documents WHERE collection = p_collection AND key = p_key AND rev = p_rev;
+  IF FOUND THEN
+    PERFORM mts_change(p_origin, 'doc', p_collection, p_key, NULL);
+    RETURN true;
+  END IF;
+  RETURN NOT EXISTS (SELECT 1 FROM documents WHERE collection = p_collection AND key = p_key);
+END $$;
+
+CREATE FUNCTION mts_put_blob(p_origin text, p_key text, p_body text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO blobs (key, body) VALUES (p_key, p_body) ON CONFLICT DO NOTHING;
+  IF FOUND THEN PERFORM mts_change(p_origin, 'blob', 'results', p_key, NULL); END IF;
+END $$;
+
+CREATE FUNCTION mts_remove_blob(p_origin text, p_key text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM blobs WHERE key = p_key;
+  IF FOUND THEN PERFORM mts_change(p_origin, 'blob', 'results', p_key, NULL); END IF;
+END $$;
+
+-- Login throttling shared by every replica: failures per key in fixed windows.
+CREATE TABLE login_failures (
+  key text PRIMARY KEY,
+  failures integer NOT NULL,
+  reset_at timestamptz NOT NULL
+);
+`;
+
+/** The migrations, in order; the number of each is its place in the list, from 1. */
+const MIGRATIONS: readonly string[] = [V1];
+
+/** Whether every migration is applied already (the usual start: one query, no lock). */
+async function current(pool: pg.Pool): Promise<boolean> {
+  try {
+    const { rows } = await pool.query<{ latest: number | null }>('SELECT max(version) AS latest FROM schema_migrations');
+    return rows[0].latest === MIGRATIONS.length;
+  } catch (error) {
+    if ((error as { code?: string }).code === '42P01') return false; // no schema_migrations yet
+    throw error;
+  }
+}
+
+/** Applies the migrations the database lacks, one replica at a time; says which it applied. */
+export async function migrate(pool: pg.Pool, log: Log): Promise<void> {
+  if (await current(pool)) return;
+  const client = await pool.connect();
+  let broken: unknown;
+  try {
+    // Taking the lock may wait for another replica's migrations: longer than a statement may last.
+    await client.query('SET statement_timeout = 0; SET lock_timeout = 0');
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const applied = new Set(rows.map((r) => r.version));
+      if ([...applied].some((v) => v > MIGRATIONS.length)) {
+        throw new Error(`the database's schema is newer (migration ${Math.max(...applied)}) than this release knows ` +
+          `(${MIGRATIONS.length}): run the newer release, or restore a backup`);
+      }
+      for (const [i, sql] of MIGRATIONS.entries()) {
+        const version = i + 1;
+        if (applied.has(version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+        log(`database schema: applied migration ${version}`);
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      await client.query('RESET statement_timeout; RESET lock_timeout').catch(() => undefined);
+    }
+  } catch (error) {
+    broken = error;
+    throw error;
+  } finally {
+    client.release(broken instanceof Error ? broken : undefined);
+  }
+}
