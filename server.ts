@@ -44,6 +44,8 @@ export interface AppDeps {
   adminPassword?: string;
   /** Create no first-start admin here: serve() creates it once listening (bootstrapAdminOf). */
   deferAdmin?: boolean;
+  /** scrypt's log2 N for new password hashes; default 15 (auth/passwords.ts). Tests pass less: hashing was a fifth of the suite's time. */
+  passwordCost?: number;
   /** Datasource resources for dataset queries; default: the spreadsheet registry over settings.datasources. */
   datasources?: DatasourceRegistry;
   /** Called on every output render, that is every request the output cache could not answer (tests count them). */
@@ -54,7 +56,7 @@ export async function createApp(deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? createLogger();
   const { settings, store } = deps;
-  const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin });
+  const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost });
 
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(errorHandler(log));

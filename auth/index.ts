@@ -28,13 +28,15 @@ export interface AuthOptions {
   adminPassword?: string;
   /** Leave the first-start admin to the caller (serve() creates it once listening: bootstrapAdminOf). */
   deferAdmin?: boolean;
+  /** scrypt's log2 N for new password hashes (default 15; tests pass less to spend less time hashing). */
+  passwordCost?: number;
 }
 
 export async function createAuth(o: AuthOptions) {
   const { settings } = o;
   const scopes = settings.auth.scopes as Record<ScopeKind, string>;
   const backend = settings.auth.backend;
-  const users = new UserDirectory(o.store, o.now);
+  const users = new UserDirectory(o.store, o.now, o.passwordCost);
   const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle, o.store.counters));
   const localUsers = keepsLocalUsers(settings);
   if (localUsers && !o.deferAdmin) await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log, backend);

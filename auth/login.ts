@@ -23,7 +23,7 @@ export class PasswordLogin {
     try {
       const user = this.users.find(username);
       // An unknown user still costs one scrypt run, against a hash nobody's password matches.
-      const hash = user?.passwordHash ?? (await dummyHash);
+      const hash = user?.passwordHash ?? (await dummyHash(this.users.passwordCost));
       const ok = (user !== undefined && known?.(user) === true)
         || await attempt.check(() => passwordChecks.verify(password, hash));
       if (user && ok) found = user;

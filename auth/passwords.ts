@@ -8,15 +8,19 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
     scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
 
 // N=2^15, r=8, p=1: OWASP's scrypt floor; about 32 MiB and tens of ms a hash.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+// The cost is log2 N. Only tests pass a lower one (createApp's `passwordCost`):
+// a hash records its own parameters, so checks follow whatever made it.
+export const PASSWORD_COST = 15;
+const PARAMS = { r: 8, p: 1 };
 const KEYLEN = 32;
 const maxmem = 64 * 1024 * 1024;
 
 /** `scrypt$N$r$p$<salt b64>$<hash b64>` */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password.normalize('NFC'), salt, KEYLEN, { ...PARAMS, maxmem });
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const N = 2 ** cost;
+  const key = await scrypt(password.normalize('NFC'), salt, KEYLEN, { N, ...PARAMS, maxmem });
+  return ['scrypt', N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -35,10 +39,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
  */
 export const passwordChecks = { verify: verifyPassword };
 
+let dummy: Promise<string> | undefined;
 /**
  * A hash of a password nobody has, verified when the username is unknown so a
- * wrong username costs the same time as a wrong password.
+ * wrong username costs the same time as a wrong password. Made on first use
+ * (at the cost of the directory's hashes), not when the module loads.
  */
-export const dummyHash = hashPassword(randomBytes(18).toString('base64'));
+export const dummyHash = (cost = PASSWORD_COST) => (dummy ??= hashPassword(randomBytes(18).toString('base64'), cost));
 
 export const randomPassword = () => randomBytes(18).toString('base64url');

@@ -3,7 +3,7 @@
 import { conflict, notFound } from '../errors.ts';
 import type { Store } from '../store/types.ts';
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, PASSWORD_COST } from './passwords.ts';
 
 export interface StoredUser {
   /** Random per account: a user deleted and created again under the same name does not inherit old tokens. */
@@ -34,7 +34,8 @@ export const toPublic = ({ username, name, email, scope }: StoredUser): PublicUs
 export class UserDirectory {
   private credentialListeners: Array<(userId: string) => void> = [];
 
-  constructor(private store: Store, private now: () => Date) {}
+  /** `passwordCost`: scrypt's log2 N for new hashes (passwords.ts; lower only in tests). */
+  constructor(private store: Store, private now: () => Date, readonly passwordCost = PASSWORD_COST) {}
 
   /** Called with an account's id after its password changed or it was deleted through this directory. */
   onCredentialsChange(listener: (userId: string) => void) {
@@ -63,7 +64,7 @@ export class UserDirectory {
   }
 
   async create(input: { username: string; name?: string; email?: string; scope: string[]; password: string }) {
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.passwordCost);
     const user: StoredUser = {
       id: randomBytes(12).toString('base64url'),
       username: input.username,
@@ -93,7 +94,7 @@ export class UserDirectory {
   }
 
   async setPassword(username: string, password: string) {
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, this.passwordCost);
     let updated: StoredUser | undefined;
     await this.change((users) => {
       const next = users.map((u) =>

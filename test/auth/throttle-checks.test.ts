@@ -16,7 +16,7 @@ const attempt = (t: TestApp, username: string, password: string, remoteAddress: 
   t.request('/api/v1/auth/token', { method: 'POST', remoteAddress, json: { grant_type: 'password', username, password } });
 
 async function withApp(settings: SettingsInput, fn: (t: TestApp) => Promise<void>) {
-  const t = await makeTestApp({ settings });
+  const t = await makeTestApp({ settings, passwordCost: 15 }); // the service's own scrypt cost: one test times real checks
   try {
     await fn(t);
   } finally {

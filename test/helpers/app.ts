@@ -23,6 +23,8 @@ export interface TestAppOptions {
   storeOptions?: FileStoreOptions;
   /** Called on every output render (the output cache tests count them). */
   onOutputRender?: (key: string) => void;
+  /** scrypt's log2 N for the passwords this app hashes: 10 here (a few ms a hash); pass 15, the service's, where a test needs real hashing time. */
+  passwordCost?: number;
 }
 
 export type RequestInit2 = RequestInit & {
@@ -38,7 +40,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const store: Store = await openFileStore(settings.data.dir, options.storeOptions);
   const log = createMemoryLogger();
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
-    datasources: options.datasources, onOutputRender: options.onOutputRender });
+    datasources: options.datasources, onOutputRender: options.onOutputRender, passwordCost: options.passwordCost ?? 10 });
 
   const request = async (url: string, init: RequestInit2 = {}): Promise<Response> => {
     const headers = new Headers(init.headers);

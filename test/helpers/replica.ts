@@ -16,7 +16,7 @@ export async function startReplica(url: string) {
   const settings = parseSettings({ data: { dir }, store: { backend: 'postgres', postgres: { url } } }, {}, dir);
   const log = createMemoryLogger();
   const store = await openPostgresStore(url, { log: (m) => log.info(m) });
-  const app = await createApp({ settings, store, log, adminPassword: ADMIN_PASSWORD });
+  const app = await createApp({ settings, store, log, adminPassword: ADMIN_PASSWORD, passwordCost: 10 });
   const request = async (target: string, init: RequestInit2 = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
     if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
