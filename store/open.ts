@@ -1,12 +1,12 @@
 // Opens the store the settings name: the data folder (one process owns it,
-// lock.ts) or PostgreSQL (any number of replicas share it).
+// lock.ts) or PostgreSQL (any number of replicas share it). The PostgreSQL
+// adapter and its driver are loaded only when the settings name it.
 import type { Settings } from '../config/settings.ts';
 import { openFileStore } from './file.ts';
-import { openPostgresStore } from './postgres/adapter.ts';
 import type { Store } from './types.ts';
 
-export function openConfiguredStore(settings: Settings, log: (message: string) => void): Promise<Store> {
-  return settings.store.backend === 'postgres'
-    ? openPostgresStore(settings.store.postgres.url!, { log })
-    : openFileStore(settings.data.dir, { log });
+export async function openConfiguredStore(settings: Settings, log: (message: string) => void): Promise<Store> {
+  if (settings.store.backend !== 'postgres') return openFileStore(settings.data.dir, { log });
+  const { openPostgresStore } = await import('./postgres/adapter.ts');
+  return openPostgresStore(settings.store.postgres.url!, { log });
 }
