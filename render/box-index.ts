@@ -21,7 +21,7 @@ export const union = (a: Rect, b: Rect): Rect => ({
 type Seg = [number, number, number, number];
 
 /** Whether segment (ax,ay)-(bx,by) passes through the inside of `r` (Liang-Barsky clipping). */
-function segmentCrosses(s: Seg, r: Rect, eps = 0.01): boolean {
+export function segmentCrosses(s: Seg, r: Rect, eps = 0.01): boolean {
   const [ax, ay, bx, by] = s;
   let t0 = 0, t1 = 1;
   const dx = bx - ax, dy = by - ay;

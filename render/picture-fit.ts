@@ -7,13 +7,12 @@
 // change the box, that is repeated until the scale holds.
 import type { G } from '@svgdotjs/svg.js';
 import { type Rect, union } from './box-index.ts';
+import type { Box } from './countries.ts';
 import { placeLabels, type PlacedLabel } from './labels.ts';
 import { fitAspect, textScale, toRect, type PictureSize } from './picture-size.ts';
 import type { Scene } from './svg-draw.ts';
 import { elementMarkup, escapeText } from '../svg-safety/sanitize.ts';
 import { fmt, setAttrs } from './svg-canvas.ts';
-
-interface Box { x: number; y: number; w: number; h: number }
 
 /** Label font size in px as seen. */
 const LABEL_PX = 11;

@@ -43,3 +43,4 @@ export function sizeAttributes(box: Box, size: PictureSize): { width?: number; h
 }
 
 export const toRect = (b: Box): Rect => ({ x0: b.x, y0: b.y, x1: b.x + b.w, y1: b.y + b.h });
+export const toBox = (r: Rect): Box => ({ x: r.x0, y: r.y0, w: r.x1 - r.x0, h: r.y1 - r.y0 });

@@ -5,6 +5,7 @@
 // above the members). A group without a usable box (geographic layouts,
 // topologies from elsewhere) is drawn as before, by its template.
 import type { G } from '@svgdotjs/svg.js';
+import { segmentCrosses } from './box-index.ts';
 import type { Box } from './countries.ts';
 import { CLUSTER_PAD, CLUSTER_TITLE_PX, clusterTitle } from './logical-layout.ts';
 import type { Pt } from './paths.ts';
@@ -34,18 +35,6 @@ export function clusterBounds(n: TopologyNode): [LatLng, LatLng] | null {
   return sw && ne && sw[0] <= ne[0] && sw[1] <= ne[1] ? [sw, ne] : null;
 }
 
-/** Whether segment p-q passes through `r` (Liang-Barsky clipping). */
-function crosses(p: Pt, q: Pt, r: Box): boolean {
-  let t0 = 0, t1 = 1;
-  const dx = q[0] - p[0], dy = q[1] - p[1];
-  for (const [a, b] of [[-dx, p[0] - r.x], [dx, r.x + r.w - p[0]], [-dy, p[1] - r.y], [dy, r.y + r.h - p[1]]]) {
-    if (Math.abs(a) < 1e-12) { if (b < 0) return false; continue; }
-    const u = b / a;
-    if (a < 0) { if (u > t1) return false; if (u > t0) t0 = u; } else { if (u < t0) return false; if (u < t1) t1 = u; }
-  }
-  return t0 < t1;
-}
-
 /**
  * The title's box in the band above the members: at the left, else at the
  * right, else centred, whichever no edge passes through (edges enter a
@@ -54,11 +43,11 @@ function crosses(p: Pt, q: Pt, r: Box): boolean {
 function placeTitle(box: Box, width: number, routes: Pt[][]): Box {
   const y = box.y + 3, h = CLUSTER_TITLE_PX + 4, pad = CLUSTER_PAD.side / 2;
   const xs = [box.x + pad, box.x + box.w - pad - width, box.x + (box.w - width) / 2].filter((x) => x >= box.x + pad - 0.5);
-  const free = xs.find((x) => !routes.some((pts) => pts.some((p, i) => i > 0 && crosses(pts[i - 1], p, { x, y, w: width, h }))));
+  const free = xs.find((x) => !routes.some((pts) => pts.some((p, i) => i > 0 && segmentCrosses([pts[i - 1][0], pts[i - 1][1], p[0], p[1]], { x0: x, y0: y, x1: x + width, y1: y + h }))));
   return { x: free ?? box.x + pad, y, w: width, h };
 }
 
-/** The topology without the groups drawn as clusters (drawLayer then draws only the rest). */
+/** The topology without the groups drawn as clusters (drawScene then draws only the rest). */
 export function withoutClusters(t: Topology): Topology {
   return t.nodes.some((n) => clusterBounds(n)) ? { ...t, nodes: t.nodes.filter((n) => !clusterBounds(n)) } : t;
 }

@@ -6,6 +6,7 @@
 // geography instead (to its right, top-aligned), over which no land shows.
 // Groups with a cluster box are drawn as clusters (svg-clusters.ts).
 import type { G } from '@svgdotjs/svg.js';
+import { union } from './box-index.ts';
 import type { Box } from './countries.ts';
 import { logicalFrame, type Frame } from './projection.ts';
 import { setAttrs } from './svg-canvas.ts';
@@ -87,10 +88,9 @@ export function drawLogicalLayers(layers: Layer[], geography: Box | null, target
     clusters.titles.push(...drawn.titles);
   }
   const scene = drawScene(layers.map((l) => ({ topology: withoutClusters(l.topology), style: l.style, target })), frame);
-  const e = scene.extent;
-  for (const [k, pick] of [['x0', Math.min], ['y0', Math.min], ['x1', Math.max], ['y1', Math.max]] as const) extent[k] = pick(extent[k], e[k]);
-  if (!Number.isFinite(extent.x0)) return { box: null, clusters, scene };
-  const box = { x: extent.x0 - PAD, y: extent.y0 - PAD, w: extent.x1 - extent.x0 + 2 * PAD, h: extent.y1 - extent.y0 + 2 * PAD };
+  const all = union(extent, scene.extent);
+  if (!Number.isFinite(all.x0)) return { box: null, clusters, scene };
+  const box = { x: all.x0 - PAD, y: all.y0 - PAD, w: all.x1 - all.x0 + 2 * PAD, h: all.y1 - all.y0 + 2 * PAD };
   if (panel) {
     setAttrs(panel.rect(), { x: box.x, y: box.y, width: box.w, height: box.h, rx: 6, fill: look.panel, stroke: look.dark ? '#777777' : '#b0b0b0', 'stroke-width': 1 });
   }

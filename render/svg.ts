@@ -12,10 +12,11 @@ import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame, viewportFrame } from './projection.ts';
 import { countryPaths, type Box } from './countries.ts';
-import { drawScene, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
+import { union } from './box-index.ts';
+import { drawScene, emptyExtent, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
 import { drawLogicalLayers } from './svg-logical.ts';
 import { drawLabels, fitPicture } from './picture-fit.ts';
-import { sizeAttributes, toRect, type PictureSize } from './picture-size.ts';
+import { sizeAttributes, toBox, toRect, type PictureSize } from './picture-size.ts';
 import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
@@ -91,7 +92,7 @@ function compose(input: DrawInput): string {
 
   const styles = input.layers.map((l) => l.style);
   const showLegend = input.showLegend && styles.length > 0;
-  const fixed = frame?.fixed ? (logical.box ? union(frame.fixed, logical.box) : frame.fixed) : null;
+  const fixed = frame?.fixed ? (logical.box ? toBox(union(toRect(frame.fixed), toRect(logical.box))) : frame.fixed) : null;
   const fitted = fitPicture(scene, {
     fixed, size, minW: 200, minH: 150, legend: showLegend ? (k) => legendSize(styles, k) : null,
     // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
@@ -119,21 +120,10 @@ function compose(input: DrawInput): string {
   return serialize(canvas.node as unknown as DomLike, { root: true, inner });
 }
 
-const union = (a: Box, b: Box): Box => {
-  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
-  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
-};
-
 /** One scene of the geographic and the logical parts (the panel's box counts as drawn, so the picture keeps it whole). */
 function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null): Scene {
   const parts = [geo, logical].filter((x): x is Scene => x !== null);
-  const extent = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
-  const boxes = [...parts.map((p) => p.extent), ...(panel ? [toRect(panel)] : [])];
-  for (const e of boxes) {
-    if (!Number.isFinite(e.x0)) continue;
-    extent.x0 = Math.min(extent.x0, e.x0); extent.y0 = Math.min(extent.y0, e.y0);
-    extent.x1 = Math.max(extent.x1, e.x1); extent.y1 = Math.max(extent.y1, e.y1);
-  }
+  const extent = [...parts.map((p) => p.extent), ...(panel ? [toRect(panel)] : [])].reduce(union, emptyExtent());
   return {
     extent,
     markers: parts.flatMap((p) => p.markers),

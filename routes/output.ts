@@ -102,17 +102,18 @@ export function outputRoutes(o: OutputDeps) {
   // "configure from URL" loads), json/ the whole map, svg/ and png/ its picture. A map version never
   // changes, so it keys the output (the public and private routes share it); its layers' datasets,
   // templates and sheets are dependencies.
-  const mapRoutes = (prefix: string, get: (c: Context) => Promise<StoredVersion>, guard: MiddlewareHandler<AppEnv>) => {
+  type VersionAsked = ReturnType<typeof parseOutputQuery>['version'];
+  const mapRoutes = (prefix: string, get: (c: Context, version: VersionAsked) => Promise<StoredVersion>, guard: MiddlewareHandler<AppEnv>) => {
     const key = (version: StoredVersion) => ['map', String(version.mapId), version.version].join('\n');
     app.get(`${prefix}/:mapId`, guard, async (c) => {
-      const version = await get(c);
+      const version = await get(c, parseOutputQuery(c).version);
       return send.json(c, `${key(version)}\nconfiguration`, async (deps) => {
         const { output, warnings } = await mapOutput(version, deps);
         return JSON.stringify(warned(output.configuration, warnings));
       });
     });
     app.get(`${prefix}/:mapId/json`, guard, async (c) => {
-      const version = await get(c);
+      const version = await get(c, parseOutputQuery(c).version);
       return send.json(c, `${key(version)}\nmap`, async (deps) => {
         const { output, warnings } = await mapOutput(version, deps);
         return JSON.stringify(warned(output, warnings));
@@ -120,8 +121,9 @@ export function outputRoutes(o: OutputDeps) {
     });
     for (const format of PICTURE_FORMATS) {
       app.get(`${prefix}/:mapId/${format}`, guard, async (c) => {
-        const size = parsePictureSize(parseOutputQuery(c, ['width', 'height']).get);
-        const version = await get(c);
+        const query = parseOutputQuery(c, ['width', 'height']);
+        const size = parsePictureSize(query.get);
+        const version = await get(c, query.version);
         return send.picture(c, format, `${key(version)}\n${sizeKey(size)}`, async (deps) => {
           const { stored, topologies } = await mapOutput(version, deps);
           return renderMapSvg(stored as { name?: string }, topologies, size);
@@ -130,11 +132,11 @@ export function outputRoutes(o: OutputDeps) {
     }
   };
 
-  mapRoutes('/api/v1/output/map', (c) => maps.at(pathId(c, 'mapId', 'map'), parseOutputQuery(c).version), auth.requireScope('write'));
-  mapRoutes('/api/v1/public/output/map', (c) => {
+  mapRoutes('/api/v1/output/map', (c, version) => maps.at(pathId(c, 'mapId', 'map'), version), auth.requireScope('write'));
+  mapRoutes('/api/v1/public/output/map', (c, version) => {
     const id = c.req.param('mapId') ?? '';
     if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');
-    return maps.getPublic(id, parseOutputQuery(c).version);
+    return maps.getPublic(id, version);
   }, open);
 
   // Preview of an unsaved MapRevision (the map editor): nothing is stored.

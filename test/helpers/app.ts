@@ -9,6 +9,7 @@ import { createMemoryLogger } from '../../log.ts';
 import { createApp } from '../../server.ts';
 import { openFileStore, type FileStoreOptions } from '../../store/file.ts';
 import type { Store } from '../../store/types.ts';
+import { copyDemoData } from './demo-data.ts';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 
@@ -75,3 +76,11 @@ export async function makeTestApp(options: TestAppOptions = {}) {
 }
 
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
+
+/** A whole service over a temp copy of the committed demo data folder (maps, datasets, templates and sheets); close() removes the copy. */
+export async function makeDemoApp(options: Omit<TestAppOptions, 'dir'> = {}): Promise<TestApp> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mts-demo-'));
+  await copyDemoData(dir);
+  const t = await makeTestApp({ ...options, dir });
+  return { ...t, close: (removeDir = true) => t.close(removeDir) };
+}

@@ -4,11 +4,7 @@
 // full name in a <title> (docs/render.md: Labels).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { makeTestApp, type TestApp } from '../helpers/app.ts';
-import { copyDemoData } from '../helpers/demo-data.ts';
+import { makeDemoApp, type TestApp } from '../helpers/app.ts';
 import { overlapsBetween, pictureBoxes } from './picture-geometry.ts';
 import { activeContent } from './svg-check.ts';
 
@@ -18,9 +14,7 @@ let mapId: string;
 let datasets: { datasetId: string; name: string }[];
 
 before(async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'mts-demo-labels-'));
-  await copyDemoData(dir);
-  t = await makeTestApp({ dir });
+  t = await makeDemoApp();
   token = await t.token();
   mapId = ((await (await t.request('/api/v1/public/maps/')).json()) as { mapId: string }[])[0].mapId;
   datasets = (await (await t.request('/api/v1/datasets/', { token })).json()) as typeof datasets;

@@ -11,8 +11,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTestApp, type TestApp } from '../helpers/app.ts';
-import { copyDemoData } from '../helpers/demo-data.ts';
+import { makeDemoApp, makeTestApp, type TestApp } from '../helpers/app.ts';
 import { crossings, dotDrawing, dotSource, hasDot, inside, svgDrawing, throughNodes, type Drawing, type Rect } from '../helpers/layout-geometry.ts';
 import { renderMapSvg } from '../../render/svg.ts';
 import { parseSvg } from './svg-check.ts';
@@ -59,9 +58,7 @@ describe('logical layout of the demo\'s North America dataset (sites as groups)'
   let topo: Topo;
   let ours: Drawing;
   before(async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'mts-logical-'));
-    await copyDemoData(dir);
-    t = await makeTestApp({ dir });
+    t = await makeDemoApp();
     token = await t.token();
     const list = await (await get('/api/v1/datasets/')).json() as { datasetId: string; name: string }[];
     const id = list.find((d) => d.name === 'R&E backbone: North America')!.datasetId;

@@ -9,14 +9,10 @@ import { Resvg } from '@resvg/resvg-js';
 import { geoMercator } from 'd3-geo';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { makeTestApp, type TestApp } from '../helpers/app.ts';
-import { copyDemoData } from '../helpers/demo-data.ts';
+import { makeDemoApp, type TestApp } from '../helpers/app.ts';
 import { pictureBoxes } from './picture-geometry.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -59,9 +55,7 @@ let demoJson: any;
 let templates: Record<string, string>;
 
 before(async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'mts-picture-'));
-  await copyDemoData(dir);
-  t = await makeTestApp({ dir });
+  t = await makeDemoApp();
   const published = await (await t.request('/api/v1/public/maps/')).json() as { mapId: string }[];
   assert.equal(published.length, 1, 'the demo data publishes one map');
   demoId = published[0].mapId;

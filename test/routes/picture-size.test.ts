@@ -3,12 +3,8 @@
 // to 8192, or one given twice, is 400 naming the parameter; other parameters
 // stay ignored, and JSON outputs ignore these two.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTestApp, type TestApp } from '../helpers/app.ts';
-import { copyDemoData } from '../helpers/demo-data.ts';
+import { makeDemoApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let token: string;
@@ -16,9 +12,7 @@ let routes: string[];
 let mapId: string;
 
 before(async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'mts-picture-size-'));
-  await copyDemoData(dir);
-  t = await makeTestApp({ dir });
+  t = await makeDemoApp();
   token = await t.token();
   mapId = ((await (await t.request('/api/v1/public/maps/')).json()) as { mapId: string }[])[0].mapId;
   const datasetId = ((await (await t.request('/api/v1/datasets/', { token })).json()) as { datasetId: string }[])[0].datasetId;
