@@ -140,6 +140,10 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
         assertDocument(c, key, next);
         const text = canonicalJson(next);
         if (text.length > MAX_FILE_BYTES) throw tooLarge(documentName(c, key), text.length);
+        // Another replica's write of this document may have landed while fn ran (a shared backend
+        // feeds it in through `remote`): fn judged a stale document, so it runs again on the new one.
+        // Checked just before the write, whose compare-and-set takes the revision memory holds now.
+        if (docs.get(c, key) !== current) throw new StaleWrite(documentName(c, key));
         await persistence.writeDoc(c, key, text, current);
         const stored = canonicalCopy<never>(text);
         docs.set(c, key, stored);
