@@ -109,6 +109,14 @@ export interface Store {
   /** Removes a blob (administrative tools only). */
   forget(key: string): Promise<void>;
 
+  /**
+   * Shared backends only: reads from the database a log memory does not know
+   * (another replica created it a moment ago and its notification is still
+   * on the way) or whose last write ended in doubt; resolves with whether
+   * memory changed. The database out of reach resolves false: memory answers.
+   */
+  lookup?(collection: LogCollection, key: string): Promise<boolean>;
+
   /** Counters shared by every replica of a shared backend (absent for the data folder, which one process owns). */
   readonly counters?: SharedCounters;
 

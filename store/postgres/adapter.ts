@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { ServiceError } from '../../errors.ts';
 import { createStoreCore, type Remote } from '../core.ts';
 import { documentName } from '../keys.ts';
-import { StaleWrite, type Persistence } from '../persistence.ts';
+import { StaleWrite, UnsettledWrite, type Persistence } from '../persistence.ts';
 import type { Store } from '../types.ts';
 import { createPool, describeUrl, isUnreachable, unavailable, waitForDatabase, type Log } from './connection.ts';
 import { databaseCounters } from './counters.ts';
@@ -81,15 +81,33 @@ function noteRev(revs: Map<string, string>, name: string, rev: string | undefine
 
 function databasePersistence(pool: pg.Pool, origin: string, revs: Map<string, string>, up: () => boolean,
   remote: () => Remote, close: () => Promise<void>): Persistence {
-  /** Runs one write; the database out of reach is 503 (at once while the notification connection is down). */
+  /**
+   * Runs one write; the database out of reach is 503 (at once while the
+   * notification connection is down). A connection lost once the statement
+   * was sent leaves its outcome unknown (UnsettledWrite: the core reads the
+   * key back).
+   */
   const write = async <R extends pg.QueryResultRow>(what: string, sql: string, params: unknown[]): Promise<R> => {
     if (!up()) throw unavailable(what, new Error('the connection is being made again'));
+    let client: pg.PoolClient;
     try {
-      return (await pool.query<R>(sql, params)).rows[0];
+      client = await pool.connect();
     } catch (error) {
-      if (isUnreachable(error)) throw unavailable(what, error);
+      throw unavailable(what, error);
+    }
+    let broken: Error | undefined;
+    try {
+      return (await client.query<R>(sql, params)).rows[0];
+    } catch (error) {
+      if (isUnreachable(error)) {
+        broken = error as Error;
+        throw new UnsettledWrite(`the connection to the database was lost while ${what} was being saved ` +
+          `(${(error as Error).message}); it may or may not have been saved: read it back before trying again`, error);
+      }
       if ((error as { code?: string }).code === '23505') throw new StaleWrite(what); // unique: another replica's version N
       throw new ServiceError('store_unavailable', `the database refused to save ${what} (${(error as Error).message})`, { cause: error });
+    } finally {
+      client.release(broken);
     }
   };
   /** Runs one read; the database out of reach is 503, never taken for a missing or broken row. */

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { openPostgresStore } from '../../store/postgres/adapter.ts';
 import { noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
 import { startReplica, type Replica } from '../helpers/replica.ts';
@@ -96,6 +97,31 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     assert.equal(put.status, 200);
     const v2 = await put.text();
     await within(1000, async () => (await (await getMap(b, id)).text()) === v2);
+  });
+
+  it('serves on B, and updates on B, a map whose creation B has not heard of yet (it asks the database before answering 404)', async () => {
+    const id = await createMap(a, 'Not heard of');
+    await within(1000, async () => (await getMap(b, id)).status === 200);
+    // Another replica's map whose change notification has not reached B: its row is in the database, nothing told B.
+    const unheard = 'Unheard';
+    const sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    try {
+      await sql.query(`INSERT INTO entries (collection, key, version, body)
+        SELECT collection, $2, version, replace(body, $1, $2) FROM entries WHERE collection = 'maps' AND key = $1`, [id, unheard]);
+    } finally {
+      await sql.end();
+    }
+    assert.equal(b.store.head('maps', unheard), undefined, 'B has not heard of it');
+    const got = await getMap(b, unheard);
+    assert.equal(got.status, 200, await got.clone().text());
+    assert.equal(((await got.json()) as { mapId: string; name: string }).name, 'Not heard of');
+    const put = await a.request(`/api/v1/map/id/${unheard}/`, { method: 'PUT', token, json: sampleMap('Updated where unknown') });
+    assert.equal(put.status, 200, await put.clone().text());
+    assert.equal(((await put.json()) as { version: number }).version, 2);
+    // An ID the database does not hold either is still 404, for reads and writes alike.
+    assert.equal((await getMap(b, 'Nowhere')).status, 404);
+    assert.equal((await b.request('/api/v1/map/id/Nowhere/', { method: 'PUT', token, json: sampleMap('nowhere') })).status, 404);
   });
 
   it('numbers 100 concurrent PUTs alternating between A and B 2..101, each once, as both see it', async () => {
