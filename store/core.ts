@@ -36,6 +36,8 @@ const SETTLE_MAX_MS = 1000;
 export interface Remote {
   /** An entry stored by another replica: added to its log's versions, and the head when it is the latest. */
   entry(c: LogCollection, key: string, text: string): void;
+  /** Entry numbers a log holds (a replica loading everything again): added to those memory knows. */
+  versions(c: LogCollection, key: string, versions: readonly number[]): void;
   /** A document's stored text, or undefined once removed. */
   doc(c: DocCollection, key: string, text: string | undefined): void;
   dropped(c: LogCollection, key: string): void;
@@ -336,6 +338,12 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
       const entry = canonicalCopy<Entry>(text);
       if (logs.get(documentName(c, key))?.versions.includes(entry.version)) return;
       addEntry(c, key, entry);
+    },
+    versions: (c, key, versions) => {
+      const name = documentName(c, key);
+      const known = logs.get(name)?.versions ?? [];
+      const merged = [...new Set([...known, ...versions])].sort((x, y) => x - y);
+      if (merged.length !== known.length) logs.set(name, { ...logs.get(name), versions: merged });
     },
     doc: (c, key, text) => {
       if (text === undefined) docs.delete(c, key);
