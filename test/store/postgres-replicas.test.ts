@@ -87,6 +87,28 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     }
   });
 
+  it('shares known addresses: signed in on A from home, the user gets in on B from home while strangers used up the username\'s limit', async () => {
+    const password = 'a roaming long passphrase';
+    const created = await a.request('/api/v1/user', { method: 'POST', token, json: { username: 'roaming', password, scope: ['svc:maps:read'] } });
+    assert.equal(created.status, 201);
+    const login = (on: Replica, pw: string, remoteAddress: string) =>
+      on.request('/api/v1/auth/token', { method: 'POST', remoteAddress, json: { grant_type: 'password', username: 'roaming', password: pw } });
+    const home = '203.0.113.77';
+    await within(1000, async () => (await login(a, password, home)).status === 200);
+    const sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    try {
+      // A's mark is in the database (written after the answer, as failures are).
+      await within(1000, async () => (await sql.query("SELECT 1 FROM login_failures WHERE key LIKE 'known:roaming%'")).rowCount === 1);
+    } finally {
+      await sql.end();
+    }
+    // 50 guesses on B from 50 addresses: the per-username limit (50 an hour) is used up.
+    for (let i = 0; i < 50; i++) assert.equal((await login(b, `guess ${i}`, `198.51.100.${i}`)).status, 400);
+    assert.equal((await login(b, password, '198.51.100.200')).status, 429, 'a new address is blocked');
+    assert.equal((await login(b, password, home)).status, 200, 'the address known from A is not');
+  });
+
   it('serves on B a map written on A within 1 s, in its list too, and the next version', async () => {
     const listed = async () => (await (await b.request('/api/v1/maps', { token })).text());
     await listed(); // B's list of maps is cached now
