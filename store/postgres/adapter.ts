@@ -19,6 +19,7 @@ import { databaseCounters } from './counters.ts';
 import { loadSnapshot, type Snapshot } from './load.ts';
 import { migrate } from './migrations.ts';
 import { Follower } from './notifications.ts';
+import { databaseEntries } from './shared-entries.ts';
 import { KEEP_CHANGES_MS, keepPruning } from './prune.ts';
 
 export interface PostgresStoreOptions {
@@ -69,7 +70,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     remote = core.remote;
     follower.from(seq);
     log(`serving ${describeUrl(url)}`);
-    return { ...core.store, counters: databaseCounters(pool) };
+    return { ...core.store, counters: databaseCounters(pool), sharedEntries: databaseEntries(pool) };
   } catch (error) {
     stopped = true;
     await follower?.stop();

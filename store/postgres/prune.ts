@@ -15,7 +15,7 @@ const EVERY_MS = 60_000;
 const BATCH = 10_000;
 
 /** Prunes now; resolves with the horizon (the last change removed so far). */
-export async function pruneChanges(pool: pg.Pool, keepMs: number): Promise<string> {
+async function pruneChanges(pool: pg.Pool, keepMs: number): Promise<string> {
   const { rows } = await pool.query<{ horizon: string }>('SELECT mts_prune($1 * interval \'1 millisecond\', $2) AS horizon', [keepMs, BATCH]);
   return rows[0].horizon;
 }
