@@ -79,7 +79,14 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     const login = (on: Replica, pw: string) => on.request('/api/v1/auth/token', { method: 'POST', json: { grant_type: 'password', username: 'guessed', password: pw } });
     await within(1000, async () => (await login(b, password)).status === 200);
     for (let i = 0; i < 10; i++) assert.equal((await login(i % 2 ? b : a, `wrong guess ${i}`)).status, 400); // invalid_grant
-    await sleep(200); // the last failures' counts are written
+    // The failures' counts are written after the answers: wait until the database holds all ten.
+    const sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    try {
+      await within(1000, async () => (await sql.query("SELECT failures FROM login_failures WHERE key LIKE 'pair:guessed%'")).rows[0]?.failures === 10);
+    } finally {
+      await sql.end();
+    }
     for (const replica of [a, b]) {
       const res = await login(replica, password);
       assert.equal(res.status, 429, 'the pair is blocked, the right password too');
