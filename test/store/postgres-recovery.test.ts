@@ -75,6 +75,15 @@ describe('PostgreSQL replicas catching up', { skip: noPostgres }, () => {
       // And it follows changes as before afterwards.
       await a.append('maps', 'after1', () => entry(2, 'later'));
       await until(2000, () => b.head('maps', 'after1')?.version === 2);
+
+      // A replica started when every change is pruned starts from the horizon, with nothing to load again.
+      await db.query("SELECT mts_prune('0', 10000)");
+      const cLines: string[] = [];
+      const c = await open(url, cLines);
+      assert.deepEqual(c.head('maps', 'after1'), entry(2, 'later'));
+      await a.append('maps', 'after1', () => entry(3, 'seen by the new one'));
+      await until(2000, () => c.head('maps', 'after1')?.version === 3 && b.head('maps', 'after1')?.version === 3);
+      assert.ok(!cLines.some((l) => /loading everything again/.test(l)), cLines.join('\n'));
     } finally {
       await db.end();
     }
