@@ -8,14 +8,14 @@
 // anyone can create, are kept at most `maxEntries` each (the oldest evicted
 // first) and live `interactionTtlSeconds` (set as their TTL by provider.ts).
 // Each kind's entries are a Map in write order, so expired ones are dropped
-// from its head as new ones come, and lookups by uid, user code and grant go
-// through an index: nothing scans all entries on a request.
+// from its head as new ones come, and lookups by uid, user code, grant and
+// account go through an index: nothing scans all entries on a request.
 import type { SharedEntries, SharedEntry, SharedEntryField } from '../../store/types.ts';
 
 /** Kinds anyone can create entries of without a password: bounded in number. */
 const BOUNDED = new Set(['Interaction', 'Session', 'PushedAuthorizationRequest']);
-/** Payload fields looked up by value; accountId (deleting a user) scans. */
-const INDEXED = ['uid', 'userCode', 'grantId'] as const;
+/** Payload fields looked up by value. */
+const INDEXED: readonly SharedEntryField[] = ['uid', 'userCode', 'grantId', 'accountId'];
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const live = (e: SharedEntry | undefined, now = nowSeconds()): e is SharedEntry => !!e && (e.exp === undefined || e.exp > now);
@@ -73,8 +73,7 @@ export class MemoryEntries implements SharedEntries {
     for (const kind of kinds ?? [...this.byKind.keys()]) {
       const map = this.byKind.get(kind);
       if (!map) continue;
-      const ids = field === 'accountId' ? [...map.keys()] : [...(this.index.get(indexKey(kind, field, value)) ?? [])];
-      for (const id of ids) if (map.get(id)?.payload[field] === value) this.forget(kind, id);
+      for (const id of [...(this.index.get(indexKey(kind, field, value)) ?? [])]) if (map.get(id)?.payload[field] === value) this.forget(kind, id);
     }
   }
 
