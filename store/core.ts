@@ -249,8 +249,9 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
         assertEntry(c, key, head, next);
         const text = canonicalJson(next);
         if (text.length > MAX_FILE_BYTES) throw tooLarge(name, text.length);
-        await unsettled(c, key, () => persistence.writeEntry(c, key, next.version, text, !state));
-        const stored = canonicalCopy<never>(text);
+        const writing = unsettled(c, key, () => persistence.writeEntry(c, key, next.version, text, !state));
+        const stored = canonicalCopy<never>(text); // parsed while the write is under way
+        await writing;
         addEntry(c, key, stored);
         return stored;
       }));
