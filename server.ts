@@ -31,6 +31,7 @@ import { createUserData } from './resources/userdata.ts';
 import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
 import { corsMiddleware } from './routes/cors.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
+import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
 import { openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 
@@ -59,7 +60,7 @@ export async function createApp(deps: AppDeps) {
   const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost });
 
   const app = new Hono<AppEnv>({ strict: false });
-  app.onError(errorHandler(log));
+  app.onError(lookupBeforeNotFound(store, (request, env) => app.fetch(request, env), errorHandler(log)));
   app.notFound(notFoundHandler);
   app.use('*', corsMiddleware(settings));
   // The built-in OpenID provider parses its own request bodies: it goes before the body limit.

@@ -31,12 +31,15 @@
 // check never waits behind a stranger's. Beyond maxQueuedChecks waiting, an
 // attempt is answered 429 at once (Retry-After: 1) and counted nowhere.
 //
-// Replicas over a shared store (PostgreSQL) also share the three counters:
-// each failure is added to the store's shared counters, and before judging an
-// attempt the throttle reads the counts all replicas made (prepare()); a
-// counter is used up when this replica's count or the shared one reaches its
-// limit. The store out of reach leaves each replica to its own counts.
-// Known addresses and the cap on checks stay per replica.
+// Replicas over a shared store (PostgreSQL) also share the three counters
+// and the known addresses: each failure is added to the store's shared
+// counters, a sign-in marks its pair known there (a count of 1 in a window of
+// knownAddressDays, renewed at each sign-in, cleared when forgotten), and
+// before judging an attempt the throttle reads what all replicas recorded
+// (prepare()); a counter is used up when this replica's count or the shared
+// one reaches its limit, and a pair is known when either says so. The store
+// out of reach leaves each replica to its own. The cap on password checks at
+// once stays per replica: it protects one machine's CPU.
 import { ServiceError } from '../errors.ts';
 import type { SharedCount, SharedCounters } from '../store/types.ts';
 
@@ -69,6 +72,8 @@ const KNOWN_USERS = 10_000;
 // Usernames longer than any valid one cannot exist; cutting them bounds the memory an attacker can fill.
 const userKey = (username: string) => username.slice(0, 80).toLowerCase();
 const pairKey = (user: string, address: string) => `${user}\0${address}`;
+/** A known pair's name among the shared counters (encoded: a database's text holds no NUL). */
+const knownKey = (pair: string) => `known:${encodeURIComponent(pair)}`;
 
 const rateLimited = (detail: string, retryAfter: number) =>
   new ServiceError('rate_limited', `${detail}; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
@@ -109,8 +114,17 @@ class SharedFailures {
     }
   }
 
-  failed(key: string, windowMs: number) {
-    this.counters.add(key, 1, windowMs).then((c) => this.remember(key, c), () => undefined);
+  failed(key: string, windowMs: number, then?: (c: SharedCount) => void) {
+    this.counters.add(key, 1, windowMs).then((c) => {
+      this.remember(key, c);
+      then?.(c);
+    }, () => undefined);
+  }
+
+  /** Marks a key for `windowMs` from now, for every replica (a window started again: renewed, not extended from the first mark). */
+  mark(key: string, windowMs: number) {
+    this.seen.set(key, { count: 1, resetAt: Date.now() + windowMs });
+    this.counters.clear(key).then(() => this.counters.add(key, 1, windowMs)).then((c) => this.remember(key, c), () => undefined);
   }
 
   clear(key: string) {
@@ -156,9 +170,9 @@ class FailureCounter {
     return Math.max(local, s && s.count >= this.limit ? s.resetAt - now : 0);
   }
 
-  /** A failure that ended as one: counted for every replica. */
-  shareFailure(key: string) {
-    this.shared?.failed(this.sharedKey(key), this.windowMs);
+  /** A failure that ended as one: counted for every replica; `then` hears the shared count. */
+  shareFailure(key: string, then?: (c: SharedCount) => void) {
+    this.shared?.failed(this.sharedKey(key), this.windowMs, then);
   }
 
   /** A success cleared the key's count: cleared for every replica. */
@@ -309,6 +323,7 @@ export class LoginThrottle {
   private address: FailureCounter;
   private slots: CheckSlots;
   readonly known: KnownAddresses;
+  private knownMs: number;
   /** Attempts begun and not yet ended, by pair key. */
   private inFlight = new Map<string, number>();
   private shared?: SharedFailures;
@@ -323,7 +338,8 @@ export class LoginThrottle {
       (o.perUsername?.windowSeconds ?? d.perUsername.windowSeconds) * 1000, shared, 'user');
     this.address = new FailureCounter(o.perAddress?.maxFailures ?? d.perAddress.maxFailures,
       (o.perAddress?.windowSeconds ?? d.perAddress.windowSeconds) * 1000, shared, 'address');
-    this.known = new KnownAddresses((o.knownAddressDays ?? d.knownAddressDays) * 86_400_000);
+    this.knownMs = (o.knownAddressDays ?? d.knownAddressDays) * 86_400_000;
+    this.known = new KnownAddresses(this.knownMs);
     this.slots = new CheckSlots(Math.max(2, o.maxConcurrentChecks ?? d.maxConcurrentChecks), o.maxQueuedChecks ?? d.maxQueuedChecks);
   }
 
@@ -331,7 +347,19 @@ export class LoginThrottle {
   async prepare(username: string, address: string): Promise<void> {
     if (!this.shared) return;
     const user = userKey(username);
-    await this.shared.refresh([this.pair.sharedKey(pairKey(user, address)), this.user.sharedKey(user), this.address.sharedKey(address)]);
+    const pair = pairKey(user, address);
+    await this.shared.refresh([this.pair.sharedKey(pair), this.user.sharedKey(user), this.address.sharedKey(address), knownKey(pair)]);
+  }
+
+  /** Whether the pair signed in within knownAddressDays, on this replica or (a shared store) on any. */
+  private isKnown(user: string, address: string, now: number): boolean {
+    if (this.known.has(user, address, now)) return true;
+    return (this.shared?.count(knownKey(pairKey(user, address)), now)?.count ?? 0) > 0;
+  }
+
+  private forgetKnown(user: string, address: string) {
+    this.known.forget(user, address);
+    this.shared?.clear(knownKey(pairKey(user, address)));
   }
 
   /** Counts an attempt as a failure (until it ends otherwise); throws 429, counting nothing, when a counter that applies is used up. */
@@ -339,7 +367,7 @@ export class LoginThrottle {
     const now = Date.now();
     const user = userKey(username);
     const pair = pairKey(user, address);
-    const known = this.known.has(user, address, now);
+    const known = this.isKnown(user, address, now);
     const wait = Math.max(this.pair.blockedFor(pair, now),
       known ? 0 : this.user.blockedFor(user, now),
       known ? 0 : this.address.blockedFor(address, now));
@@ -381,12 +409,14 @@ export class LoginThrottle {
           this.pair.lowerTo(pair, others, now);
           this.pair.shareClear(pair);
           this.known.add(user, address, now);
+          this.shared?.mark(knownKey(pair), this.knownMs);
           return;
         }
-        this.pair.shareFailure(pair);
+        // The pair's limit used up here or, counted by all replicas, there: no longer known anywhere.
+        this.pair.shareFailure(pair, (c) => { if (c.count >= this.pair.limit) this.forgetKnown(user, address); });
         this.user.shareFailure(user);
         this.address.shareFailure(address);
-        if (this.pair.failures(pair, now) >= this.pair.limit) this.known.forget(user, address);
+        if (this.pair.failures(pair, now) >= this.pair.limit) this.forgetKnown(user, address);
       },
     };
   }

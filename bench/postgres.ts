@@ -1,7 +1,9 @@
 // The PostgreSQL store (issue 17), on a throwaway cluster with fsync and
 // synchronous commits on, as a deployment runs it:
 // - PUT versions/s through the service (app.request, one map, one after
-//   another) beside a raw loop inserting the same rows with the same driver;
+//   another) beside a raw loop inserting the same rows with the same driver,
+//   and the same PUTs on the memory store (no database at all): the service's
+//   own cost per PUT, the most the PostgreSQL figure could reach;
 // - GET map by ID on a replica (50 connections) beside a bare route returning
 //   the same bytes;
 // - replica start-up over 10,000 maps x 5 versions (openPostgresStore) beside
@@ -14,11 +16,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { parseSettings } from '../config/settings.ts';
+import { parseSettings, type Settings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { canonicalJson } from '../store/canonical-json.ts';
+import { createMemoryStore } from '../store/memory.ts';
 import { openPostgresStore } from '../store/postgres/adapter.ts';
+import type { Store } from '../store/types.ts';
 import { noPostgres, startCluster } from '../test/helpers/postgres.ts';
 import { listen, requestsPerSecond } from './service.ts';
 
@@ -57,38 +61,55 @@ export async function benchPostgres(): Promise<string[]> {
   return lines;
 }
 
-async function puts(url: string, dir: string): Promise<string[]> {
-  const settings = parseSettings({ data: { dir }, store: { backend: 'postgres', postgres: { url } } }, {}, dir);
-  const store = await openPostgresStore(url, { log: quiet });
+const json = { 'content-type': 'application/json' };
+const body = (i: number) => JSON.stringify({ name: `Backbone rev ${i}`, overrides: {},
+  configuration: { initialViewStrategy: 'manual', viewport: { center: { lat: 39.8, lng: -98.5 }, zoom: 4 }, background: '#f8f8f8', layers: [] } });
+
+/** A service over `store` with one map, warmed up: PUTs of its next versions, one after another. */
+async function putter(settings: Settings, store: Store) {
   const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
-  const json = { 'content-type': 'application/json' };
   const res = await app.request('/api/v1/auth/token', { method: 'POST', headers: json,
     body: JSON.stringify({ grant_type: 'password', username: 'admin', password: PASSWORD }) });
   const headers = { ...json, authorization: `Bearer ${((await res.json()) as { access_token: string }).access_token}` };
-  const body = (i: number) => JSON.stringify({ name: `Backbone rev ${i}`, overrides: {},
-    configuration: { initialViewStrategy: 'manual', viewport: { center: { lat: 39.8, lng: -98.5 }, zoom: 4 }, background: '#f8f8f8', layers: [] } });
   const created = await app.request('/api/v1/map/', { method: 'POST', headers, body: body(0) });
   const id = ((await created.json()) as { mapId: string }).mapId;
+  let n = 1;
+  const put = async () => {
+    const answer = await app.request(`/api/v1/map/id/${id}/`, { method: 'PUT', headers, body: body(n++) });
+    if (answer.status !== 200) throw new Error(`PUT: ${answer.status} ${await answer.text()}`);
+  };
+  for (let i = 0; i < 50; i++) await put(); // warm-up
+  /** Versions per second over `count` PUTs. */
+  const rate = async (count: number) => {
+    const started = performance.now();
+    for (let i = 0; i < count; i++) await put();
+    return count / ((performance.now() - started) / 1000);
+  };
+  return { app, headers, id, rate };
+}
+
+async function puts(url: string, dir: string): Promise<string[]> {
+  const settings = parseSettings({ data: { dir }, store: { backend: 'postgres', postgres: { url } } }, {}, dir);
+  const store = await openPostgresStore(url, { log: quiet });
+  const memoryStore = createMemoryStore();
   const lines: string[] = [];
   try {
-    for (let i = 1; i <= 50; i++) await app.request(`/api/v1/map/id/${id}/`, { method: 'PUT', headers, body: body(i) }); // warm-up
+    const { app, headers, id, rate } = await putter(settings, store);
+    const inMemory = await putter(settings, memoryStore);
     // Alternating rounds, medians kept: the machine's load moves between the two otherwise. Each raw
     // round inserts, one statement each, the very rows the service stored in the round before it.
     const pool = new pg.Pool({ connectionString: url, max: 1 });
     await pool.query('CREATE TABLE raw_entries (LIKE entries INCLUDING ALL)');
     const oursRates: number[] = [];
     const rawRates: number[] = [];
+    const memoryRates: number[] = [];
     const perRound = Math.ceil(PUTS / ROUNDS);
-    for (let round = 0, n = 51; round < ROUNDS; round++) {
-      let started = performance.now();
-      for (let i = 0; i < perRound; i++, n++) {
-        const put = await app.request(`/api/v1/map/id/${id}/`, { method: 'PUT', headers, body: body(n) });
-        if (put.status !== 200) throw new Error(`PUT: ${put.status} ${await put.text()}`);
-      }
-      oursRates.push(perRound / ((performance.now() - started) / 1000));
+    for (let round = 0; round < ROUNDS; round++) {
+      oursRates.push(await rate(perRound));
+      memoryRates.push(await inMemory.rate(perRound));
       const versions = store.versions('maps', id).slice(-perRound);
       const rows = await Promise.all(versions.map(async (v) => canonicalJson(await store.read('maps', id, v))));
-      started = performance.now();
+      const started = performance.now();
       for (const [i, text] of rows.entries()) {
         await pool.query('INSERT INTO raw_entries (collection, key, version, body) VALUES ($1, $2, $3, $4)', ['maps', id, versions[i], text]);
       }
@@ -99,6 +120,9 @@ async function puts(url: string, dir: string): Promise<string[]> {
     const raw = median(rawRates);
     lines.push(`PUT /api/v1/map/id/{id}/ via app.request (${ROUNDS} rounds of ${perRound} versions of one map, one after another; medians): ${ours.toFixed(0)} versions/s ` +
       `vs raw INSERT loop with pg ${raw.toFixed(0)} rows/s = ${(ours / raw).toFixed(2)}x (target >= 0.5x)`);
+    const memory = median(memoryRates);
+    lines.push(`  the same PUTs on the memory store (no database: the service's own cost, the most the line above could reach): ${memory.toFixed(0)} versions/s ` +
+      `vs the raw INSERT loop = ${(memory / raw).toFixed(2)}x; PostgreSQL store vs memory store = ${(ours / memory).toFixed(2)}x`);
 
     const path1 = `/api/v1/map/id/${id}/`;
     const bytes = await (await app.request(path1, { headers })).text();
@@ -123,6 +147,7 @@ async function puts(url: string, dir: string): Promise<string[]> {
     }
   } finally {
     await store.close();
+    await memoryStore.close();
   }
   return lines;
 }

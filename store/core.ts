@@ -7,13 +7,17 @@
 // others wrote (Remote, from createStoreCore) and may refuse a write made on
 // a stale view (StaleWrite): the core then refreshes the key and runs the
 // caller's function again, so read-modify-write never loses an update.
+// A write whose outcome is unknown (UnsettledWrite: the connection dropped
+// after the statement was sent, so it may have been stored) leaves its key in
+// doubt: the core reads the key back from the database at once, and again
+// until the database answers, so memory never keeps missing a stored write.
 import { ServiceError } from '../errors.ts';
 import { canonicalCopy, canonicalJson } from './canonical-json.ts';
 import { DocIndex } from './doc-index.ts';
 import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertEntry, assertKey, blobKeyOf, documentName, MAX_FILE_BYTES } from './keys.ts';
 import { Lru } from './lru.ts';
-import { StaleWrite, type Loaded, type Persistence } from './persistence.ts';
+import { StaleWrite, UnsettledWrite, type Loaded, type Persistence } from './persistence.ts';
 import {
   BLOB_COLLECTION, DOC_COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type DocCollection, type Entry, type Json, type LogCollection, type Store, type UnreadableFile,
 } from './types.ts';
@@ -24,11 +28,16 @@ const CACHE_BUDGET = 64 * 1024 * 1024;
 type LogState = { versions: number[]; problem?: UnreadableFile };
 /** Tries of one write whose view another replica keeps making stale (each try follows a refresh). */
 const STALE_RETRIES = 50;
+/** Waits between tries of reading back a key in doubt while the database cannot be reached. */
+const SETTLE_MIN_MS = 50;
+const SETTLE_MAX_MS = 1000;
 
 /** What a shared backend tells the core about writes made elsewhere (texts as stored: canonical JSON). */
 export interface Remote {
   /** An entry stored by another replica: added to its log's versions, and the head when it is the latest. */
   entry(c: LogCollection, key: string, text: string): void;
+  /** Entry numbers a log holds (a replica loading everything again): added to those memory knows. */
+  versions(c: LogCollection, key: string, versions: readonly number[]): void;
   /** A document's stored text, or undefined once removed. */
   doc(c: DocCollection, key: string, text: string | undefined): void;
   dropped(c: LogCollection, key: string): void;
@@ -59,6 +68,9 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
   const locks = new KeyLock();
   let closed = false;
   let outage: UnreadableFile | undefined;
+  /** Keys whose last write ended in doubt (UnsettledWrite), by documentName, until read back. */
+  const doubtful = new Set<string>();
+  const settleTimers = new Set<NodeJS.Timeout>();
 
   for (const [c, key, doc] of loaded.docs) docs.load(c, key, doc);
   for (const log of loaded.logs) {
@@ -128,6 +140,44 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
     }
   };
 
+  /** Reads one key back from the shared backend, in its write turn; the key is settled once that succeeds. */
+  const readBack = (c: DocCollection | LogCollection, key: string) => {
+    const name = documentName(c, key);
+    return locks.run(name, async () => {
+      const since = c === 'private' ? 0 : ((heads.get(c, key) as Entry | undefined)?.version ?? 0);
+      const changed = await persistence.refresh!(c, key, since);
+      doubtful.delete(name);
+      return changed;
+    });
+  };
+  /** After an UnsettledWrite: the key is in doubt until read back, tried again and again while the database is away. */
+  const doubt = (c: DocCollection | LogCollection, key: string) => {
+    const name = documentName(c, key);
+    if (!persistence.refresh || doubtful.has(name)) return;
+    doubtful.add(name);
+    const attempt = (delay: number) => {
+      const timer = setTimeout(() => {
+        settleTimers.delete(timer);
+        if (closed || !doubtful.has(name)) return;
+        readBack(c, key).catch(() => attempt(Math.min(Math.max(delay * 2, SETTLE_MIN_MS), SETTLE_MAX_MS)));
+      }, delay);
+      timer.unref();
+      settleTimers.add(timer);
+    };
+    attempt(0);
+  };
+  /** Runs a write of a shared backend's key; an unknown outcome puts the key in doubt. */
+  const unsettled = async <T>(c: DocCollection | LogCollection, key: string, write: () => Promise<T>): Promise<T> => {
+    try {
+      const done = await write();
+      doubtful.delete(documentName(c, key)); // stored: memory now holds the database's latest of this key
+      return done;
+    } catch (error) {
+      if (error instanceof UnsettledWrite) doubt(c, key);
+      throw error;
+    }
+  };
+
   const store: Store = {
     get: (c, key) => docs.get(c, key) as never,
     entries: (c) => docs.entries(c) as never,
@@ -144,7 +194,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
         // feeds it in through `remote`): fn judged a stale document, so it runs again on the new one.
         // Checked just before the write, whose compare-and-set takes the revision memory holds now.
         if (docs.get(c, key) !== current) throw new StaleWrite(documentName(c, key));
-        await persistence.writeDoc(c, key, text, current);
+        await unsettled(c, key, () => persistence.writeDoc(c, key, text, current));
         const stored = canonicalCopy<never>(text);
         docs.set(c, key, stored);
         return stored;
@@ -154,7 +204,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
       assertKey(c, key, DOC_COLLECTIONS);
       return locks.run(documentName(c, key), () => freshly(c, key, async () => {
         ensureOpen();
-        await persistence.removeDoc(c, key, docs.get(c, key) as Json | undefined);
+        await unsettled(c, key, () => persistence.removeDoc(c, key, docs.get(c, key) as Json | undefined));
         docs.delete(c, key);
       }));
     },
@@ -199,8 +249,9 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
         assertEntry(c, key, head, next);
         const text = canonicalJson(next);
         if (text.length > MAX_FILE_BYTES) throw tooLarge(name, text.length);
-        await persistence.writeEntry(c, key, next.version, text, !state);
-        const stored = canonicalCopy<never>(text);
+        const writing = unsettled(c, key, () => persistence.writeEntry(c, key, next.version, text, !state));
+        const stored = canonicalCopy<never>(text); // parsed while the write is under way
+        await writing;
         addEntry(c, key, stored);
         return stored;
       }));
@@ -261,11 +312,24 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
       });
     },
 
+    ...(persistence.refresh && {
+      lookup: async (c: LogCollection, key: string) => {
+        const name = documentName(c, key);
+        if ((logs.has(name) && !doubtful.has(name)) || closed || !KEY_PATTERN.test(key)) return false;
+        try {
+          return await readBack(c, key);
+        } catch {
+          return false; // the database out of reach: memory answers
+        }
+      },
+    }),
+
     problems: () => (outage ? [...problems, outage] : problems),
     close: async () => {
       if (closed) return;
       await locks.idle();
       closed = true;
+      for (const timer of settleTimers) clearTimeout(timer);
       await persistence.close();
     },
   };
@@ -275,6 +339,12 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
       const entry = canonicalCopy<Entry>(text);
       if (logs.get(documentName(c, key))?.versions.includes(entry.version)) return;
       addEntry(c, key, entry);
+    },
+    versions: (c, key, versions) => {
+      const name = documentName(c, key);
+      const known = logs.get(name)?.versions ?? [];
+      const merged = [...new Set([...known, ...versions])].sort((x, y) => x - y);
+      if (merged.length !== known.length) logs.set(name, { ...logs.get(name), versions: merged });
     },
     doc: (c, key, text) => {
       if (text === undefined) docs.delete(c, key);

@@ -3,6 +3,7 @@
 // every rule; an adapter only persists text durably and reads it back. The
 // memory adapter keeps strings in maps, the file adapter writes the data
 // folder, a database adapter would write rows.
+import { ServiceError } from '../errors.ts';
 import type { DocCollection, Entry, Json, LogCollection, UnreadableFile } from './types.ts';
 
 /**
@@ -14,6 +15,19 @@ export class StaleWrite extends Error {
   constructor(what: string) {
     super(`${what} was written by another replica in the meantime`);
     this.name = 'StaleWrite';
+  }
+}
+
+/**
+ * Thrown by a shared backend's write when its outcome is unknown: the
+ * connection dropped after the statement was sent, so the database may have
+ * stored it (COMMIT done, reply lost) or not. The client gets 503; the core
+ * reads the key back from the database before it serves it again.
+ */
+export class UnsettledWrite extends ServiceError {
+  constructor(detail: string, cause: unknown) {
+    super('store_unavailable', detail, { cause });
+    this.name = 'UnsettledWrite';
   }
 }
 

@@ -61,6 +61,34 @@ export interface SharedCounters {
   clear(key: string): Promise<void>;
 }
 
+/** A short-lived entry of SharedEntries: any JSON payload, live until `exp` (epoch seconds; absent: no expiry). */
+export interface SharedEntry {
+  payload: { [key: string]: Json | undefined };
+  exp?: number;
+}
+
+/** Payload fields SharedEntries finds entries by (each a string when present). */
+export type SharedEntryField = 'uid' | 'userCode' | 'grantId' | 'accountId';
+
+/**
+ * Short-lived entries that every replica sharing a backend sees, each of a
+ * kind and an ID, written and read one at a time (the built-in OpenID
+ * provider's sign-ins in progress: interactions, sessions, codes). Only
+ * backends shared by several processes have them; expired entries are never
+ * returned and are removed in time.
+ */
+export interface SharedEntries {
+  get(kind: string, id: string): Promise<SharedEntry | undefined>;
+  /** A live entry of `kind` whose payload's `field` is `value`. */
+  findBy(kind: string, field: SharedEntryField, value: string): Promise<SharedEntry | undefined>;
+  set(kind: string, id: string, entry: SharedEntry): Promise<void>;
+  delete(kind: string, id: string): Promise<void>;
+  /** Sets payload.consumed to `now` unless it is set: 'consumed' when this call did, 'reused' when it was, 'missing' when there is no live entry. */
+  consume(kind: string, id: string, now: number): Promise<'consumed' | 'reused' | 'missing'>;
+  /** Removes the entries whose payload's `field` is `value`, of the given kinds (all kinds without). */
+  deleteWhere(field: SharedEntryField, value: string, kinds?: readonly string[]): Promise<void>;
+}
+
 export interface Store {
   // ---- documents ----
   /** One document, from memory; undefined when absent. Frozen: callers must not mutate it. */
@@ -109,8 +137,18 @@ export interface Store {
   /** Removes a blob (administrative tools only). */
   forget(key: string): Promise<void>;
 
+  /**
+   * Shared backends only: reads from the database a log memory does not know
+   * (another replica created it a moment ago and its notification is still
+   * on the way) or whose last write ended in doubt; resolves with whether
+   * memory changed. The database out of reach resolves false: memory answers.
+   */
+  lookup?(collection: LogCollection, key: string): Promise<boolean>;
+
   /** Counters shared by every replica of a shared backend (absent for the data folder, which one process owns). */
   readonly counters?: SharedCounters;
+  /** Short-lived entries shared by every replica of a shared backend (absent for the data folder). */
+  readonly sharedEntries?: SharedEntries;
 
   // ---- the store itself ----
   /** What could not be read at open or since; empty when all is well (health says degraded otherwise). */

@@ -3,34 +3,31 @@
 //
 // What survives a restart: grants, refresh tokens and signed-in sessions
 // (a Session with an accountId), in one private document
-// (`private/oidc-state.json`). Everything else stays in memory: interactions,
+// (`private/oidc-state.json`). Everything else is short-lived: interactions,
 // authorization codes, pushed requests, replay markers, and sessions nobody
 // has signed in to (oidc-provider saves one for a bare GET of the logout
-// page). Losing those on restart only means starting the sign-in again, and
-// keeping them out of the document means no request without a password ever
-// rewrites it: the document is written whole, so a write per anonymous
+// page). Those go to the store's shared entries when it has them (PostgreSQL:
+// a table every replica reads, so a sign-in begun on one replica ends on
+// another), else to this process's memory (memory-entries.ts, bounded).
+// Losing the memory ones on restart only means starting the sign-in again,
+// and keeping them out of the document means no request without a password
+// ever rewrites it: the document is written whole, so a write per anonymous
 // request would cost the size of every stored login, each time.
 //
-// Bounds: interactions, anonymous sessions and pushed requests, the entries
-// anyone can create, are kept at most `maxEntries` each (the oldest evicted
-// first) and live `interactionTtlSeconds` (set as their TTL by provider.ts);
-// signed-in sessions are kept at most `maxEntries` too. Each model's memory
-// entries are a Map in write order, so expired ones are dropped from its head
-// as new ones come, and lookups by id, uid and grant go through indexes:
-// nothing scans all entries on a request.
+// Signed-in sessions are kept at most `maxEntries` in the document; lookups
+// by uid, user code and grant go through indexes.
 //
 // Consumption (authorization codes, rotated refresh tokens) is a
 // compare-and-set: of parallel requests with one code or refresh token
 // exactly one consumes it; the others find it consumed, which is reuse,
 // and revoke its grant as oidc-provider does for a later reuse.
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { Store } from '../../store/types.ts';
+import type { SharedEntries, Store } from '../../store/types.ts';
+import { MemoryEntries } from './memory-entries.ts';
 
 export const OIDC_STATE = 'oidc-state';
 /** Models whose entries may be kept in the document (a Session only once signed in). */
 const PERSISTABLE = new Set(['Grant', 'RefreshToken', 'Session']);
-/** Models anyone can create entries of without a password: bounded in number. */
-const BOUNDED = new Set(['Interaction', 'Session', 'PushedAuthorizationRequest']);
 
 export interface Entry {
   payload: AdapterPayload;
@@ -67,10 +64,8 @@ export type ConsumeOutcome = 'consumed' | 'missing' | 'reused';
 
 /** One instance per provider; the adapters of every model share it, so revocation by grant spans them all. */
 export class OidcStorage {
-  /** Memory entries per model, oldest write first. */
-  private memory = new Map<string, Map<string, Entry>>();
-  /** `${model}\0${field}\0${value}` -> ids, for the memory entries. */
-  private memoryIndex = new Map<string, Set<string>>();
+  /** The short-lived entries: the store's shared ones, or this process's memory. */
+  private short: SharedEntries;
   /** The same over the document, rebuilt when the document changed. */
   private docIndex: { doc: StateDoc | undefined; index: Map<string, Set<string>> } = { doc: undefined, index: new Map() };
   private queue: Queued[] = [];
@@ -79,6 +74,7 @@ export class OidcStorage {
 
   constructor(private store: Store, options: OidcStorageOptions = {}) {
     this.maxEntries = options.maxEntries ?? 10_000;
+    this.short = store.sharedEntries ?? new MemoryEntries(this.maxEntries);
   }
 
   // ---- reading ----
@@ -94,21 +90,19 @@ export class OidcStorage {
     return entries && Object.hasOwn(entries, key) ? entries[key] : undefined;
   }
 
-  get(model: string, id: string): Entry | undefined {
-    const e = this.memory.get(model)?.get(id) ?? this.persisted(model, id);
+  async get(model: string, id: string): Promise<Entry | undefined> {
+    const e = ((await this.short.get(model, id)) as Entry | undefined) ?? this.persisted(model, id);
     return live(e) ? e : undefined;
   }
 
   /** The live entry of `model` whose payload has `field` equal to `value`. */
-  findBy(model: string, field: IndexedField, value: string): Entry | undefined {
-    for (const id of this.memoryIndex.get(indexKey(model, field, value)) ?? []) {
-      const e = this.get(model, id);
-      if (e && e.payload[field] === value) return e;
-    }
+  async findBy(model: string, field: IndexedField, value: string): Promise<Entry | undefined> {
+    const short = (await this.short.findBy(model, field, value)) as Entry | undefined;
+    if (short) return short;
     if (!PERSISTABLE.has(model)) return undefined;
     for (const id of this.persistedIndex().get(indexKey(model, field, value)) ?? []) {
-      const e = this.get(model, id);
-      if (e && e.payload[field] === value) return e;
+      const e = this.persisted(model, id);
+      if (live(e) && e.payload[field] === value) return e;
     }
     return undefined;
   }
@@ -126,10 +120,9 @@ export class OidcStorage {
     return this.docIndex.index;
   }
 
-  /** Entries held, per model, in memory and in the document (for tests and the benchmark). */
+  /** Entries held, per model, in this process's memory (none with shared entries) and in the document (for tests and the benchmark). */
   counts(): { memory: Record<string, number>; persisted: Record<string, number> } {
-    const memory: Record<string, number> = {};
-    for (const [model, map] of this.memory) memory[model] = map.size;
+    const memory = this.short instanceof MemoryEntries ? this.short.counts() : {};
     const persisted: Record<string, number> = {};
     for (const key of Object.keys(this.doc()?.entries ?? {})) {
       const [model] = splitKey(key);
@@ -143,33 +136,29 @@ export class OidcStorage {
   async set(model: string, id: string, entry: Entry) {
     if (persistent(model, entry.payload)) {
       await this.write((entries) => { entries[docKey(model, id)] = entry; });
-      // A session that was anonymous until now: its memory copy answered reads until the document had it.
-      this.forget(model, id);
+      // A session that was anonymous until now: its short-lived copy answered reads until the document had it.
+      await this.short.delete(model, id);
       return;
     }
-    this.remember(model, id, entry);
+    await this.short.set(model, id, entry as never);
     // A session signed out (no accountId any more) must not come back from the document.
     if (this.persisted(model, id)) await this.write((entries) => { delete entries[docKey(model, id)]; });
   }
 
   async destroy(model: string, id: string) {
-    this.forget(model, id);
+    await this.short.delete(model, id);
     if (this.persisted(model, id)) await this.write((entries) => { delete entries[docKey(model, id)]; });
   }
 
   /**
-   * Marks the entry consumed unless it already is, atomically: in memory a
-   * synchronous check-and-set, in the document a check-and-set inside the
-   * store's serialized read-modify-write.
+   * Marks the entry consumed unless it already is, atomically: among the
+   * short-lived entries a check-and-set (in memory synchronous, in the
+   * database one conditional update), in the document a check-and-set inside
+   * the store's serialized read-modify-write.
    */
   async consume(model: string, id: string): Promise<ConsumeOutcome> {
-    const inMemory = this.memory.get(model)?.get(id);
-    if (inMemory) {
-      if (!live(inMemory)) return 'missing';
-      if (inMemory.payload.consumed) return 'reused';
-      this.memory.get(model)!.set(id, { ...inMemory, payload: { ...inMemory.payload, consumed: nowSeconds() } });
-      return 'consumed';
-    }
+    const short = await this.short.consume(model, id, nowSeconds());
+    if (short !== 'missing') return short;
     if (!this.persisted(model, id)) return 'missing';
     let outcome: ConsumeOutcome = 'missing';
     await this.write((entries) => {
@@ -191,13 +180,8 @@ export class OidcStorage {
    * grant itself.
    */
   async revokeGrant(grantId: string, model?: string) {
-    const models = model ? [model] : [...new Set([...this.memory.keys(), ...PERSISTABLE])];
-    for (const m of models) {
-      const map = this.memory.get(m);
-      for (const id of [...(this.memoryIndex.get(indexKey(m, 'grantId', grantId)) ?? [])]) {
-        if (map?.get(id)?.payload.grantId === grantId) this.forget(m, id);
-      }
-    }
+    await this.short.deleteWhere('grantId', grantId, model ? [model] : undefined);
+    const models = model ? [model] : [...PERSISTABLE];
     const index = this.persistedIndex();
     const keys = models.filter((m) => PERSISTABLE.has(m))
       .flatMap((m) => [...(index.get(indexKey(m, 'grantId', grantId)) ?? [])].map((id) => docKey(m, id)));
@@ -213,47 +197,14 @@ export class OidcStorage {
     });
   }
 
-  /** Forgets every entry whose payload matches (a full scan: for administrative changes such as deleting a user). */
-  async removeWhere(match: (p: AdapterPayload) => boolean) {
-    for (const [model, map] of this.memory) {
-      for (const [id, e] of [...map]) if (match(e.payload)) this.forget(model, id);
-    }
+  /** Forgets every entry of an account (a scan of the document: for administrative changes such as deleting a user). */
+  async removeAccount(accountId: string) {
+    const match = (p: AdapterPayload) => p.accountId === accountId;
+    await this.short.deleteWhere('accountId', accountId);
     if (Object.values(this.doc()?.entries ?? {}).some((e) => match(e.payload))) {
       await this.write((entries) => {
         for (const [key, e] of Object.entries(entries)) if (match(e.payload)) delete entries[key];
       });
-    }
-  }
-
-  private remember(model: string, id: string, entry: Entry) {
-    let map = this.memory.get(model);
-    if (!map) this.memory.set(model, (map = new Map()));
-    // Delete first so that the entry moves to the end: the map stays in write order.
-    this.forget(model, id);
-    map.set(id, entry);
-    addIndex(this.memoryIndex, model, id, entry);
-    this.sweep(model, map);
-  }
-
-  private forget(model: string, id: string) {
-    const map = this.memory.get(model);
-    const e = map?.get(id);
-    if (!map || !e) return;
-    map.delete(id);
-    removeIndex(this.memoryIndex, model, id, e);
-  }
-
-  /** Drops expired entries from the head of the model's map, and the oldest beyond the bound. */
-  private sweep(model: string, map: Map<string, Entry>) {
-    const now = nowSeconds();
-    for (const [id, e] of map) {
-      if (live(e, now)) break;
-      this.forget(model, id);
-    }
-    if (!BOUNDED.has(model)) return;
-    for (const [id] of map) {
-      if (map.size <= this.maxEntries) break;
-      this.forget(model, id);
     }
   }
 
@@ -331,16 +282,6 @@ function addIndex(index: Map<string, Set<string>>, model: string, id: string, e:
   }
 }
 
-function removeIndex(index: Map<string, Set<string>>, model: string, id: string, e: Entry) {
-  for (const field of INDEXED) {
-    const value = e.payload[field];
-    if (typeof value !== 'string') continue;
-    const k = indexKey(model, field, value);
-    const ids = index.get(k);
-    ids?.delete(id);
-    if (ids && !ids.size) index.delete(k);
-  }
-}
 
 const copy = (p: AdapterPayload | undefined) => (p ? structuredClone(p) : undefined);
 
@@ -357,16 +298,16 @@ export function adapterFactory(storage: OidcStorage, options: AdapterOptions = {
     },
     // Copies: the provider may change what it gets, and stored documents are shared.
     async find(id) {
-      return copy(storage.get(model, id)?.payload);
+      return copy((await storage.get(model, id))?.payload);
     },
     async findByUid(uid) {
-      return copy(storage.findBy(model, 'uid', uid)?.payload);
+      return copy((await storage.findBy(model, 'uid', uid))?.payload);
     },
     async findByUserCode(userCode) {
-      return copy(storage.findBy(model, 'userCode', userCode)?.payload);
+      return copy((await storage.findBy(model, 'userCode', userCode))?.payload);
     },
     async consume(id) {
-      const grantId = storage.get(model, id)?.payload.grantId;
+      const grantId = (await storage.get(model, id))?.payload.grantId;
       if ((await storage.consume(model, id)) !== 'reused') return;
       // Lost the race to a parallel request with the same code or token: that is reuse, as for a later one.
       if (typeof grantId === 'string') await storage.revokeGrant(grantId);
@@ -391,5 +332,5 @@ export function registerStorage(store: Store, storage: OidcStorage) {
 
 /** Forgets everything the provider holds for an account (sessions, grants, refresh tokens): used when it is deleted or its password changes. */
 export async function revokeAccount(store: Store, accountId: string) {
-  await (running.get(store) ?? new OidcStorage(store)).removeWhere((p) => p.accountId === accountId);
+  await (running.get(store) ?? new OidcStorage(store)).removeAccount(accountId);
 }

@@ -9,19 +9,24 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ServiceError } from '../../errors.ts';
+import { canonicalJson } from '../canonical-json.ts';
 import { createStoreCore, type Remote } from '../core.ts';
 import { documentName } from '../keys.ts';
-import { StaleWrite, type Persistence } from '../persistence.ts';
-import type { Store } from '../types.ts';
+import { StaleWrite, UnsettledWrite, type Persistence } from '../persistence.ts';
+import type { DocCollection, Store } from '../types.ts';
 import { createPool, describeUrl, isUnreachable, unavailable, waitForDatabase, type Log } from './connection.ts';
 import { databaseCounters } from './counters.ts';
-import { loadSnapshot } from './load.ts';
+import { loadSnapshot, type Snapshot } from './load.ts';
 import { migrate } from './migrations.ts';
 import { Follower } from './notifications.ts';
+import { databaseEntries } from './shared-entries.ts';
+import { KEEP_CHANGES_MS, keepPruning } from './prune.ts';
 
 export interface PostgresStoreOptions {
   /** Where notices go (waiting for the database, migrations, lost connections). */
   log?: Log;
+  /** How long rows of the changes table are kept (prune.ts); a replica further behind loads everything again. */
+  keepChangesMs?: number;
 }
 
 /** A store over the database at `url`: waits for it, migrates its schema, loads the latest versions and follows changes. */
@@ -39,18 +44,25 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     let remote!: Remote;
     follower = new Follower(url, pool, origin, {
       remote: {
-        entry: (...a) => remote.entry(...a), doc: (...a) => remote.doc(...a), dropped: (...a) => remote.dropped(...a),
-        blob: (...a) => remote.blob(...a), outage: (...a) => remote.outage(...a),
+        entry: (...a) => remote.entry(...a), versions: (...a) => remote.versions(...a), doc: (...a) => remote.doc(...a),
+        dropped: (...a) => remote.dropped(...a), blob: (...a) => remote.blob(...a), outage: (...a) => remote.outage(...a),
       },
       docRev: (c, key, rev) => noteRev(revs, documentName(c, key), rev),
+      reload: async () => {
+        const snapshot = await loadSnapshot(pool);
+        applySnapshot(snapshot, revs, remote);
+        return snapshot.seq;
+      },
       log,
     });
     // Listening and the snapshot at once: from(seq) catches up once both are there, so a change made in between is read then.
     const [, { loaded, seq, docRevs }] = await Promise.all([follower.start(), loadSnapshot(pool)]);
     for (const [name, rev] of docRevs) revs.set(name, rev);
     const running = follower;
+    const stopPruning = keepPruning(pool, options.keepChangesMs ?? KEEP_CHANGES_MS, log);
     const persistence = databasePersistence(pool, origin, revs, () => running.up, () => remote, async () => {
       stopped = true;
+      stopPruning();
       await running.stop();
       await pool.end();
     });
@@ -58,13 +70,39 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     remote = core.remote;
     follower.from(seq);
     log(`serving ${describeUrl(url)}`);
-    return { ...core.store, counters: databaseCounters(pool) };
+    return { ...core.store, counters: databaseCounters(pool), sharedEntries: databaseEntries(pool) };
   } catch (error) {
     stopped = true;
     await follower?.stop();
     await pool.end().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Brings memory up to a snapshot read again (the changes since the last one
+ * applied were pruned): every document, log and blob it holds; documents it
+ * lacks that memory holds from before it are removed. Logs it lacks are kept
+ * (only the store command drops whole logs).
+ */
+function applySnapshot({ loaded, docRevs }: Snapshot, revs: Map<string, string>, remote: Remote) {
+  const snapshotRevs = new Map(docRevs);
+  const newest = docRevs.reduce((max, [, rev]) => (BigInt(rev) > max ? BigInt(rev) : max), 0n);
+  for (const [c, key, doc] of loaded.docs) {
+    if (noteRev(revs, documentName(c, key), snapshotRevs.get(documentName(c, key)))) remote.doc(c, key, canonicalJson(doc));
+  }
+  for (const [name, rev] of [...revs]) {
+    if (snapshotRevs.has(name) || BigInt(rev) > newest) continue; // written since the snapshot was read
+    const [c, key] = [name.slice(0, name.indexOf('/')), name.slice(name.indexOf('/') + 1)];
+    revs.delete(name);
+    remote.doc(c as DocCollection, key, undefined);
+  }
+  for (const log of loaded.logs) {
+    if (!log.head) continue;
+    remote.entry(log.collection, log.key, canonicalJson(log.head)); // first: entry() skips a number memory knows
+    remote.versions(log.collection, log.key, log.versions);
+  }
+  for (const key of loaded.blobs) remote.blob(key, true);
 }
 
 /** Records a document revision read from the database; false when memory holds a newer one (the read was older than a write made since). */
@@ -81,15 +119,37 @@ function noteRev(revs: Map<string, string>, name: string, rev: string | undefine
 
 function databasePersistence(pool: pg.Pool, origin: string, revs: Map<string, string>, up: () => boolean,
   remote: () => Remote, close: () => Promise<void>): Persistence {
-  /** Runs one write; the database out of reach is 503 (at once while the notification connection is down). */
+  /**
+   * Runs one write; the database out of reach is 503 (at once while the
+   * notification connection is down). A connection lost once the statement
+   * was sent leaves its outcome unknown (UnsettledWrite: the core reads the
+   * key back).
+   */
   const write = async <R extends pg.QueryResultRow>(what: string, sql: string, params: unknown[]): Promise<R> => {
     if (!up()) throw unavailable(what, new Error('the connection is being made again'));
+    let client: pg.PoolClient;
     try {
-      return (await pool.query<R>(sql, params)).rows[0];
+      client = await pool.connect();
     } catch (error) {
-      if (isUnreachable(error)) throw unavailable(what, error);
+      throw unavailable(what, error);
+    }
+    let broken: Error | undefined;
+    // A checked-out client also emits the lost connection as an event: heard here, answered through the rejection.
+    const lost = (error: Error) => { broken = error; };
+    client.on('error', lost);
+    try {
+      return (await client.query<R>(sql, params)).rows[0];
+    } catch (error) {
+      if (isUnreachable(error)) {
+        broken = error as Error;
+        throw new UnsettledWrite(`the connection to the database was lost while ${what} was being saved ` +
+          `(${(error as Error).message}); it may or may not have been saved: read it back before trying again`, error);
+      }
       if ((error as { code?: string }).code === '23505') throw new StaleWrite(what); // unique: another replica's version N
       throw new ServiceError('store_unavailable', `the database refused to save ${what} (${(error as Error).message})`, { cause: error });
+    } finally {
+      client.off('error', lost);
+      client.release(broken);
     }
   };
   /** Runs one read; the database out of reach is 503, never taken for a missing or broken row. */

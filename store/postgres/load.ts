@@ -25,7 +25,9 @@ export async function loadSnapshot(pool: pg.Pool): Promise<Snapshot> {
   try {
     await query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await query('SET LOCAL statement_timeout = 0');
-    const seq = (await query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM changes')).rows[0].seq;
+    // Past the horizon too: with every change pruned the table is empty, and memory is as current as the horizon.
+    const seq = (await query<{ seq: string }>(
+      'SELECT greatest(coalesce(max(seq), 0), (SELECT seq FROM changes_horizon)) AS seq FROM changes')).rows[0].seq;
     const loaded: Loaded = { docs: [], logs: [], blobs: [], problems: [] };
     const docRevs: Array<[string, string]> = [];
     const docs = await query<{ collection: string; key: string; rev: string; body: string }>(

@@ -8,8 +8,9 @@
 // version N of one resource), documents (read-modify-write with a revision
 // number for compare-and-set), blobs (content-addressed), changes (one row per
 // write, numbered by a sequence: what replicas catch up from), login_failures
-// (shared login throttling). Writes go through functions that also record the
-// change and NOTIFY the other replicas in the same transaction.
+// (shared login throttling), changes_horizon (the last change pruned). Writes
+// go through functions that also record the change and NOTIFY the other
+// replicas in the same transaction.
 import type pg from 'pg';
 import type { Log } from './connection.ts';
 
@@ -130,8 +131,55 @@ CREATE TABLE login_failures (
 );
 `;
 
+// The changes table is pruned (prune.ts): rows older than a window go, and
+// changes_horizon remembers the last change removed. A replica that has not
+// seen that far cannot catch up from the table and loads everything again.
+// Also shared_entries, and expired rows of it and of login_failures pruned.
+const V2 = `
+ALTER TABLE changes ADD COLUMN at timestamptz NOT NULL DEFAULT now();
+CREATE TABLE changes_horizon (one boolean PRIMARY KEY DEFAULT true CHECK (one), seq bigint NOT NULL);
+INSERT INTO changes_horizon (seq) VALUES (0);
+
+-- Removes the changes older than p_keep (oldest first, at most p_limit) and
+-- moves the horizon past them; also the login counts whose window ended.
+-- Returns the horizon.
+CREATE FUNCTION mts_prune(p_keep interval, p_limit integer) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE upto bigint;
+BEGIN
+  WITH gone AS (
+    DELETE FROM changes WHERE seq IN (SELECT seq FROM changes WHERE at < now() - p_keep ORDER BY seq LIMIT p_limit)
+    RETURNING seq)
+  SELECT max(seq) INTO upto FROM gone;
+  IF upto IS NOT NULL THEN UPDATE changes_horizon SET seq = greatest(seq, upto); END IF;
+  DELETE FROM login_failures WHERE reset_at <= now();
+  DELETE FROM shared_entries WHERE expires_at <= extract(epoch FROM now());
+  RETURN (SELECT seq FROM changes_horizon);
+END $$;
+
+-- Short-lived entries every replica sees (shared-entries.ts: the built-in
+-- OpenID provider's interactions, sessions, codes), with the payload fields
+-- they are found by; expires_at in epoch seconds.
+CREATE TABLE shared_entries (
+  kind text NOT NULL,
+  id text NOT NULL,
+  payload text NOT NULL,
+  expires_at bigint,
+  uid text,
+  user_code text,
+  grant_id text,
+  account_id text,
+  PRIMARY KEY (kind, id)
+);
+CREATE INDEX shared_entries_uid ON shared_entries (kind, uid) WHERE uid IS NOT NULL;
+CREATE INDEX shared_entries_user_code ON shared_entries (kind, user_code) WHERE user_code IS NOT NULL;
+CREATE INDEX shared_entries_grant ON shared_entries (grant_id) WHERE grant_id IS NOT NULL;
+CREATE INDEX shared_entries_account ON shared_entries (account_id) WHERE account_id IS NOT NULL;
+CREATE INDEX shared_entries_expiry ON shared_entries (expires_at) WHERE expires_at IS NOT NULL;
+`;
+
 /** The migrations, in order; the number of each is its place in the list, from 1. */
-const MIGRATIONS: readonly string[] = [V1];
+const MIGRATIONS: readonly string[] = [V1, V2];
 
 /** Whether every migration is applied already (the usual start: one query, no lock). */
 async function current(pool: pg.Pool): Promise<boolean> {

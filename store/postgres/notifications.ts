@@ -5,7 +5,9 @@
 // reading from the last one applied misses none, whatever notifications were
 // lost. A lost connection marks the store degraded (writes answer 503 at once,
 // reads go on from memory) and is made again, by itself, until it holds; then
-// the replica catches up before it takes writes again.
+// the replica catches up before it takes writes again. Changes are pruned
+// after a while (prune.ts): a replica that has not seen the last change
+// pruned cannot catch up from the table and loads everything again (reload).
 import pg from 'pg';
 import type { Remote } from '../core.ts';
 import type { DocCollection, LogCollection } from '../types.ts';
@@ -18,7 +20,10 @@ const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 1000;
 
 interface ChangeRow {
-  seq: string;
+  /** The last change pruned, read with the rows. */
+  horizon: string;
+  /** Null on the one row that only carries the horizon when no change follows. */
+  seq: string | null;
   kind: 'entry' | 'drop' | 'doc' | 'blob';
   collection: string;
   key: string;
@@ -31,6 +36,8 @@ export interface FollowerHooks {
   remote: Remote;
   /** A document's revision as read with a change (undefined: removed); false when memory already holds a newer one. */
   docRev(c: DocCollection, key: string, rev: string | undefined): boolean;
+  /** Loads everything again (changes this replica missed were pruned); resolves with the last change the load includes. */
+  reload(): Promise<string>;
   log: Log;
 }
 
@@ -100,14 +107,23 @@ export class Follower {
         this.again = false;
         let rows: ChangeRow[];
         do {
+          // The horizon in the same statement (one snapshot): rows after `last` are all there unless it passed `last`.
           ({ rows } = await this.pool.query<ChangeRow>(`
-            SELECT c.seq, c.kind, c.collection, c.key,
-              CASE c.kind WHEN 'entry' THEN e.body WHEN 'doc' THEN d.body END AS body, d.rev
-            FROM changes c
-            LEFT JOIN entries e ON c.kind = 'entry' AND e.collection = c.collection AND e.key = c.key AND e.version = c.version
-            LEFT JOIN documents d ON c.kind = 'doc' AND d.collection = c.collection AND d.key = c.key
-            WHERE c.seq > $1 ORDER BY c.seq LIMIT ${BATCH}`, [String(this.last)]));
+            SELECT h.seq AS horizon, c.* FROM changes_horizon h LEFT JOIN LATERAL (
+              SELECT c.seq, c.kind, c.collection, c.key,
+                CASE c.kind WHEN 'entry' THEN e.body WHEN 'doc' THEN d.body END AS body, d.rev
+              FROM changes c
+              LEFT JOIN entries e ON c.kind = 'entry' AND e.collection = c.collection AND e.key = c.key AND e.version = c.version
+              LEFT JOIN documents d ON c.kind = 'doc' AND d.collection = c.collection AND d.key = c.key
+              WHERE c.seq > $1 ORDER BY c.seq LIMIT ${BATCH}) c ON true ORDER BY c.seq`, [String(this.last)]));
+          if (BigInt(rows[0].horizon) > this.last) {
+            this.hooks.log(`changes after ${this.last} were pruned before this replica read them: loading everything again`);
+            this.last = BigInt(await this.hooks.reload());
+            this.again = true;
+            break;
+          }
           for (const row of rows) {
+            if (row.seq === null) continue;
             this.apply(row);
             this.last = BigInt(row.seq);
           }

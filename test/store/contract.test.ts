@@ -14,7 +14,10 @@ import { openFileStore } from '../../store/file.ts';
 import { createMemoryStore } from '../../store/memory.ts';
 import { openPostgresStore } from '../../store/postgres/adapter.ts';
 import { emptyDatabase, noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
-import { DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type Store } from '../../store/types.ts';
+import { MemoryEntries } from '../../auth/oidc/memory-entries.ts';
+import {
+  DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type SharedEntries, type SharedEntryField, type Store,
+} from '../../store/types.ts';
 
 interface Harness {
   store: Store;
@@ -624,11 +627,87 @@ storeContract('file', async () => {
 }, { persistent: true });
 
 
+/**
+ * Short-lived entries shared by replicas (SharedEntries): the PostgreSQL
+ * store's table, and the memory the built-in provider uses without one
+ * (auth/oidc/memory-entries.ts), behave alike.
+ */
+export function sharedEntriesContract(name: string, make: () => Promise<{ entries: SharedEntries; dispose: () => Promise<void> }>) {
+  describe(`shared entries contract: ${name}`, () => {
+    let entries: SharedEntries;
+    let dispose: () => Promise<void>;
+    beforeEach(async () => ({ entries, dispose } = await make()));
+    afterEach(() => dispose());
+    const later = () => Math.floor(Date.now() / 1000) + 600;
+
+    it('sets, gets, overwrites and deletes an entry by kind and ID; kinds do not mix', async () => {
+      assert.equal(await entries.get('Interaction', 'i1'), undefined);
+      await entries.set('Interaction', 'i1', { payload: { uid: 'u1', n: 1 }, exp: later() });
+      await entries.set('Session', 'i1', { payload: { n: 2 } });
+      assert.deepEqual((await entries.get('Interaction', 'i1'))?.payload, { uid: 'u1', n: 1 });
+      assert.deepEqual(await entries.get('Session', 'i1'), { payload: { n: 2 } });
+      await entries.set('Interaction', 'i1', { payload: { uid: 'u2', n: 3 }, exp: later() });
+      assert.deepEqual((await entries.get('Interaction', 'i1'))?.payload, { uid: 'u2', n: 3 });
+      assert.equal(await entries.findBy('Interaction', 'uid', 'u1'), undefined, 'the old uid no longer finds it');
+      await entries.delete('Interaction', 'i1');
+      assert.equal(await entries.get('Interaction', 'i1'), undefined);
+      assert.ok(await entries.get('Session', 'i1'));
+    });
+
+    it('finds an entry by uid, user code, grant and account, of its kind only', async () => {
+      const payload = { uid: 'u9', userCode: 'UC-9', grantId: 'g9', accountId: 'acct9' };
+      await entries.set('Session', 's9', { payload, exp: later() });
+      for (const [field, value] of Object.entries(payload)) {
+        assert.deepEqual((await entries.findBy('Session', field as SharedEntryField, value))?.payload, payload, field);
+        assert.equal(await entries.findBy('Interaction', field as SharedEntryField, value), undefined, `${field} in another kind`);
+      }
+    });
+
+    it('never returns an expired entry', async () => {
+      await entries.set('AuthorizationCode', 'old', { payload: { grantId: 'gx' }, exp: Math.floor(Date.now() / 1000) - 1 });
+      assert.equal(await entries.get('AuthorizationCode', 'old'), undefined);
+      assert.equal(await entries.findBy('AuthorizationCode', 'grantId', 'gx'), undefined);
+      assert.equal(await entries.consume('AuthorizationCode', 'old', 1), 'missing');
+    });
+
+    it('consumes an entry once: of parallel consumptions exactly one, the rest are reuse; a missing one is missing', async () => {
+      await entries.set('AuthorizationCode', 'c1', { payload: { grantId: 'g1' }, exp: later() });
+      const outcomes = await Promise.all(Array.from({ length: 6 }, () => entries.consume('AuthorizationCode', 'c1', 1234)));
+      assert.deepEqual(outcomes.sort(), ['consumed', 'reused', 'reused', 'reused', 'reused', 'reused']);
+      assert.equal((await entries.get('AuthorizationCode', 'c1'))?.payload.consumed, 1234);
+      assert.equal(await entries.consume('AuthorizationCode', 'nothing', 1), 'missing');
+    });
+
+    it('deletes by grant (of some kinds or all) and by account', async () => {
+      await entries.set('AuthorizationCode', 'a', { payload: { grantId: 'g', accountId: 'x' }, exp: later() });
+      await entries.set('AccessToken', 'b', { payload: { grantId: 'g' }, exp: later() });
+      await entries.set('Session', 'c', { payload: { accountId: 'x' }, exp: later() });
+      await entries.set('Session', 'd', { payload: { accountId: 'y' }, exp: later() });
+      await entries.deleteWhere('grantId', 'g', ['AccessToken']);
+      assert.equal(await entries.get('AccessToken', 'b'), undefined);
+      assert.ok(await entries.get('AuthorizationCode', 'a'), 'another kind stays');
+      await entries.deleteWhere('accountId', 'x');
+      assert.equal(await entries.get('AuthorizationCode', 'a'), undefined);
+      assert.equal(await entries.get('Session', 'c'), undefined);
+      assert.ok(await entries.get('Session', 'd'));
+    });
+  });
+}
+
+sharedEntriesContract('memory (built-in provider without a shared store)', async () => ({ entries: new MemoryEntries(100), dispose: async () => undefined }));
+
 if (noPostgres) describe('store contract: postgres', { skip: noPostgres }, () => undefined);
 else {
   let cluster: Promise<Cluster> | undefined;
   let database: Promise<string> | undefined;
   after(async () => (await cluster)?.stop());
+  sharedEntriesContract('postgres', async () => {
+    cluster ??= startCluster();
+    const url = await (database ??= cluster.then((c) => c.createDatabase()));
+    await emptyDatabase(url);
+    const store = await openPostgresStore(url, { log: () => undefined });
+    return { entries: store.sharedEntries!, dispose: () => store.close() };
+  });
   storeContract('postgres', async () => {
     // One database, emptied before each test: creating one per test would cost most of the suite's time.
     cluster ??= startCluster();

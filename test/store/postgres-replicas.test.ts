@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { openPostgresStore } from '../../store/postgres/adapter.ts';
 import { noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
 import { startReplica, type Replica } from '../helpers/replica.ts';
@@ -78,12 +79,41 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     const login = (on: Replica, pw: string) => on.request('/api/v1/auth/token', { method: 'POST', json: { grant_type: 'password', username: 'guessed', password: pw } });
     await within(1000, async () => (await login(b, password)).status === 200);
     for (let i = 0; i < 10; i++) assert.equal((await login(i % 2 ? b : a, `wrong guess ${i}`)).status, 400); // invalid_grant
-    await sleep(200); // the last failures' counts are written
+    // The failures' counts are written after the answers: wait until the database holds all ten.
+    const sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    try {
+      await within(1000, async () => (await sql.query("SELECT failures FROM login_failures WHERE key LIKE 'pair:guessed%'")).rows[0]?.failures === 10);
+    } finally {
+      await sql.end();
+    }
     for (const replica of [a, b]) {
       const res = await login(replica, password);
       assert.equal(res.status, 429, 'the pair is blocked, the right password too');
       assert.ok(Number(res.headers.get('retry-after')) > 0);
     }
+  });
+
+  it('shares known addresses: signed in on A from home, the user gets in on B from home while strangers used up the username\'s limit', async () => {
+    const password = 'a roaming long passphrase';
+    const created = await a.request('/api/v1/user', { method: 'POST', token, json: { username: 'roaming', password, scope: ['svc:maps:read'] } });
+    assert.equal(created.status, 201);
+    const login = (on: Replica, pw: string, remoteAddress: string) =>
+      on.request('/api/v1/auth/token', { method: 'POST', remoteAddress, json: { grant_type: 'password', username: 'roaming', password: pw } });
+    const home = '203.0.113.77';
+    await within(1000, async () => (await login(a, password, home)).status === 200);
+    const sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    try {
+      // A's mark is in the database (written after the answer, as failures are).
+      await within(1000, async () => (await sql.query("SELECT 1 FROM login_failures WHERE key LIKE 'known:roaming%'")).rowCount === 1);
+    } finally {
+      await sql.end();
+    }
+    // 50 guesses on B from 50 addresses: the per-username limit (50 an hour) is used up.
+    for (let i = 0; i < 50; i++) assert.equal((await login(b, `guess ${i}`, `198.51.100.${i}`)).status, 400);
+    assert.equal((await login(b, password, '198.51.100.200')).status, 429, 'a new address is blocked');
+    assert.equal((await login(b, password, home)).status, 200, 'the address known from A is not');
   });
 
   it('serves on B a map written on A within 1 s, in its list too, and the next version', async () => {
@@ -96,6 +126,31 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     assert.equal(put.status, 200);
     const v2 = await put.text();
     await within(1000, async () => (await (await getMap(b, id)).text()) === v2);
+  });
+
+  it('serves on B, and updates on B, a map whose creation B has not heard of yet (it asks the database before answering 404)', async () => {
+    const id = await createMap(a, 'Not heard of');
+    await within(1000, async () => (await getMap(b, id)).status === 200);
+    // Another replica's map whose change notification has not reached B: its row is in the database, nothing told B.
+    const unheard = 'Unheard';
+    const sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    try {
+      await sql.query(`INSERT INTO entries (collection, key, version, body)
+        SELECT collection, $2, version, replace(body, $1, $2) FROM entries WHERE collection = 'maps' AND key = $1`, [id, unheard]);
+    } finally {
+      await sql.end();
+    }
+    assert.equal(b.store.head('maps', unheard), undefined, 'B has not heard of it');
+    const got = await getMap(b, unheard);
+    assert.equal(got.status, 200, await got.clone().text());
+    assert.equal(((await got.json()) as { mapId: string; name: string }).name, 'Not heard of');
+    const put = await a.request(`/api/v1/map/id/${unheard}/`, { method: 'PUT', token, json: sampleMap('Updated where unknown') });
+    assert.equal(put.status, 200, await put.clone().text());
+    assert.equal(((await put.json()) as { version: number }).version, 2);
+    // An ID the database does not hold either is still 404, for reads and writes alike.
+    assert.equal((await getMap(b, 'Nowhere')).status, 404);
+    assert.equal((await b.request('/api/v1/map/id/Nowhere/', { method: 'PUT', token, json: sampleMap('nowhere') })).status, 404);
   });
 
   it('numbers 100 concurrent PUTs alternating between A and B 2..101, each once, as both see it', async () => {

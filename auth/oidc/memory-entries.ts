@@ -1,0 +1,124 @@
+// The built-in provider's short-lived entries (interactions, codes, sessions
+// nobody signed in to, pushed requests, replay markers) in this process's
+// memory: the store's SharedEntries for a store that has none (the data
+// folder, which one process owns). A shared store (PostgreSQL) keeps them in
+// its database instead, so a sign-in begun on one replica ends on another.
+//
+// Bounds: interactions, anonymous sessions and pushed requests, the entries
+// anyone can create, are kept at most `maxEntries` each (the oldest evicted
+// first) and live `interactionTtlSeconds` (set as their TTL by provider.ts).
+// Each kind's entries are a Map in write order, so expired ones are dropped
+// from its head as new ones come, and lookups by uid, user code, grant and
+// account go through an index: nothing scans all entries on a request.
+import type { SharedEntries, SharedEntry, SharedEntryField } from '../../store/types.ts';
+
+/** Kinds anyone can create entries of without a password: bounded in number. */
+const BOUNDED = new Set(['Interaction', 'Session', 'PushedAuthorizationRequest']);
+/** Payload fields looked up by value. */
+const INDEXED: readonly SharedEntryField[] = ['uid', 'userCode', 'grantId', 'accountId'];
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const live = (e: SharedEntry | undefined, now = nowSeconds()): e is SharedEntry => !!e && (e.exp === undefined || e.exp > now);
+const indexKey = (kind: string, field: string, value: string) => `${kind}\0${field}\0${value}`;
+
+export class MemoryEntries implements SharedEntries {
+  /** Entries per kind, oldest write first. */
+  private byKind = new Map<string, Map<string, SharedEntry>>();
+  /** `${kind}\0${field}\0${value}` -> ids. */
+  private index = new Map<string, Set<string>>();
+
+  constructor(private maxEntries: number) {}
+
+  private live(kind: string, id: string): SharedEntry | undefined {
+    const e = this.byKind.get(kind)?.get(id);
+    return live(e) ? e : undefined;
+  }
+
+  async get(kind: string, id: string) {
+    return this.live(kind, id);
+  }
+
+  async findBy(kind: string, field: SharedEntryField, value: string) {
+    for (const id of this.index.get(indexKey(kind, field, value)) ?? []) {
+      const e = this.live(kind, id);
+      if (e && e.payload[field] === value) return e;
+    }
+    return undefined;
+  }
+
+  async set(kind: string, id: string, entry: SharedEntry) {
+    let map = this.byKind.get(kind);
+    if (!map) this.byKind.set(kind, (map = new Map()));
+    // Delete first so that the entry moves to the end: the map stays in write order.
+    this.forget(kind, id);
+    map.set(id, entry);
+    this.indexEntry(kind, id, entry, true);
+    this.sweep(kind, map);
+  }
+
+  async delete(kind: string, id: string) {
+    this.forget(kind, id);
+  }
+
+  /** A synchronous check-and-set: of parallel consumptions exactly one is 'consumed'. */
+  async consume(kind: string, id: string, now: number) {
+    const e = this.byKind.get(kind)?.get(id);
+    if (!live(e)) return 'missing' as const;
+    if (e.payload.consumed) return 'reused' as const;
+    this.byKind.get(kind)!.set(id, { ...e, payload: { ...e.payload, consumed: now } });
+    return 'consumed' as const;
+  }
+
+  async deleteWhere(field: SharedEntryField, value: string, kinds?: readonly string[]) {
+    for (const kind of kinds ?? [...this.byKind.keys()]) {
+      const map = this.byKind.get(kind);
+      if (!map) continue;
+      for (const id of [...(this.index.get(indexKey(kind, field, value)) ?? [])]) if (map.get(id)?.payload[field] === value) this.forget(kind, id);
+    }
+  }
+
+  /** Entries held per kind (for tests and the benchmark). */
+  counts(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [kind, map] of this.byKind) out[kind] = map.size;
+    return out;
+  }
+
+  private forget(kind: string, id: string) {
+    const map = this.byKind.get(kind);
+    const e = map?.get(id);
+    if (!map || !e) return;
+    map.delete(id);
+    this.indexEntry(kind, id, e, false);
+  }
+
+  private indexEntry(kind: string, id: string, e: SharedEntry, add: boolean) {
+    for (const field of INDEXED) {
+      const value = e.payload[field];
+      if (typeof value !== 'string') continue;
+      const k = indexKey(kind, field, value);
+      let ids = this.index.get(k);
+      if (add) {
+        if (!ids) this.index.set(k, (ids = new Set()));
+        ids.add(id);
+      } else {
+        ids?.delete(id);
+        if (ids && !ids.size) this.index.delete(k);
+      }
+    }
+  }
+
+  /** Drops expired entries from the head of the kind's map, and the oldest beyond the bound. */
+  private sweep(kind: string, map: Map<string, SharedEntry>) {
+    const now = nowSeconds();
+    for (const [id, e] of map) {
+      if (live(e, now)) break;
+      this.forget(kind, id);
+    }
+    if (!BOUNDED.has(kind)) return;
+    for (const [id] of map) {
+      if (map.size <= this.maxEntries) break;
+      this.forget(kind, id);
+    }
+  }
+}
