@@ -1,15 +1,17 @@
 // Draws the layers of a picture into svg.js groups: group nodes (faint,
 // behind), edges in the layer's colour and width (curved per pathLayout,
 // parallel circuits apart via their offset midpoints, self-circuits as
-// loops), and nodes from their sanitized template markup. Nodes of
+// loops), and nodes from their sanitized template markup, less the text
+// that would not be legible at the picture's scale (template-text.ts; group
+// markers keep no text: their members are named around them). Nodes of
 // geographic layers whose markers would overlap are spread apart first
 // (spread.ts), across all layers; a spread node gets a thin line to a dot at
 // its true position, and its circuits follow it, parallel ones kept visibly
 // apart however close their ends are. Edges and nodes, thousands of them, are
 // written as sanitized markup (elementMarkup) that the serializer places as
 // their group's content. Answers what label placement needs: every marker's
-// box where it is drawn and a label request for each node whose template has
-// no text of its own; and the drawn extent, so the picture can be sized.
+// box where it is drawn and a label request for each node whose drawing
+// shows no text of its own; and the drawn extent, so the picture can be sized.
 import type { G } from '@svgdotjs/svg.js';
 import type { Topology, TopologyEdge, TopologyNode } from './types.ts';
 import type { Frame } from './projection.ts';
@@ -21,6 +23,7 @@ import { safeMarkup } from '../svg-safety/safe-markup.ts';
 import { elementMarkup, escapeText } from '../svg-safety/sanitize.ts';
 import { text } from './topology.ts';
 import { markerBox } from './marker-box.ts';
+import { shownMarkup } from './template-text.ts';
 import { spreadMarkers } from './spread.ts';
 import { follow } from './follow.ts';
 
@@ -65,6 +68,8 @@ export interface DrawTarget {
   nodes: G;
   /** Element -> sanitized content the serializer writes as its children (see sanitize.ts `inner`). */
   inner: WeakMap<object, string>;
+  /** Picture units per px on screen (default 1): template text smaller than MIN_TEXT_PX on screen is left out. */
+  textScale?: number;
 }
 
 export interface SceneLayer {
@@ -82,6 +87,8 @@ export interface Scene {
   labels: LabelRequest[];
   /** The drawn circuits as straight pieces between their points, for labels to keep off where they can. */
   lines: [number, number, number, number][];
+  /** The smallest font size of the template text drawn, in picture units (Infinity when none). */
+  textPx: number;
 }
 
 const size = (n: TopologyNode, k: string, d: number) => {
@@ -95,27 +102,31 @@ const valid = (p: Pt) => Number.isFinite(p[0]) && Number.isFinite(p[1]);
  * (An svgdom element per node or edge was most of a picture's time and
  * garbage with thousands of them; markup strings cost a fraction.)
  */
-const nodeMarkup = (n: TopologyNode, at: Pt) =>
+const nodeMarkup = (n: TopologyNode, at: Pt, markup: string) =>
   elementMarkup('g', { transform: `translate(${fmt(at[0])},${fmt(at[1])})` },
-    elementMarkup('title', {}, escapeText(n.name)) + safeMarkup(n.meta.svg));
+    elementMarkup('title', {}, escapeText(n.name)) + markup);
 
-interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect }
+interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect; markup: string; text: boolean }
 
 const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map(String);
 
 /** Draws every layer; spreads overlapping geographic markers across layers first. */
 export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   const extent = emptyExtent();
-  // Project every node; leaves get their marker box.
+  let textPx = Infinity;
+  // Project every node; leaves get the markup they show and its box.
   const perLayer = layers.map((l) => {
+    const scale = l.target.textScale ?? 1;
     const placed: Placed[] = [];
     const groupNodes: [TopologyNode, Pt][] = [];
     for (const n of l.topology.nodes) {
       const p = frame.project(n.coordinate);
       if (!valid(p)) continue;
       if (n.children) { groupNodes.push([n, p]); continue; }
-      const box = markerBox(String(n.meta.svg ?? ''), size(n, 'computed_width', 10), size(n, 'computed_height', 10));
-      placed.push({ node: n, at: p, shown: p, box });
+      const shown = shownMarkup(safeMarkup(n.meta.svg), scale);
+      textPx = Math.min(textPx, shown.minPx);
+      const box = markerBox(shown.markup, size(n, 'computed_width', 10), size(n, 'computed_height', 10));
+      placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text });
     }
     return { placed, groupNodes };
   });
@@ -148,7 +159,9 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       if (moves.length === 0) return p;
       return [p[0] + moves.reduce((a, m) => a + m[0], 0) / moves.length, p[1] + moves.reduce((a, m) => a + m[1], 0) / moves.length];
     };
-    target.inner.set(setAttrs(target.groups.group(), { opacity: 0.45, ...nodeStyle }).node, groupNodes.map((g) => nodeMarkup(g[0], groupAt(g))).join(''));
+    // They show their template's shapes, not its text: their members and labels surround them (docs/render.md).
+    target.inner.set(setAttrs(target.groups.group(), { class: 'group-nodes', opacity: 0.45, ...nodeStyle }).node,
+      groupNodes.map((g) => nodeMarkup(g[0], groupAt(g), shownMarkup(safeMarkup(g[0].meta.svg), 1, false).markup)).join(''));
 
     const degree = new Map<string, number>(), capacity = new Map<string, number>();
     const edgeMarkup: string[] = [];
@@ -201,8 +214,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
         pieces.push([p.at[0], p.at[1], x, y]);
         grow(extent, p.at[0] - ANCHOR_R, p.at[1] - ANCHOR_R, p.at[0] + ANCHOR_R, p.at[1] + ANCHOR_R);
       }
-      leafMarkup.push(nodeMarkup(p.node, p.shown));
-      if (String(p.node.meta.svg ?? '').includes('<text')) continue;
+      leafMarkup.push(nodeMarkup(p.node, p.shown, p.markup));
+      if (p.text) continue;
       const name = p.node.name;
       labels.push({ text: labelText(name), marker: box, degree: degree.get(name) ?? 0, capacity: capacity.get(name) ?? 0, name });
     }
@@ -212,5 +225,5 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     }
     target.inner.set(setAttrs(target.nodes.group(), { class: 'nodes', ...nodeStyle }).node, leafMarkup.join(''));
   });
-  return { extent, markers, labels, lines: pieces };
+  return { extent, markers, labels, lines: pieces, textPx };
 }

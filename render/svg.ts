@@ -7,16 +7,17 @@
 import type { G } from '@svgdotjs/svg.js';
 import type { MapConfiguration, MapLayer } from '../schema/map.ts';
 import { COLOR_PATTERN } from '../schema/map.ts';
-import type { Layout, Topology } from './types.ts';
+import type { LatLng, Layout, Topology } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
-import { contentFrame, viewportFrame } from './projection.ts';
+import { contentFrame, viewportFrame, type Frame } from './projection.ts';
 import { countryPaths, type Box } from './countries.ts';
 import { union } from './box-index.ts';
 import { drawScene, emptyExtent, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
 import { drawLogicalLayers } from './svg-logical.ts';
 import { drawLabels, fitPicture } from './picture-fit.ts';
-import { sizeAttributes, toBox, toRect, type PictureSize } from './picture-size.ts';
+import { fitAspect, sizeAttributes, textScale, toBox, toRect, type PictureSize } from './picture-size.ts';
+import { MIN_TEXT_PX } from './template-text.ts';
 import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
@@ -54,7 +55,24 @@ interface DrawInput {
   size?: PictureSize;
 }
 
-function compose(input: DrawInput): string {
+/**
+ * Picture units per screen px the picture will likely have, before anything
+ * is drawn: exact for a viewport's frame, from the content's points plus
+ * margins for a fitted one (labels and markers can only make it larger).
+ */
+function likelyTextScale(frame: Frame | null, points: readonly LatLng[], size: PictureSize): number {
+  if (!frame || !(size.width || size.height)) return 1;
+  if (frame.fixed) return textScale(fitAspect(frame.fixed, size), size);
+  const e = emptyExtent();
+  for (const p of points) {
+    const [x, y] = frame.project(p);
+    if (Number.isFinite(x) && Number.isFinite(y)) e.x0 = Math.min(e.x0, x), e.y0 = Math.min(e.y0, y), e.x1 = Math.max(e.x1, x), e.y1 = Math.max(e.y1, y);
+  }
+  if (!Number.isFinite(e.x0)) return 1;
+  return textScale(fitAspect({ x: e.x0, y: e.y0, w: e.x1 - e.x0 + 2 * MARGIN, h: e.y1 - e.y0 + 2 * MARGIN }, size), size);
+}
+
+function compose(input: DrawInput, scale?: number): string {
   const bg = input.background;
   const transparent = /^(none|transparent)$/i.test(bg);
   const dark = !transparent && isDark(bg);
@@ -71,7 +89,9 @@ function compose(input: DrawInput): string {
   const bgRect = canvas.rect();
   const land = canvas.group();
   const g = (attrs: Record<string, string | number>) => setAttrs(canvas.group(), attrs) as G;
-  const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner };
+  // Template text is drawn only where it will be legible at the scale the picture is seen at (template-text.ts).
+  const textAt = scale ?? likelyTextScale(frame, points, size);
+  const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner, textScale: textAt };
   const leaders = g({ class: 'leaders', stroke: dark ? '#bbbbbb' : '#666666', fill: 'none' });
   const labels = g({ class: 'labels', fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
   // Cluster titles go over edges, nodes and labels, with a halo in the background colour.
@@ -98,6 +118,9 @@ function compose(input: DrawInput): string {
     // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
     obstacles: logical.clusters.titles.map(toRect),
   });
+  // The picture came out smaller on screen than foreseen (a logical panel, labels, the legend): draw it again at its
+  // scale, with a little room so the second framing cannot undo it, rather than show text below a legible size.
+  if (scale === undefined && scene.textPx / fitted.k < MIN_TEXT_PX) return compose(input, fitted.k * 1.05);
   drawLabels(leaders, labels, inner, scene, fitted);
   const { box } = fitted;
   if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
@@ -129,6 +152,7 @@ function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null
     markers: parts.flatMap((p) => p.markers),
     labels: parts.flatMap((p) => p.labels),
     lines: parts.flatMap((p) => p.lines),
+    textPx: Math.min(Infinity, ...parts.map((p) => p.textPx)),
   };
 }
 
