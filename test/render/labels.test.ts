@@ -12,7 +12,7 @@ import { renderDiffSvg } from '../../render/diff-svg.ts';
 import type { Topology } from '../../render/types.ts';
 import type { EdgeRecord } from '../../datasources/types.ts';
 import { ep, rec } from './fixtures.ts';
-import { overlapsBetween, pictureBoxes } from './picture-geometry.ts';
+import { overlapsBetween, pictureBoxes, templateTextProblems } from './picture-geometry.ts';
 import { activeContent } from './svg-check.ts';
 
 /** Metros with 2-4 sites a few km apart, parallel circuits inside metros and between them. */
@@ -34,7 +34,9 @@ const CIRCUITS: [string, string, string, number][] = [
   ['zrh1-fra1', 'ZRH1', 'FRA1', 100], ['mil1-mil2', 'MIL1', 'MIL2', 10], ['mil2-mil3', 'MIL2', 'MIL3', 10],
   ['mil1-zrh2', 'MIL1', 'ZRH2', 100], ['mil3-fra2', 'MIL3', 'FRA2', 10],
 ];
-const site = (name: string) => ep(name, ...SITES[name]);
+/** Template text below this size on screen is left out (docs/render.md: Template text). */
+const MIN_SCREEN_PX = 8;
+const site = (name: string) => ep(name, ...SITES[name], { metro: name.slice(0, 3) });
 const denseRecords = (): EdgeRecord[] => CIRCUITS.map(([name, a, b, capacity], i) => rec(String(i + 1), name, site(a), site(b), { capacity }));
 const dense = () => buildTopology(denseRecords(), { name: 'Dense metros', layout: 'geographic' });
 
@@ -44,6 +46,7 @@ function assertReadable(svg: string, names: readonly string[], what: string) {
   assert.deepEqual(overlapsBetween(p.labels, p.nodes), [], `${what}: label-node`);
   assert.deepEqual(overlapsBetween(p.nodes), [], `${what}: node-node`);
   if (p.legend) assert.deepEqual(overlapsBetween(p.labels, [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend`);
+  assert.deepEqual(templateTextProblems(p, MIN_SCREEN_PX), [], `${what}: template text`);
   assert.deepEqual([...p.titles].sort(), [...names].sort(), `${what}: every node has its full name in a <title>`);
   assert.deepEqual(activeContent(svg), [], what);
   return p;
@@ -101,6 +104,61 @@ describe('Pictures of dense metros', () => {
     } });
     const p = assertReadable(svg, t.nodes.map((n) => n.name), 'viewport with legend');
     assert.ok(p.legend, 'a legend');
+  });
+});
+
+/** A router badge captioned with its metro under it, as the demo's template does with the site. */
+const BADGE = '<g data-width="18" data-height="18"><rect x="-9" y="-9" width="18" height="18" rx="4" fill="#1d3557" stroke="#ffffff" stroke-width="2"/>'
+  + '<text y="22" text-anchor="middle" font-size="9" fill="#1d3557">{{ meta.metro }}</text></g>';
+const badges = (grouped: boolean) => buildTopology(denseRecords(), {
+  name: 'Dense metros', layout: 'geographic', template: BADGE, ...(grouped ? { query: { node_group_criteria: ['metro'] } } : {}),
+});
+
+describe('Text drawn by node templates', () => {
+  const leaves = (t: Topology) => t.nodes.filter((n) => !n.children).map((n) => n.name);
+  for (const [what, size] of [['full size', {}], ['600x400', { width: 600, height: 400 }], ['200 wide', { width: 200 }]] as const) {
+    it(`overlaps no label, node or other text and is at least ${MIN_SCREEN_PX} px on screen: ${what}`, async () => {
+      for (const grouped of [false, true]) {
+        const t = await badges(grouped);
+        assertReadable(renderTopologySvg(t, size), leaves(t), `${what}${grouped ? ', metros as groups' : ''}`);
+      }
+    });
+  }
+
+  it('is left out of faint group markers: the metro sites spread around them are captioned by their own badges', async () => {
+    const t = await badges(true);
+    const p = pictureBoxes(renderTopologySvg(t));
+    const groups = new Set(t.nodes.filter((n) => n.children).map((n) => n.name));
+    assert.ok(groups.size >= 5);
+    assert.deepEqual(p.texts.filter((x) => groups.has(x.owner)).map((x) => x.name), []);
+    assert.equal(p.texts.length, leaves(t).length, 'each router keeps its caption at full size');
+    assert.equal(p.labels.length, 0, 'captioned routers get no label');
+  });
+
+  it('is left out when too small to read, and the router is then labelled with its name where there is room', async () => {
+    const t = await badges(false);
+    const p = pictureBoxes(renderTopologySvg(t, { width: 600, height: 400 }));
+    assert.ok(p.viewBox[2] / 600 > 9 / MIN_SCREEN_PX, 'the 9 px caption would show under 8 px');
+    assert.deepEqual(p.texts, []);
+    assert.ok(p.labels.length >= 3, `labels placed instead: ${p.labels.map((l) => l.name)}`);
+    assert.ok(p.labels.every((l) => leaves(t).includes(l.name)), 'labels name the routers');
+  });
+
+  it('stays where it reads: a map framed on a viewport at 1200 px keeps it, at 300 px leaves it out', async () => {
+    const t = await badges(false);
+    const map = (width: number) => pictureBoxes(renderMapSvg({ name: 'Europe', configuration: {
+      viewport: { center: { lat: 50, lng: 6 }, zoom: 6 }, layers: [{ name: 'Metros', mapjson: JSON.stringify(t) }],
+    } }, undefined, { width }));
+    assert.ok(map(1200).texts.length > 0 && map(1200).texts.every((x) => x.px === 9));
+    assert.deepEqual(map(300).texts, []);
+  });
+
+  it('is left out when empty, and the node is labelled instead', async () => {
+    const t = await buildTopology(denseRecords().slice(0, 3), { name: 'Empty captions', layout: 'geographic', template: BADGE.replace('meta.metro', 'meta.nothing') });
+    const p = pictureBoxes(renderTopologySvg(t));
+    assert.deepEqual(p.texts, []);
+    assert.ok(p.labels.length > 0, 'labels instead');
+    assert.doesNotMatch(renderTopologySvg(t), /<text[^>]*><\/text>|<text[^>]*\/>/);
   });
 });
 
