@@ -12,7 +12,7 @@ import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame, viewportFrame, type Frame } from './projection.ts';
 import { countryPaths, type Box } from './countries.ts';
-import { union } from './box-index.ts';
+import { type Rect, union } from './box-index.ts';
 import { drawScene, emptyExtent, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
 import { drawLogicalLayers } from './svg-logical.ts';
 import { drawLabels, fitPicture } from './picture-fit.ts';
@@ -63,10 +63,10 @@ interface DrawInput {
 function likelyTextScale(frame: Frame | null, points: readonly LatLng[], size: PictureSize): number {
   if (!frame || !(size.width || size.height)) return 1;
   if (frame.fixed) return textScale(fitAspect(frame.fixed, size), size);
-  const e = emptyExtent();
+  let e: Rect = emptyExtent();
   for (const p of points) {
     const [x, y] = frame.project(p);
-    if (Number.isFinite(x) && Number.isFinite(y)) e.x0 = Math.min(e.x0, x), e.y0 = Math.min(e.y0, y), e.x1 = Math.max(e.x1, x), e.y1 = Math.max(e.y1, y);
+    if (Number.isFinite(x) && Number.isFinite(y)) e = union(e, { x0: x, y0: y, x1: x, y1: y });
   }
   if (!Number.isFinite(e.x0)) return 1;
   return textScale(fitAspect({ x: e.x0, y: e.y0, w: e.x1 - e.x0 + 2 * MARGIN, h: e.y1 - e.y0 + 2 * MARGIN }, size), size);

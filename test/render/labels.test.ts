@@ -125,6 +125,17 @@ describe('Text drawn by node templates', () => {
     });
   }
 
+  it('is never under 8 px on screen, at any width from 600 to 1250 px', async () => {
+    const t = await badges(false);
+    const shown: number[] = [];
+    for (let width = 600; width <= 1250; width += 50) {
+      const p = pictureBoxes(renderTopologySvg(t, { width }));
+      assert.deepEqual(p.texts.filter((x) => x.px < MIN_SCREEN_PX).map((x) => `${x.name} ${x.px}`), [], `${width} px wide`);
+      shown.push(p.texts.length);
+    }
+    assert.ok(shown[0] === 0 && shown.at(-1) === t.nodes.length, `left out when small, all shown when large: ${shown}`);
+  });
+
   it('is left out of faint group markers: the metro sites spread around them are captioned by their own badges', async () => {
     const t = await badges(true);
     const p = pictureBoxes(renderTopologySvg(t));
