@@ -15,7 +15,7 @@
 import type { G } from '@svgdotjs/svg.js';
 import type { Topology, TopologyEdge, TopologyNode } from './types.ts';
 import type { Frame } from './projection.ts';
-import type { Rect } from './box-index.ts';
+import { BoxIndex, type Rect } from './box-index.ts';
 import type { LabelRequest } from './labels.ts';
 import { edgeD, type Pt } from './paths.ts';
 import { setAttrs, fmt } from './svg-canvas.ts';
@@ -108,6 +108,10 @@ const nodeMarkup = (n: TopologyNode, at: Pt, markup: string) =>
 
 interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect; markup: string; text: boolean }
 
+const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x + b.x1, y1: y + b.y1 });
+const moved = (p: Placed) => Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]) > ANCHOR_AFTER_PX;
+const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHOR_R };
+
 const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map(String);
 
 /** Draws every layer; spreads overlapping geographic markers across layers first. */
@@ -133,6 +137,12 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   const spreadable = perLayer.flatMap((p, i) => (layers[i].style.logical ? [] : p.placed));
   const shown = spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })));
   spreadable.forEach((p, i) => { p.shown = shown[i]; });
+  // Where leaf markers and the dots at spread ones' true positions are: a group marker is drawn only clear of them.
+  const leaves = new BoxIndex(32);
+  for (const p of perLayer.flatMap((x) => x.placed)) {
+    leaves.add(at(p.box, p.shown));
+    if (moved(p)) leaves.add(at(ANCHOR_BOX, p.at));
+  }
 
   // Circuit ends by name, per namespace.
   const byName = new Map<object, Map<string, Placed>>();
@@ -150,7 +160,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     const { topology: t, style, target } = l;
     const { placed, groupNodes } = perLayer[li];
     const names = byName.get(l.namespace ?? l)!;
-    // Group nodes first and faint, as Terranova draws them, so members stay readable.
+    // Group nodes first and faint, as Terranova draws them, so members stay readable; only where no other marker is.
     // Node colour is set once per layer and inherited: fill and `color` (templates may use currentColor).
     const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
     // A group moves with its members, by their mean move.
@@ -160,8 +170,19 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       return [p[0] + moves.reduce((a, m) => a + m[0], 0) / moves.length, p[1] + moves.reduce((a, m) => a + m[1], 0) / moves.length];
     };
     // They show their template's shapes, not its text: their members and labels surround them (docs/render.md).
-    target.inner.set(setAttrs(target.groups.group(), { class: 'group-nodes', opacity: 0.45, ...nodeStyle }).node,
-      groupNodes.map((g) => nodeMarkup(g[0], groupAt(g), shownMarkup(safeMarkup(g[0].meta.svg), 1, false).markup)).join(''));
+    const groupMarkup: string[] = [];
+    for (const g of groupNodes) {
+      const markup = shownMarkup(safeMarkup(g[0].meta.svg), 1, false).markup;
+      const p = groupAt(g);
+      const box = at(markerBox(markup, size(g[0], 'computed_width', 10), size(g[0], 'computed_height', 10)), p);
+      // Under or among its members (a site whose routers were spread around it) it would only be a nameless ghost.
+      if (leaves.blocked(box)) continue;
+      leaves.add(box);
+      markers.push(box);
+      grow(extent, box.x0, box.y0, box.x1, box.y1);
+      groupMarkup.push(nodeMarkup(g[0], p, markup));
+    }
+    target.inner.set(setAttrs(target.groups.group(), { class: 'group-nodes', opacity: 0.45, ...nodeStyle }).node, groupMarkup.join(''));
 
     const degree = new Map<string, number>(), capacity = new Map<string, number>();
     const edgeMarkup: string[] = [];
@@ -207,7 +228,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       const box = { x0: x + p.box.x0, y0: y + p.box.y0, x1: x + p.box.x1, y1: y + p.box.y1 };
       grow(extent, box.x0, box.y0, box.x1, box.y1);
       markers.push(box);
-      if (Math.hypot(x - p.at[0], y - p.at[1]) > ANCHOR_AFTER_PX) {
+      if (moved(p)) {
         anchorMarkup.push(elementMarkup('line', { x1: fmt(p.at[0]), y1: fmt(p.at[1]), x2: fmt(x), y2: fmt(y) }),
           elementMarkup('circle', { cx: fmt(p.at[0]), cy: fmt(p.at[1]), r: String(ANCHOR_R), stroke: 'none' }));
         markers.push({ x0: p.at[0] - ANCHOR_R, y0: p.at[1] - ANCHOR_R, x1: p.at[0] + ANCHOR_R, y1: p.at[1] + ANCHOR_R });

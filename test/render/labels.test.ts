@@ -45,6 +45,7 @@ function assertReadable(svg: string, names: readonly string[], what: string) {
   assert.deepEqual(overlapsBetween(p.labels), [], `${what}: label-label`);
   assert.deepEqual(overlapsBetween(p.labels, p.nodes), [], `${what}: label-node`);
   assert.deepEqual(overlapsBetween(p.nodes), [], `${what}: node-node`);
+  assert.deepEqual([...overlapsBetween(p.groups, [...p.nodes, ...p.labels]), ...overlapsBetween(p.groups)], [], `${what}: faint group markers`);
   if (p.legend) assert.deepEqual(overlapsBetween(p.labels, [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend`);
   assert.deepEqual(templateTextProblems(p, MIN_SCREEN_PX), [], `${what}: template text`);
   assert.deepEqual([...p.titles].sort(), [...names].sort(), `${what}: every node has its full name in a <title>`);
@@ -170,6 +171,23 @@ describe('Text drawn by node templates', () => {
     assert.deepEqual(p.texts, []);
     assert.ok(p.labels.length > 0, 'labels instead');
     assert.doesNotMatch(renderTopologySvg(t), /<text[^>]*><\/text>|<text[^>]*\/>/);
+  });
+});
+
+describe('Faint group markers', () => {
+  it('are drawn where no other marker is, and left out among their members', async () => {
+    // "west" has two sites 10 degrees apart (its marker lies between them); "east" two routers at one point, spread around it.
+    const at = (name: string, lat: number, lng: number, region: string) => ep(name, lat, lng, { region });
+    const records = [
+      rec('1', 'w', at('W1', 40, -110, 'west'), at('W2', 40, -100, 'west')),
+      rec('2', 'x', at('W2', 40, -100, 'west'), at('E1', 40, -80, 'east')),
+      rec('3', 'e', at('E1', 40, -80, 'east'), at('E2', 40, -80, 'east')),
+    ];
+    const t = await buildTopology(records, { name: 'Regions', layout: 'geographic', template: BADGE.replace('meta.metro', 'name'), query: { node_group_criteria: ['region'] } });
+    const svg = renderTopologySvg(t);
+    const p = assertReadable(svg, ['W1', 'W2', 'E1', 'E2'], 'regions');
+    assert.deepEqual(p.groups.map((g) => g.name), ['west']);
+    assert.match(svg, /<g class="group-nodes"[^>]*><g transform="[^"]*"><title>west<\/title><g data-width="18" data-height="18"><rect [^>]*\/><\/g><\/g><\/g>/, 'its badge without the caption');
   });
 });
 

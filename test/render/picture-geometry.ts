@@ -1,7 +1,8 @@
 // Test helper: the boxes a picture draws, read back from its SVG - each
 // placed label (class "labels": its text at the group's font size), each leaf
 // node (class "nodes": its template markup around its translate), the legend
-// (class "legend": its frame), the text node templates draw (leaf and group
+// (class "legend": its frame), each faint group marker drawn (class
+// "group-nodes"), the text node templates draw (leaf and group
 // nodes alike: every <text> of the picture that is not a label, the legend's
 // or a cluster title, with its size as seen on screen) - and the overlaps
 // between them. Text widths
@@ -39,24 +40,23 @@ export function pictureBoxes(svg: string) {
       labels.push({ name: text, box: { x0: x, y0: y - 0.62 * f, x1: x + textWidth(text, f), y1: y + 0.62 * f } });
     }
   }
-  const nodes: Labeled[] = [];
-  const leafEls: El[] = [];
-  const titles: string[] = [];
-  for (const g of byClass(doc, 'nodes')) {
-    for (const node of kids(g)) {
-      leafEls.push(node);
-      const m = /translate\((-?[\d.]+),(-?[\d.]+)\)/.exec(node.getAttribute('transform') ?? '');
-      if (!m) throw new Error('a node without its position');
-      const [title, ...drawn] = kids(node);
-      const name = title.localName === 'title' ? title.textContent ?? '' : '';
-      titles.push(name);
-      const outer = drawn[0];
-      const markup = drawn.map((d) => d.toString()).join('');
-      const b = markerBox(markup, Number(outer?.getAttribute('data-width')) || 10, Number(outer?.getAttribute('data-height')) || 10);
-      const x = Number(m[1]), y = Number(m[2]);
-      nodes.push({ name, box: { x0: x + b.x0, y0: y + b.y0, x1: x + b.x1, y1: y + b.y1 } });
-    }
-  }
+  // Leaf nodes (class "nodes") and faint group markers (class "group-nodes"): each a group at its translate, its <title> first.
+  const read = (cls: string) => byClass(doc, cls).flatMap(kids).map((node) => {
+    const m = translateOf(node);
+    if (!m) throw new Error('a node without its position');
+    const [title, ...drawn] = kids(node);
+    const name = title.localName === 'title' ? title.textContent ?? '' : '';
+    const outer = drawn[0];
+    const markup = drawn.map((d) => d.toString()).join('');
+    const b = markerBox(markup, Number(outer?.getAttribute('data-width')) || 10, Number(outer?.getAttribute('data-height')) || 10);
+    const x = Number(m[1]), y = Number(m[2]);
+    return { el: node, name, box: { x0: x + b.x0, y0: y + b.y0, x1: x + b.x1, y1: y + b.y1 } };
+  });
+  const leaves = read('nodes');
+  const nodes: Labeled[] = leaves.map(({ name, box }) => ({ name, box }));
+  const leafEls = leaves.map((l) => l.el);
+  const titles = nodes.map((n) => n.name);
+  const groups: Labeled[] = read('group-nodes').map(({ name, box }) => ({ name, box }));
   // Every other <text>: drawn by a template, inside a node (a group at its translate, its <title> first).
   const texts: TemplateText[] = [];
   const sx = root.getAttribute('width') ? num(root, 'width') / Number(String(root.getAttribute('viewBox')).split(' ')[2]) : 1;
@@ -92,7 +92,7 @@ export function pictureBoxes(svg: string) {
   const leaders = byClass(doc, 'leaders').flatMap((g) => Array.from(g.getElementsByTagName('line')))
     .map((l) => [num(l, 'x1'), num(l, 'y1'), num(l, 'x2'), num(l, 'y2')] as const);
   const viewBox = String(root.getAttribute('viewBox')).split(' ').map(Number);
-  return { doc, root, labels, nodes, titles, legend, leaders, viewBox, texts };
+  return { doc, root, labels, nodes, titles, legend, leaders, viewBox, texts, groups };
 }
 
 const meets = (a: Rect, b: Rect) => a.x0 < b.x1 - 0.01 && b.x0 < a.x1 - 0.01 && a.y0 < b.y1 - 0.01 && b.y0 < a.y1 - 0.01;
