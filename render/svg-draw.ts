@@ -70,6 +70,8 @@ export interface DrawTarget {
   inner: WeakMap<object, string>;
   /** Picture units per px on screen (default 1): template text smaller than MIN_TEXT_PX on screen is left out. */
   textScale?: number;
+  /** Halo colour of template text that sets no stroke (the labels' halo; default white). */
+  halo?: string;
 }
 
 export interface SceneLayer {
@@ -127,7 +129,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       const p = frame.project(n.coordinate);
       if (!valid(p)) continue;
       if (n.children) { groupNodes.push([n, p]); continue; }
-      const shown = shownMarkup(safeMarkup(n.meta.svg), scale);
+      const shown = shownMarkup(safeMarkup(n.meta.svg), scale, true, l.target.halo);
       textPx = Math.min(textPx, shown.minPx);
       const box = markerBox(shown.markup, size(n, 'computed_width', 10), size(n, 'computed_height', 10));
       placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text });

@@ -91,7 +91,7 @@ function compose(input: DrawInput, scale?: number): string {
   const g = (attrs: Record<string, string | number>) => setAttrs(canvas.group(), attrs) as G;
   // Template text is drawn only where it will be legible at the scale the picture is seen at (template-text.ts).
   const textAt = scale ?? likelyTextScale(frame, points, size);
-  const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner, textScale: textAt };
+  const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner, textScale: textAt, halo: dark ? '#000000' : '#ffffff' };
   const leaders = g({ class: 'leaders', stroke: dark ? '#bbbbbb' : '#666666', fill: 'none' });
   const labels = g({ class: 'labels', fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
   // Cluster titles go over edges, nodes and labels, with a halo in the background colour.

@@ -5,6 +5,10 @@
 // under MIN_TEXT_PX on screen is left out, as is text with nothing to show;
 // the node then counts as having no text of its own and gets a placed label,
 // which keeps 11 px or is left out. Faint group markers keep no text at all.
+// Text the template leaves unstroked would take the marker outline the
+// picture's node group sets (dark, 1 px: heavy, smudged glyphs); it gets a
+// halo in the labels' halo colour instead, so circuits under it do not cut
+// through it.
 // Works on sanitizer output and answers sanitizer output: the markup is
 // parsed, elements are removed, and the rest is serialized again.
 import type { DomLike } from '../svg-safety/sanitize.ts';
@@ -29,7 +33,12 @@ export interface Shown {
   minPx: number;
 }
 
-type El = DomLike & { getAttribute(n: string): string | null; removeChild(c: unknown): void; textContent: string | null };
+type El = DomLike & {
+  getAttribute(n: string): string | null; setAttribute(n: string, v: string): void; removeChild(c: unknown): void; textContent: string | null;
+};
+const stroked = (el: El) => el.getAttribute('stroke') !== null || /(?:^|;)\s*stroke\s*:/i.test(el.getAttribute('style') ?? '');
+/** The halo: as wide as the labels' (3 px at 11 px), for the text's own size. */
+const HALO_EM = 3 / 11;
 const isEl = (n: DomLike): n is El => n.nodeType === 1;
 
 /** The font size `el` gives its text: its attribute or style, relative to `inherited` for em, % and smaller/larger. */
@@ -51,12 +60,13 @@ function fontPx(el: El, inherited: number): number {
 /**
  * `markup` (sanitizer output) as a picture at `scale` picture units per
  * screen px shows it: text under MIN_TEXT_PX on screen, or empty, left out;
- * all text left out when `keepText` is false (faint group markers).
+ * all text left out when `keepText` is false (faint group markers); text
+ * that sets no stroke of its own haloed in `halo`.
  */
-export function shownMarkup(markup: string, scale: number, keepText = true): Shown {
+export function shownMarkup(markup: string, scale: number, keepText = true, halo = '#ffffff'): Shown {
   if (!markup.includes('<text')) return { markup, text: false, minPx: Infinity };
   const minPx = keepText ? MIN_TEXT_PX * scale : Infinity;
-  const key = `${minPx}:${markup}`;
+  const key = `${minPx}:${halo}:${markup}`;
   const hit = cache.get(key);
   if (hit) return hit;
   let root: DomLike;
@@ -66,7 +76,7 @@ export function shownMarkup(markup: string, scale: number, keepText = true): Sho
     return { markup: '', text: false, minPx: Infinity };
   }
   let smallest = Infinity;
-  const visit = (parent: El, px: number) => {
+  const visit = (parent: El, px: number, outlined: boolean) => {
     for (const child of Array.from(parent.childNodes)) {
       if (!isEl(child)) continue;
       const own = fontPx(child, px);
@@ -75,13 +85,20 @@ export function shownMarkup(markup: string, scale: number, keepText = true): Sho
         parent.removeChild(child);
         continue;
       }
-      visit(child, own);
+      const set = outlined || stroked(child);
+      if (child.localName === 'text' && !set) {
+        child.setAttribute('stroke', halo);
+        child.setAttribute('stroke-width', String(Math.round(HALO_EM * own * 100) / 100));
+        child.setAttribute('stroke-linejoin', 'round');
+        child.setAttribute('paint-order', 'stroke');
+      }
+      visit(child, own, set);
       // Empty, or emptied by the tspans left out.
       if (isText && !(child.textContent ?? '').trim()) parent.removeChild(child);
       else if (isText) smallest = Math.min(smallest, own);
     }
   };
-  visit(root as El, SVG_DEFAULT_FONT_PX);
+  visit(root as El, SVG_DEFAULT_FONT_PX, false);
   const out: string[] = [];
   for (const child of Array.from(root.childNodes)) out.push(serialize(child));
   const joined = out.join('');

@@ -165,6 +165,21 @@ describe('Text drawn by node templates', () => {
     assert.deepEqual(map(300).texts, []);
   });
 
+  it('is haloed like the labels, not outlined with the marker\'s stroke, unless the template strokes it', async () => {
+    const t = await badges(false);
+    const captions = (svg: string) => [...svg.matchAll(/<text y="22"[^>]*>/g)].map((m) => m[0]);
+    const light = captions(renderTopologySvg(t));
+    assert.equal(light.length, t.nodes.length);
+    for (const c of light) assert.match(c, /stroke="#ffffff" stroke-width="2.45" stroke-linejoin="round" paint-order="stroke"/);
+    const dark = captions(renderTopologySvg(t, { background: '#101820' }));
+    assert.equal(dark.length, t.nodes.length);
+    for (const c of dark) assert.match(c, /stroke="#000000"/);
+    const own = await buildTopology(denseRecords(), { name: 'Own stroke', layout: 'geographic', template: BADGE.replace('font-size="9"', 'font-size="9" stroke="none"') });
+    const kept = captions(renderTopologySvg(own));
+    assert.equal(kept.length, t.nodes.length);
+    for (const c of kept) assert.doesNotMatch(c, /paint-order|#ffffff/);
+  });
+
   it('is left out when empty, and the node is labelled instead', async () => {
     const t = await buildTopology(denseRecords().slice(0, 3), { name: 'Empty captions', layout: 'geographic', template: BADGE.replace('meta.metro', 'meta.nothing') });
     const p = pictureBoxes(renderTopologySvg(t));
