@@ -54,6 +54,8 @@ const MAX_LABEL_CHARS = 48;
 /** A spread node farther than this from its true position gets a line back to it. */
 const ANCHOR_AFTER_PX = 1;
 const ANCHOR_R = 2;
+/** Clear space between spread markers, in px on screen. */
+const SPREAD_GAP_PX = 3;
 
 /** A name as its label shows it: a long one cut (by characters, not UTF-16 halves) with an ellipsis, so it cannot make the picture thousands of pixels wide. */
 function labelText(name: string): string {
@@ -137,7 +139,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     return { placed, groupNodes };
   });
   const spreadable = perLayer.flatMap((p, i) => (layers[i].style.logical ? [] : p.placed));
-  const shown = spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })));
+  // 3 px apart on screen: in a picture drawn smaller than its viewBox, that many more picture units.
+  const shown = spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })), SPREAD_GAP_PX * (layers[0]?.target.textScale ?? 1));
   spreadable.forEach((p, i) => { p.shown = shown[i]; });
   // Where leaf markers and the dots at spread ones' true positions are: a group marker is drawn only clear of them.
   const leaves = new BoxIndex(32);

@@ -55,21 +55,33 @@ interface DrawInput {
   size?: PictureSize;
 }
 
+/** Room for markers around the content's points when foreseeing a picture's scale. */
+const MARKER_ROOM = 20;
+
 /**
  * Picture units per screen px the picture will likely have, before anything
- * is drawn: exact for a viewport's frame, from the content's points plus
- * margins for a fitted one (labels and markers can only make it larger).
+ * is drawn (spreading and template text depend on it): exact for a
+ * viewport's frame; for a fitted one, from its content's points with room
+ * for markers, picture-fit.ts's margins and labels within MARGIN px of the
+ * content, and the legend under it (which grow with the scale itself).
  */
-function likelyTextScale(frame: Frame | null, points: readonly LatLng[], size: PictureSize): number {
+function likelyTextScale(frame: Frame | null, points: readonly LatLng[], size: PictureSize, legendRows: number): number {
   if (!frame || !(size.width || size.height)) return 1;
-  if (frame.fixed) return textScale(fitAspect(frame.fixed, size), size);
+  // picture-fit.ts takes 2% over the scale a box needs, when it needs more than 1.
+  const over = (k: number) => (k > 1 ? k * 1.02 : 1);
+  if (frame.fixed) return over(textScale(fitAspect(frame.fixed, size), size));
   let e: Rect = emptyExtent();
   for (const p of points) {
     const [x, y] = frame.project(p);
     if (Number.isFinite(x) && Number.isFinite(y)) e = union(e, { x0: x, y0: y, x1: x, y1: y });
   }
   if (!Number.isFinite(e.x0)) return 1;
-  return textScale(fitAspect({ x: e.x0, y: e.y0, w: e.x1 - e.x0 + 2 * MARGIN, h: e.y1 - e.y0 + 2 * MARGIN }, size), size);
+  const legendPerK = legendRows > 0 ? LEGEND_PAD * 3 + LEGEND_ROW * legendRows : 0;
+  // box = fixed part + k x growing part, seen at `side` px: k = fixed / (side - growing), the growing part kept under half.
+  const need = (fixed: number, growing: number, side?: number) => (side ? fixed / Math.max(side - growing, side / 2) : 0);
+  return over(Math.max(
+    need(Math.max(e.x1 - e.x0 + MARKER_ROOM + 2 * MARGIN, 200), 2 * MARGIN, size.width),
+    need(Math.max(e.y1 - e.y0 + MARKER_ROOM + 2 * MARGIN, 150), 2 * MARGIN + legendPerK, size.height)));
 }
 
 function compose(input: DrawInput, scale?: number): string {
@@ -90,7 +102,7 @@ function compose(input: DrawInput, scale?: number): string {
   const land = canvas.group();
   const g = (attrs: Record<string, string | number>) => setAttrs(canvas.group(), attrs) as G;
   // Template text is drawn only where it will be legible at the scale the picture is seen at (template-text.ts).
-  const textAt = scale ?? likelyTextScale(frame, points, size);
+  const textAt = scale ?? likelyTextScale(frame, points, size, input.showLegend ? input.layers.length : 0);
   const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner, textScale: textAt, halo: dark ? '#000000' : '#ffffff' };
   const leaders = g({ class: 'leaders', stroke: dark ? '#bbbbbb' : '#666666', fill: 'none' });
   const labels = g({ class: 'labels', fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
@@ -118,9 +130,9 @@ function compose(input: DrawInput, scale?: number): string {
     // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
     obstacles: logical.clusters.titles.map(toRect),
   });
-  // The picture came out smaller on screen than foreseen (a logical panel, labels, the legend): draw it again at its
-  // scale, with a little room so the second framing cannot undo it, rather than show text below a legible size.
-  if (scale === undefined && scene.textPx / fitted.k < MIN_TEXT_PX) return compose(input, fitted.k * 1.05);
+  // The picture came out smaller on screen than foreseen (a logical panel, labels): draw it again at its scale, with a
+  // little room so the second framing cannot undo it, rather than show text under a legible size or markers closer than 3 px.
+  if (scale === undefined && (scene.textPx / fitted.k < MIN_TEXT_PX || fitted.k > textAt * 1.03)) return compose(input, fitted.k * 1.05);
   drawLabels(leaders, labels, inner, scene, fitted);
   const { box } = fitted;
   if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);

@@ -84,6 +84,20 @@ describe('Pictures of dense metros', () => {
     assert.match(svg, /<g class="anchors"[^>]*><line /, 'lines to the true positions');
   });
 
+  it('keep spread markers 3 px apart on screen, however small the picture is drawn', async () => {
+    const t = await dense();
+    for (const size of [{}, { width: 600, height: 400 }, { width: 200 }]) {
+      const p = pictureBoxes(renderTopologySvg(t, size));
+      const px = size.width ? size.width / p.viewBox[2] : 1;
+      let closest = Infinity, pair = '';
+      p.nodes.forEach((a, i) => p.nodes.slice(i + 1).forEach((b) => {
+        const apart = Math.max(b.box.x0 - a.box.x1, a.box.x0 - b.box.x1, b.box.y0 - a.box.y1, a.box.y0 - b.box.y1) * px;
+        if (apart < closest) [closest, pair] = [apart, `${a.name} / ${b.name}`];
+      }));
+      assert.ok(closest >= 2.95, `${JSON.stringify(size)}: ${pair} ${closest.toFixed(2)} px apart on screen`);
+    }
+  });
+
   it('draw parallel circuits between sites a few km apart as distinct arcs', async () => {
     const svg = renderTopologySvg(await dense(), { edgeWidth: 2 });
     for (const [x, y] of [['fra1-fra2-a', 'fra1-fra2-b'], ['par1-par2-a', 'par1-par2-b'], ['lon1-lon3-a', 'lon1-lon3-c']]) {
