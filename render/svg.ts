@@ -174,7 +174,7 @@ const legendSize = (styles: LayerStyle[], k: number) => ({
   h: (LEGEND_PAD * 2 + LEGEND_ROW * styles.length) * k,
 });
 
-/** A legend of layers at (x, y): under the content (fitted pictures) or over its bottom-left corner (viewport pictures); k scales it with the labels. */
+/** A legend of layers at (x, y): under the content (fitted pictures), or over a corner of the view clear of markers, else under it (viewport pictures: picture-fit.ts); k scales it with the labels. */
 function drawLegend(parent: G, styles: LayerStyle[], at: { x: number; y: number }, k: number): void {
   const { w, h } = legendSize(styles, k);
   const { x, y } = at;

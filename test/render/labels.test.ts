@@ -46,7 +46,7 @@ function assertReadable(svg: string, names: readonly string[], what: string) {
   assert.deepEqual(overlapsBetween(p.labels, p.nodes), [], `${what}: label-node`);
   assert.deepEqual(overlapsBetween(p.nodes), [], `${what}: node-node`);
   assert.deepEqual([...overlapsBetween(p.groups, [...p.nodes, ...p.labels]), ...overlapsBetween(p.groups)], [], `${what}: faint group markers`);
-  if (p.legend) assert.deepEqual(overlapsBetween(p.labels, [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend`);
+  if (p.legend) assert.deepEqual(overlapsBetween([...p.labels, ...p.nodes, ...p.groups], [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend, node-legend`);
   assert.deepEqual(templateTextProblems(p, MIN_SCREEN_PX), [], `${what}: template text`);
   assert.deepEqual([...p.titles].sort(), [...names].sort(), `${what}: every node has its full name in a <title>`);
   assert.deepEqual(activeContent(svg), [], what);
@@ -219,6 +219,34 @@ describe('Faint group markers', () => {
     const p = assertReadable(svg, ['W1', 'W2', 'E1', 'E2'], 'regions');
     assert.deepEqual(p.groups.map((g) => g.name), ['west']);
     assert.match(svg, /<g class="group-nodes"[^>]*><g transform="[^"]*"><title>west<\/title><g data-width="18" data-height="18"><rect [^>]*\/><\/g><\/g><\/g>/, 'its badge without the caption');
+  });
+});
+
+describe('The legend of a viewport picture', () => {
+  const grid = async (lats: number[], lngs: number[]) => {
+    const records = lats.flatMap((lat, i) => lngs.map((lng, j) => rec(`${i}-${j}`, `c${i}-${j}`, ep(`N${i}-${j}`, lat, lng), ep('HUB', 50, 6))));
+    return buildTopology(records, { name: 'Grid', layout: 'geographic' });
+  };
+  const picture = (t: Topology) => renderMapSvg({ name: 'Grid', configuration: {
+    showLegend: true, viewport: { center: { lat: 50, lng: 6 }, zoom: 6 }, layers: [{ name: 'Grid layer', mapjson: JSON.stringify(t) }],
+  } });
+
+  it('takes a corner no marker is in: the lower right when nodes fill the lower left', async () => {
+    const t = await grid([45, 45.3, 45.6], [-6.5, -5.5, -4.5, -3.5]);
+    const p = assertReadable(picture(t), t.nodes.map((n) => n.name), 'lower left taken');
+    const [x, y, w, h] = p.viewBox;
+    assert.deepEqual([w, h], [1200, 700], 'the view keeps its size');
+    assert.ok(p.legend && p.legend.x0 > x + w / 2 && p.legend.y0 > y + h / 2, `legend at ${JSON.stringify(p.legend)}`);
+  });
+
+  it('goes under the view when every corner has markers, growing the picture', async () => {
+    // The view spans about 44.8-54.7 N, 7.2 W-19.2 E: a patch of nodes at each corner, about 30 px apart.
+    const steps = (from: number, n: number, by: number) => Array.from({ length: n }, (_, i) => from + i * by);
+    const t = await grid([...steps(45, 5, 0.3), ...steps(53.3, 5, 0.3)], [...steps(-7, 9, 0.6), ...steps(14, 9, 0.6)]);
+    const p = assertReadable(picture(t), t.nodes.map((n) => n.name), 'every corner taken');
+    const [, y, w, h] = p.viewBox;
+    assert.equal(w, 1200);
+    assert.ok(p.legend && h > 700 && p.legend.y0 >= y + 700, `legend at ${JSON.stringify(p.legend)} in a view ${h} high`);
   });
 });
 
