@@ -73,7 +73,8 @@ export function shownMarkup(markup: string, scale: number, keepText = true, halo
   try {
     root = parseFragment(markup);
   } catch {
-    return { markup: '', text: false, minPx: Infinity };
+    // Sanitizer output always parses, unless it outgrew the fragment limit: drawn as it is.
+    return { markup, text: true, minPx: Infinity };
   }
   let smallest = Infinity;
   const visit = (parent: El, px: number, outlined: boolean) => {
