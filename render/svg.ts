@@ -131,8 +131,10 @@ function compose(input: DrawInput, scale?: number): string {
     obstacles: logical.clusters.titles.map(toRect),
   });
   // The picture came out smaller on screen than foreseen (a logical panel, labels): draw it again at its scale, with a
-  // little room so the second framing cannot undo it, rather than show text under a legible size or markers closer than 3 px.
-  if (scale === undefined && (scene.textPx / fitted.k < MIN_TEXT_PX || fitted.k > textAt * 1.03)) return compose(input, fitted.k * 1.05);
+  // little room so the second framing cannot undo it, rather than show text under a legible size or spread markers
+  // (geographic layers only) closer than 3 px.
+  const again = scene.textPx / fitted.k < MIN_TEXT_PX || (geographic.length > 0 && fitted.k > textAt * 1.03);
+  if (scale === undefined && again) return compose(input, fitted.k * 1.05);
   drawLabels(leaders, labels, inner, scene, fitted);
   const { box } = fitted;
   if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
