@@ -93,6 +93,8 @@ export interface Scene {
   lines: [number, number, number, number][];
   /** The smallest font size of the template text drawn, in picture units (Infinity when none). */
   textPx: number;
+  /** The largest font size of the template text left out as too small at `DrawTarget.textScale` (0 when none). */
+  hiddenPx: number;
 }
 
 const size = (n: TopologyNode, k: string, d: number) => {
@@ -121,7 +123,7 @@ const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? [])
 /** Draws every layer; spreads overlapping geographic markers across layers first. */
 export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   const extent = emptyExtent();
-  let textPx = Infinity;
+  let textPx = Infinity, hiddenPx = 0;
   // Project every node; leaves get the markup they show and its box.
   const perLayer = layers.map((l) => {
     const scale = l.target.textScale ?? 1;
@@ -133,6 +135,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       if (n.children) { groupNodes.push([n, p]); continue; }
       const shown = shownMarkup(safeMarkup(n.meta.svg), scale, true, l.target.halo);
       textPx = Math.min(textPx, shown.minPx);
+      hiddenPx = Math.max(hiddenPx, shown.hiddenPx);
       const box = markerBox(shown.markup, size(n, 'computed_width', 10), size(n, 'computed_height', 10));
       placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text });
     }
@@ -251,5 +254,5 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     }
     target.inner.set(setAttrs(target.nodes.group(), { class: 'nodes', ...nodeStyle }).node, leafMarkup.join(''));
   });
-  return { extent, markers, labels, lines: pieces, textPx };
+  return { extent, markers, labels, lines: pieces, textPx, hiddenPx };
 }

@@ -84,7 +84,7 @@ function likelyTextScale(frame: Frame | null, points: readonly LatLng[], size: P
     need(Math.max(e.y1 - e.y0 + MARKER_ROOM + 2 * MARGIN, 150), 2 * MARGIN + legendPerK, size.height)));
 }
 
-function compose(input: DrawInput, scale?: number): string {
+function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   const bg = input.background;
   const transparent = /^(none|transparent)$/i.test(bg);
   const dark = !transparent && isDark(bg);
@@ -130,11 +130,12 @@ function compose(input: DrawInput, scale?: number): string {
     // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
     obstacles: logical.clusters.titles.map(toRect),
   });
-  // The picture came out smaller on screen than foreseen (a logical panel, labels): draw it again at its scale, with a
-  // little room so the second framing cannot undo it, rather than show text under a legible size or spread markers
-  // (geographic layers only) closer than 3 px.
-  const again = scene.textPx / fitted.k < MIN_TEXT_PX || (geographic.length > 0 && fitted.k > textAt * 1.03);
-  if (scale === undefined && again) return compose(input, fitted.k * 1.05);
+  // The picture's scale came out other than foreseen (a logical panel; labels): draw it again at that scale rather than
+  // show text under a legible size, leave out text that would have been legible, or spread markers (geographic layers
+  // only) closer than 3 px; a third time, with a little room, if that framing came out smaller still.
+  const again = scene.textPx / fitted.k < MIN_TEXT_PX || scene.hiddenPx / fitted.k >= MIN_TEXT_PX
+    || (geographic.length > 0 && fitted.k > textAt * 1.03);
+  if (again && redrawn < 2) return compose(input, fitted.k * (redrawn === 0 ? 1 : 1.05), redrawn + 1);
   drawLabels(leaders, labels, inner, scene, fitted);
   const { box } = fitted;
   if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
@@ -167,6 +168,7 @@ function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null
     labels: parts.flatMap((p) => p.labels),
     lines: parts.flatMap((p) => p.lines),
     textPx: Math.min(Infinity, ...parts.map((p) => p.textPx)),
+    hiddenPx: Math.max(0, ...parts.map((p) => p.hiddenPx)),
   };
 }
 

@@ -31,6 +31,8 @@ export interface Shown {
   text: boolean;
   /** The smallest font size of the text left, in picture units (Infinity when none). */
   minPx: number;
+  /** The largest font size of the text left out for its size, in picture units (0 when none). */
+  hiddenPx: number;
 }
 
 type El = DomLike & {
@@ -64,7 +66,7 @@ function fontPx(el: El, inherited: number): number {
  * that sets no stroke of its own haloed in `halo`.
  */
 export function shownMarkup(markup: string, scale: number, keepText = true, halo = '#ffffff'): Shown {
-  if (!markup.includes('<text')) return { markup, text: false, minPx: Infinity };
+  if (!markup.includes('<text')) return { markup, text: false, minPx: Infinity, hiddenPx: 0 };
   const minPx = keepText ? MIN_TEXT_PX * scale : Infinity;
   const key = `${minPx}:${halo}:${markup}`;
   const hit = cache.get(key);
@@ -74,15 +76,16 @@ export function shownMarkup(markup: string, scale: number, keepText = true, halo
     root = parseFragment(markup);
   } catch {
     // Sanitizer output always parses, unless it outgrew the fragment limit: drawn as it is.
-    return { markup, text: true, minPx: Infinity };
+    return { markup, text: true, minPx: Infinity, hiddenPx: 0 };
   }
-  let smallest = Infinity;
+  let smallest = Infinity, hidden = 0;
   const visit = (parent: El, px: number, outlined: boolean) => {
     for (const child of Array.from(parent.childNodes)) {
       if (!isEl(child)) continue;
       const own = fontPx(child, px);
       const isText = TEXT.has(child.localName ?? '');
       if (isText && own < minPx) {
+        if (keepText && (child.textContent ?? '').trim()) hidden = Math.max(hidden, own);
         parent.removeChild(child);
         continue;
       }
@@ -103,7 +106,7 @@ export function shownMarkup(markup: string, scale: number, keepText = true, halo
   const out: string[] = [];
   for (const child of Array.from(root.childNodes)) out.push(serialize(child));
   const joined = out.join('');
-  const shown: Shown = { markup: markSafe(joined), text: joined.includes('<text'), minPx: smallest };
+  const shown: Shown = { markup: markSafe(joined), text: joined.includes('<text'), minPx: smallest, hiddenPx: hidden };
   if (cache.size >= MAX_CACHED) cache.clear();
   cache.set(key, shown);
   return shown;

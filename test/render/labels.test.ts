@@ -153,6 +153,24 @@ describe('Text drawn by node templates', () => {
     assert.ok(shown[0] === 0 && shown.at(-1) === t.nodes.length, `left out when small, all shown when large: ${shown}`);
   });
 
+  it('shows wherever it is legible, also when a logical panel beside the geography makes the picture wider than foreseen', async () => {
+    const at = (name: string, lat: number, lng: number, site: string) => ep(name, lat, lng, { site });
+    const records = [
+      rec('1', 'a', at('A', 40, -100, 'X'), at('B', 41, -90, 'X')), rec('2', 'b', at('B', 41, -90, 'X'), at('C', 35, -80, 'Y')),
+      rec('3', 'c', at('C', 35, -80, 'Y'), at('D', 35, -80, 'Y')),
+    ];
+    const badge = BADGE.replace('meta.metro', 'name');
+    const geo = await buildTopology(records, { name: 'G', layout: 'geographic', template: badge });
+    const logical = await buildTopology(records, { name: 'L', layout: 'logical', template: badge, query: { node_group_criteria: ['site'] } });
+    const map = (size: { width?: number; height?: number }) => renderMapSvg({ name: 'Mixed', configuration: { showLegend: true, layers: [
+      { name: 'G', mapjson: JSON.stringify(geo) }, { name: 'L', layout: 'logical', mapjson: JSON.stringify(logical) }] } }, undefined, size);
+    const wide = pictureBoxes(map({ width: 1400, height: 500 }));
+    assert.equal(wide.texts.length, 8, 'every caption, geographic and logical');
+    assert.ok(wide.texts.every((x) => x.px >= MIN_SCREEN_PX && x.px < 9), `drawn a little smaller than 9 px: ${wide.texts.map((x) => x.px)}`);
+    assertReadable(map({ width: 1400, height: 500 }), ['A', 'B', 'C', 'D', 'A', 'B', 'C', 'D'], 'mixed 1400x500');
+    assert.deepEqual(pictureBoxes(map({ width: 600 })).texts, []);
+  });
+
   it('is left out of faint group markers: the metro sites spread around them are captioned by their own badges', async () => {
     const t = await badges(true);
     const p = pictureBoxes(renderTopologySvg(t));
