@@ -137,6 +137,8 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
     || (geographic.length > 0 && fitted.k > textAt * 1.03);
   if (again && redrawn < 2) return compose(input, fitted.k * (redrawn === 0 ? 1 : 1.05), redrawn + 1);
   drawLabels(leaders, labels, inner, scene, fitted);
+  // Cluster titles too small to read at this size are left out, like template text; each cluster's box keeps its name in a <title>.
+  for (const title of titles.children()) if (Number(title.attr('font-size')) / fitted.k < MIN_TEXT_PX) title.remove();
   const { box } = fitted;
   if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
   // Land only where the geography is: not under the logical panel.

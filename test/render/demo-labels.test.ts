@@ -63,11 +63,11 @@ describe('The demo map picture', () => {
 
 describe('The demo datasets\' pictures', () => {
   for (const layout of ['geographic', 'logical']) {
-    it(`are readable in the ${layout} layout`, async () => {
+    it(`are readable in the ${layout} layout, full size and 800 px wide`, async () => {
       for (const d of datasets) {
         const base = `/api/v1/output/dataset/${d.datasetId}/${layout}/snapshot`;
         const names = leafNames(JSON.parse(await get(`${base}/json/`)));
-        assertReadable(await get(`${base}/svg/`), names, `${d.name} ${layout}`);
+        for (const size of ['', '?width=800']) assertReadable(await get(`${base}/svg/${size}`), names, `${d.name} ${layout} ${size}`);
       }
     });
   }

@@ -59,12 +59,14 @@ export function pictureBoxes(svg: string) {
   const groups: Labeled[] = read('group-nodes').map(({ name, box }) => ({ name, box }));
   // Every other <text>: drawn by a template, inside a node (a group at its translate, its <title> first).
   const texts: TemplateText[] = [];
+  const clusterTitles: { name: string; px: number }[] = [];
   const sx = root.getAttribute('width') ? num(root, 'width') / Number(String(root.getAttribute('viewBox')).split(' ')[2]) : 1;
   for (const t of Array.from(doc.getElementsByTagName('text'))) {
     let px = 16, owner: El | null = null, sized = false, own = false;
     for (let a: El | null = t; a && a.nodeType === 1; a = a.parentNode as El | null) {
       if (!sized && a.getAttribute('font-size')) { px = Number.parseFloat(a.getAttribute('font-size')!); sized = true; }
       if (OWN_TEXT.has(a.getAttribute('class') ?? '')) own = true;
+      if (a.getAttribute('class') === 'cluster-titles') clusterTitles.push({ name: t.textContent ?? '', px: Number.parseFloat(t.getAttribute('font-size') ?? a.getAttribute('font-size') ?? '16') * sx });
       if (!owner && a !== t && translateOf(a) && titleOf(a) !== null) owner = a;
     }
     if (own) continue;
@@ -92,7 +94,7 @@ export function pictureBoxes(svg: string) {
   const leaders = byClass(doc, 'leaders').flatMap((g) => Array.from(g.getElementsByTagName('line')))
     .map((l) => [num(l, 'x1'), num(l, 'y1'), num(l, 'x2'), num(l, 'y2')] as const);
   const viewBox = String(root.getAttribute('viewBox')).split(' ').map(Number);
-  return { doc, root, labels, nodes, titles, legend, leaders, viewBox, texts, groups };
+  return { doc, root, labels, nodes, titles, legend, leaders, viewBox, texts, groups, clusterTitles };
 }
 
 const meets = (a: Rect, b: Rect) => a.x0 < b.x1 - 0.01 && b.x0 < a.x1 - 0.01 && a.y0 < b.y1 - 0.01 && b.y0 < a.y1 - 0.01;
@@ -100,10 +102,10 @@ const meets = (a: Rect, b: Rect) => a.x0 < b.x1 - 0.01 && b.x0 < a.x1 - 0.01 && 
 /**
  * What template text breaks of the labels' rules: overlaps with a label, a
  * node other than the one drawing it, the legend, or other template text,
- * and text under `minPx` on screen.
+ * and text (cluster titles too) under `minPx` on screen.
  */
 export function templateTextProblems(p: ReturnType<typeof pictureBoxes>, minPx: number): string[] {
-  const out: string[] = [];
+  const out: string[] = p.clusterTitles.filter((t) => t.px < minPx - 1e-9).map((t) => `cluster title ${t.name} is ${t.px.toFixed(2)} px on screen`);
   for (const t of p.texts) {
     if (t.px < minPx - 1e-9) out.push(`${t.name} is ${t.px.toFixed(2)} px on screen`);
     out.push(...overlapsBetween([t], p.labels).map((o) => `text-label ${o}`));
