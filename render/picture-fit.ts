@@ -4,7 +4,8 @@
 // widens the box to a requested aspect ratio. When the requested size draws
 // the picture smaller than its box, labels get a larger font in picture
 // units so they stay 11 px on screen, and fewer fit; since labels and legend
-// change the box, that is repeated until the scale holds.
+// change the box, that is repeated until the scale holds. Over a fixed view
+// the legend takes a corner no marker is in, else goes under the view.
 import type { G } from '@svgdotjs/svg.js';
 import { type Rect, union } from './box-index.ts';
 import type { Box } from './countries.ts';
@@ -49,8 +50,10 @@ export function fitPicture(scene: Scene, o: FitOptions): Fitted {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const legend = o.legend ? o.legend(k) : null;
     const obstacles: Rect[] = [...scene.markers, ...(o.obstacles ?? [])];
-    // Over a fixed view the legend sits at its lower left, over whatever is there; labels keep off it.
-    let legendAt = fixed && legend ? { x: fixed.x + 8 * k, y: fixed.y + fixed.h - legend.h - 8 * k } : null;
+    // Over a fixed view the legend takes the first corner clear of markers (lower left first), else goes under the view; labels keep off it.
+    let legendAt = fixed && legend ? clearCorner(fixed, legend, 8 * k, scene.markers) : null;
+    const under = Boolean(fixed && legend && !legendAt);
+    if (fixed && legend && !legendAt) legendAt = { x: fixed.x + 8 * k, y: fixed.y + fixed.h };
     if (legendAt && legend) obstacles.push({ x0: legendAt.x, y0: legendAt.y, x1: legendAt.x + legend.w, y1: legendAt.y + legend.h });
     // A fitted picture prefers labels within its content, which keeps its scale; one asked for at a
     // size keeps them there (else each label placed outside would shrink the drawing, and grow the next labels).
@@ -62,7 +65,7 @@ export function fitPicture(scene: Scene, o: FitOptions): Fitted {
       fontPx: LABEL_PX * k, obstacles, bounds: fixed ? toRect(fixed) : sized ? content : null, prefer: sized ? null : content, avoid: scene.lines,
     });
     let box: Box;
-    if (fixed) box = { ...fixed };
+    if (fixed) box = under && legend ? { ...fixed, h: fixed.h + legend.h + 8 * k } : { ...fixed };
     else {
       let e: Rect = { x0: scene.extent.x0, y0: scene.extent.y0, x1: scene.extent.x1, y1: scene.extent.y1 };
       for (const p of placed) e = union(e, p.box);
@@ -85,6 +88,17 @@ export function fitPicture(scene: Scene, o: FitOptions): Fitted {
     k = need * 1.02;
   }
   return out!;
+}
+
+/** The top-left corner of `legend` in the first corner of `view` (lower left, lower right, upper left, upper right), `inset` in, that covers no marker. */
+function clearCorner(view: Box, legend: { w: number; h: number }, inset: number, markers: readonly Rect[]): { x: number; y: number } | null {
+  const left = view.x + inset, right = view.x + view.w - inset - legend.w;
+  const top = view.y + inset, bottom = view.y + view.h - inset - legend.h;
+  for (const [x, y] of [[left, bottom], [right, bottom], [left, top], [right, top]]) {
+    const r: Rect = { x0: x, y0: y, x1: x + legend.w, y1: y + legend.h };
+    if (!markers.some((m) => m.x0 < r.x1 && r.x0 < m.x1 && m.y0 < r.y1 && r.y0 < m.y1)) return { x, y };
+  }
+  return null;
 }
 
 /** Writes placed labels (and their leader lines) as sanitized markup into their groups. */

@@ -1,19 +1,21 @@
 // Draws the layers of a picture into svg.js groups: group nodes (faint,
 // behind), edges in the layer's colour and width (curved per pathLayout,
 // parallel circuits apart via their offset midpoints, self-circuits as
-// loops), and nodes from their sanitized template markup. Nodes of
+// loops), and nodes from their sanitized template markup, less the text
+// that would not be legible at the picture's scale (template-text.ts; group
+// markers keep no text: their members are named around them). Nodes of
 // geographic layers whose markers would overlap are spread apart first
 // (spread.ts), across all layers; a spread node gets a thin line to a dot at
 // its true position, and its circuits follow it, parallel ones kept visibly
 // apart however close their ends are. Edges and nodes, thousands of them, are
 // written as sanitized markup (elementMarkup) that the serializer places as
 // their group's content. Answers what label placement needs: every marker's
-// box where it is drawn and a label request for each node whose template has
-// no text of its own; and the drawn extent, so the picture can be sized.
+// box where it is drawn and a label request for each node whose drawing
+// shows no text of its own; and the drawn extent, so the picture can be sized.
 import type { G } from '@svgdotjs/svg.js';
 import type { Topology, TopologyEdge, TopologyNode } from './types.ts';
 import type { Frame } from './projection.ts';
-import type { Rect } from './box-index.ts';
+import { BoxIndex, type Rect } from './box-index.ts';
 import type { LabelRequest } from './labels.ts';
 import { edgeD, type Pt } from './paths.ts';
 import { setAttrs, fmt } from './svg-canvas.ts';
@@ -21,6 +23,7 @@ import { safeMarkup } from '../svg-safety/safe-markup.ts';
 import { elementMarkup, escapeText } from '../svg-safety/sanitize.ts';
 import { text } from './topology.ts';
 import { markerBox } from './marker-box.ts';
+import { shownMarkup } from './template-text.ts';
 import { spreadMarkers } from './spread.ts';
 import { follow } from './follow.ts';
 
@@ -51,6 +54,8 @@ const MAX_LABEL_CHARS = 48;
 /** A spread node farther than this from its true position gets a line back to it. */
 const ANCHOR_AFTER_PX = 1;
 const ANCHOR_R = 2;
+/** Clear space between spread markers, in px on screen. */
+const SPREAD_GAP_PX = 3;
 
 /** A name as its label shows it: a long one cut (by characters, not UTF-16 halves) with an ellipsis, so it cannot make the picture thousands of pixels wide. */
 function labelText(name: string): string {
@@ -65,6 +70,10 @@ export interface DrawTarget {
   nodes: G;
   /** Element -> sanitized content the serializer writes as its children (see sanitize.ts `inner`). */
   inner: WeakMap<object, string>;
+  /** Picture units per px on screen (default 1): template text smaller than MIN_TEXT_PX on screen is left out. */
+  textScale?: number;
+  /** Halo colour of template text that sets no stroke (the labels' halo; default white). */
+  halo?: string;
 }
 
 export interface SceneLayer {
@@ -82,6 +91,10 @@ export interface Scene {
   labels: LabelRequest[];
   /** The drawn circuits as straight pieces between their points, for labels to keep off where they can. */
   lines: [number, number, number, number][];
+  /** The smallest font size of the template text drawn, in picture units (Infinity when none). */
+  textPx: number;
+  /** The largest font size of the template text left out as too small at `DrawTarget.textScale` (0 when none). */
+  hiddenPx: number;
 }
 
 const size = (n: TopologyNode, k: string, d: number) => {
@@ -95,33 +108,49 @@ const valid = (p: Pt) => Number.isFinite(p[0]) && Number.isFinite(p[1]);
  * (An svgdom element per node or edge was most of a picture's time and
  * garbage with thousands of them; markup strings cost a fraction.)
  */
-const nodeMarkup = (n: TopologyNode, at: Pt) =>
+const nodeMarkup = (n: TopologyNode, at: Pt, markup: string) =>
   elementMarkup('g', { transform: `translate(${fmt(at[0])},${fmt(at[1])})` },
-    elementMarkup('title', {}, escapeText(n.name)) + safeMarkup(n.meta.svg));
+    elementMarkup('title', {}, escapeText(n.name)) + markup);
 
-interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect }
+interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect; markup: string; text: boolean }
+
+const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x + b.x1, y1: y + b.y1 });
+const moved = (p: Placed) => Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]) > ANCHOR_AFTER_PX;
+const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHOR_R };
 
 const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map(String);
 
 /** Draws every layer; spreads overlapping geographic markers across layers first. */
 export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   const extent = emptyExtent();
-  // Project every node; leaves get their marker box.
+  let textPx = Infinity, hiddenPx = 0;
+  // Project every node; leaves get the markup they show and its box.
   const perLayer = layers.map((l) => {
+    const scale = l.target.textScale ?? 1;
     const placed: Placed[] = [];
     const groupNodes: [TopologyNode, Pt][] = [];
     for (const n of l.topology.nodes) {
       const p = frame.project(n.coordinate);
       if (!valid(p)) continue;
       if (n.children) { groupNodes.push([n, p]); continue; }
-      const box = markerBox(String(n.meta.svg ?? ''), size(n, 'computed_width', 10), size(n, 'computed_height', 10));
-      placed.push({ node: n, at: p, shown: p, box });
+      const shown = shownMarkup(safeMarkup(n.meta.svg), scale, true, l.target.halo);
+      textPx = Math.min(textPx, shown.minPx);
+      hiddenPx = Math.max(hiddenPx, shown.hiddenPx);
+      const box = markerBox(shown.markup, size(n, 'computed_width', 10), size(n, 'computed_height', 10));
+      placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text });
     }
     return { placed, groupNodes };
   });
   const spreadable = perLayer.flatMap((p, i) => (layers[i].style.logical ? [] : p.placed));
-  const shown = spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })));
+  // 3 px apart on screen: in a picture drawn smaller than its viewBox, that many more picture units.
+  const shown = spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })), SPREAD_GAP_PX * (layers[0]?.target.textScale ?? 1));
   spreadable.forEach((p, i) => { p.shown = shown[i]; });
+  // Where leaf markers and the dots at spread ones' true positions are: a group marker is drawn only clear of them.
+  const leaves = new BoxIndex(32);
+  for (const p of perLayer.flatMap((x) => x.placed)) {
+    leaves.add(at(p.box, p.shown));
+    if (moved(p)) leaves.add(at(ANCHOR_BOX, p.at));
+  }
 
   // Circuit ends by name, per namespace.
   const byName = new Map<object, Map<string, Placed>>();
@@ -139,7 +168,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     const { topology: t, style, target } = l;
     const { placed, groupNodes } = perLayer[li];
     const names = byName.get(l.namespace ?? l)!;
-    // Group nodes first and faint, as Terranova draws them, so members stay readable.
+    // Group nodes first and faint, as Terranova draws them, so members stay readable; only where no other marker is.
     // Node colour is set once per layer and inherited: fill and `color` (templates may use currentColor).
     const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
     // A group moves with its members, by their mean move.
@@ -148,7 +177,20 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       if (moves.length === 0) return p;
       return [p[0] + moves.reduce((a, m) => a + m[0], 0) / moves.length, p[1] + moves.reduce((a, m) => a + m[1], 0) / moves.length];
     };
-    target.inner.set(setAttrs(target.groups.group(), { opacity: 0.45, ...nodeStyle }).node, groupNodes.map((g) => nodeMarkup(g[0], groupAt(g))).join(''));
+    // They show their template's shapes, not its text: their members and labels surround them (docs/render.md).
+    const groupMarkup: string[] = [];
+    for (const g of groupNodes) {
+      const markup = shownMarkup(safeMarkup(g[0].meta.svg), 1, false).markup;
+      const p = groupAt(g);
+      const box = at(markerBox(markup, size(g[0], 'computed_width', 10), size(g[0], 'computed_height', 10)), p);
+      // Under or among its members (a site whose routers were spread around it) it would only be a nameless ghost.
+      if (leaves.blocked(box)) continue;
+      leaves.add(box);
+      markers.push(box);
+      grow(extent, box.x0, box.y0, box.x1, box.y1);
+      groupMarkup.push(nodeMarkup(g[0], p, markup));
+    }
+    target.inner.set(setAttrs(target.groups.group(), { class: 'group-nodes', opacity: 0.45, ...nodeStyle }).node, groupMarkup.join(''));
 
     const degree = new Map<string, number>(), capacity = new Map<string, number>();
     const edgeMarkup: string[] = [];
@@ -194,15 +236,15 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       const box = { x0: x + p.box.x0, y0: y + p.box.y0, x1: x + p.box.x1, y1: y + p.box.y1 };
       grow(extent, box.x0, box.y0, box.x1, box.y1);
       markers.push(box);
-      if (Math.hypot(x - p.at[0], y - p.at[1]) > ANCHOR_AFTER_PX) {
+      if (moved(p)) {
         anchorMarkup.push(elementMarkup('line', { x1: fmt(p.at[0]), y1: fmt(p.at[1]), x2: fmt(x), y2: fmt(y) }),
           elementMarkup('circle', { cx: fmt(p.at[0]), cy: fmt(p.at[1]), r: String(ANCHOR_R), stroke: 'none' }));
         markers.push({ x0: p.at[0] - ANCHOR_R, y0: p.at[1] - ANCHOR_R, x1: p.at[0] + ANCHOR_R, y1: p.at[1] + ANCHOR_R });
         pieces.push([p.at[0], p.at[1], x, y]);
         grow(extent, p.at[0] - ANCHOR_R, p.at[1] - ANCHOR_R, p.at[0] + ANCHOR_R, p.at[1] + ANCHOR_R);
       }
-      leafMarkup.push(nodeMarkup(p.node, p.shown));
-      if (String(p.node.meta.svg ?? '').includes('<text')) continue;
+      leafMarkup.push(nodeMarkup(p.node, p.shown, p.markup));
+      if (p.text) continue;
       const name = p.node.name;
       labels.push({ text: labelText(name), marker: box, degree: degree.get(name) ?? 0, capacity: capacity.get(name) ?? 0, name });
     }
@@ -212,5 +254,5 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     }
     target.inner.set(setAttrs(target.nodes.group(), { class: 'nodes', ...nodeStyle }).node, leafMarkup.join(''));
   });
-  return { extent, markers, labels, lines: pieces };
+  return { extent, markers, labels, lines: pieces, textPx, hiddenPx };
 }

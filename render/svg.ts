@@ -7,16 +7,17 @@
 import type { G } from '@svgdotjs/svg.js';
 import type { MapConfiguration, MapLayer } from '../schema/map.ts';
 import { COLOR_PATTERN } from '../schema/map.ts';
-import type { Layout, Topology } from './types.ts';
+import type { LatLng, Layout, Topology } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
-import { contentFrame, viewportFrame } from './projection.ts';
+import { contentFrame, viewportFrame, type Frame } from './projection.ts';
 import { countryPaths, type Box } from './countries.ts';
-import { union } from './box-index.ts';
+import { type Rect, union } from './box-index.ts';
 import { drawScene, emptyExtent, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
 import { drawLogicalLayers } from './svg-logical.ts';
 import { drawLabels, fitPicture } from './picture-fit.ts';
-import { sizeAttributes, toBox, toRect, type PictureSize } from './picture-size.ts';
+import { fitAspect, sizeAttributes, textScale, toBox, toRect, type PictureSize } from './picture-size.ts';
+import { MIN_TEXT_PX } from './template-text.ts';
 import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
@@ -54,7 +55,36 @@ interface DrawInput {
   size?: PictureSize;
 }
 
-function compose(input: DrawInput): string {
+/** Room for markers around the content's points when foreseeing a picture's scale. */
+const MARKER_ROOM = 20;
+
+/**
+ * Picture units per screen px the picture will likely have, before anything
+ * is drawn (spreading and template text depend on it): exact for a
+ * viewport's frame; for a fitted one, from its content's points with room
+ * for markers, picture-fit.ts's margins and labels within MARGIN px of the
+ * content, and the legend under it (which grow with the scale itself).
+ */
+function likelyTextScale(frame: Frame | null, points: readonly LatLng[], size: PictureSize, legendRows: number): number {
+  if (!frame || !(size.width || size.height)) return 1;
+  // picture-fit.ts takes 2% over the scale a box needs, when it needs more than 1.
+  const over = (k: number) => (k > 1 ? k * 1.02 : 1);
+  if (frame.fixed) return over(textScale(fitAspect(frame.fixed, size), size));
+  let e: Rect = emptyExtent();
+  for (const p of points) {
+    const [x, y] = frame.project(p);
+    if (Number.isFinite(x) && Number.isFinite(y)) e = union(e, { x0: x, y0: y, x1: x, y1: y });
+  }
+  if (!Number.isFinite(e.x0)) return 1;
+  const legendPerK = legendRows > 0 ? LEGEND_PAD * 3 + LEGEND_ROW * legendRows : 0;
+  // box = fixed part + k x growing part, seen at `side` px: k = fixed / (side - growing), the growing part kept under half.
+  const need = (fixed: number, growing: number, side?: number) => (side ? fixed / Math.max(side - growing, side / 2) : 0);
+  return over(Math.max(
+    need(Math.max(e.x1 - e.x0 + MARKER_ROOM + 2 * MARGIN, 200), 2 * MARGIN, size.width),
+    need(Math.max(e.y1 - e.y0 + MARKER_ROOM + 2 * MARGIN, 150), 2 * MARGIN + legendPerK, size.height)));
+}
+
+function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   const bg = input.background;
   const transparent = /^(none|transparent)$/i.test(bg);
   const dark = !transparent && isDark(bg);
@@ -71,7 +101,9 @@ function compose(input: DrawInput): string {
   const bgRect = canvas.rect();
   const land = canvas.group();
   const g = (attrs: Record<string, string | number>) => setAttrs(canvas.group(), attrs) as G;
-  const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner };
+  // Template text is drawn only where it will be legible at the scale the picture is seen at (template-text.ts).
+  const textAt = scale ?? likelyTextScale(frame, points, size, input.showLegend ? input.layers.length : 0);
+  const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner, textScale: textAt, halo: dark ? '#000000' : '#ffffff' };
   const leaders = g({ class: 'leaders', stroke: dark ? '#bbbbbb' : '#666666', fill: 'none' });
   const labels = g({ class: 'labels', fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
   // Cluster titles go over edges, nodes and labels, with a halo in the background colour.
@@ -98,7 +130,15 @@ function compose(input: DrawInput): string {
     // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
     obstacles: logical.clusters.titles.map(toRect),
   });
+  // The picture's scale came out other than foreseen (a logical panel; labels): draw it again at that scale rather than
+  // show text under a legible size, leave out text that would have been legible, or spread markers (geographic layers
+  // only) closer than 3 px; a third time, with a little room, if that framing came out smaller still.
+  const again = scene.textPx / fitted.k < MIN_TEXT_PX || scene.hiddenPx / fitted.k >= MIN_TEXT_PX
+    || (geographic.length > 0 && fitted.k > textAt * 1.03);
+  if (again && redrawn < 2) return compose(input, fitted.k * (redrawn === 0 ? 1 : 1.05), redrawn + 1);
   drawLabels(leaders, labels, inner, scene, fitted);
+  // Cluster titles too small to read at this size are left out, like template text; each cluster's box keeps its name in a <title>.
+  for (const title of titles.children()) if (Number(title.attr('font-size')) / fitted.k < MIN_TEXT_PX) title.remove();
   const { box } = fitted;
   if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
   // Land only where the geography is: not under the logical panel.
@@ -129,6 +169,8 @@ function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null
     markers: parts.flatMap((p) => p.markers),
     labels: parts.flatMap((p) => p.labels),
     lines: parts.flatMap((p) => p.lines),
+    textPx: Math.min(Infinity, ...parts.map((p) => p.textPx)),
+    hiddenPx: Math.max(0, ...parts.map((p) => p.hiddenPx)),
   };
 }
 
@@ -138,7 +180,7 @@ const legendSize = (styles: LayerStyle[], k: number) => ({
   h: (LEGEND_PAD * 2 + LEGEND_ROW * styles.length) * k,
 });
 
-/** A legend of layers at (x, y): under the content (fitted pictures) or over its bottom-left corner (viewport pictures); k scales it with the labels. */
+/** A legend of layers at (x, y): under the content (fitted pictures), or over a corner of the view clear of markers, else under it (viewport pictures: picture-fit.ts); k scales it with the labels. */
 function drawLegend(parent: G, styles: LayerStyle[], at: { x: number; y: number }, k: number): void {
   const { w, h } = legendSize(styles, k);
   const { x, y } = at;

@@ -1,11 +1,13 @@
 // The committed demo, as its users fetch it (the public map, each dataset's
 // geographic and logical picture): no label overlaps another label, a node
-// marker or the legend, no two markers overlap, and every node keeps its
-// full name in a <title> (docs/render.md: Labels).
+// marker or the legend, no two markers overlap, text drawn by node templates
+// (the routers' site captions) overlaps none of these and shows at 8 px or
+// more on screen, and every node keeps its full name in a <title>
+// (docs/render.md: Labels, Template text).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeDemoApp, type TestApp } from '../helpers/app.ts';
-import { overlapsBetween, pictureBoxes } from './picture-geometry.ts';
+import { overlapsBetween, pictureBoxes, templateTextProblems } from './picture-geometry.ts';
 import { activeContent } from './svg-check.ts';
 
 let t: TestApp;
@@ -36,14 +38,16 @@ function assertReadable(svg: string, names: string[], what: string) {
   assert.deepEqual(overlapsBetween(p.labels), [], `${what}: label-label`);
   assert.deepEqual(overlapsBetween(p.labels, p.nodes), [], `${what}: label-node`);
   assert.deepEqual(overlapsBetween(p.nodes), [], `${what}: node-node`);
-  if (p.legend) assert.deepEqual(overlapsBetween(p.labels, [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend`);
+  assert.deepEqual([...overlapsBetween(p.groups, [...p.nodes, ...p.labels]), ...overlapsBetween(p.groups)], [], `${what}: faint group markers`);
+  if (p.legend) assert.deepEqual(overlapsBetween([...p.labels, ...p.nodes, ...p.groups], [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend, node-legend`);
+  assert.deepEqual(templateTextProblems(p, 8), [], `${what}: template text`);
   assert.deepEqual([...p.titles].sort(), [...names].sort(), `${what}: every node titled with its full name`);
   assert.deepEqual(activeContent(svg), [], what);
   return p;
 }
 
 describe('The demo map picture', () => {
-  for (const size of ['', '?width=600', '?width=300&height=300']) {
+  for (const size of ['', '?width=600', '?width=600&height=400', '?width=400', '?width=300&height=300']) {
     it(`is readable${size ? ` at ${size}` : ''}: no overlaps, every node titled`, async () => {
       const svg = await get(`/api/v1/public/output/map/${mapId}/svg/${size}`, false);
       const map = JSON.parse(await get(`/api/v1/public/output/map/${mapId}/json/`, false)) as { configuration: { layers: { mapjson: string }[] } };
@@ -51,17 +55,19 @@ describe('The demo map picture', () => {
       const p = assertReadable(svg, names, `demo map ${size}`);
       assert.ok(p.legend, 'the demo map shows its legend');
       assert.ok(p.labels.length >= (size ? 5 : 20), `labels placed: ${p.labels.length}`);
+      // The North America routers' badges say their site at full size; too small to read below it, so left out.
+      assert.equal(p.texts.length > 0, size === '', `template text shown: ${p.texts.length}`);
     });
   }
 });
 
 describe('The demo datasets\' pictures', () => {
   for (const layout of ['geographic', 'logical']) {
-    it(`are readable in the ${layout} layout`, async () => {
+    it(`are readable in the ${layout} layout, full size and 800 px wide`, async () => {
       for (const d of datasets) {
         const base = `/api/v1/output/dataset/${d.datasetId}/${layout}/snapshot`;
         const names = leafNames(JSON.parse(await get(`${base}/json/`)));
-        assertReadable(await get(`${base}/svg/`), names, `${d.name} ${layout}`);
+        for (const size of ['', '?width=800']) assertReadable(await get(`${base}/svg/${size}`), names, `${d.name} ${layout} ${size}`);
       }
     });
   }

@@ -12,7 +12,7 @@ import { renderDiffSvg } from '../../render/diff-svg.ts';
 import type { Topology } from '../../render/types.ts';
 import type { EdgeRecord } from '../../datasources/types.ts';
 import { ep, rec } from './fixtures.ts';
-import { overlapsBetween, pictureBoxes } from './picture-geometry.ts';
+import { overlapsBetween, pictureBoxes, templateTextProblems } from './picture-geometry.ts';
 import { activeContent } from './svg-check.ts';
 
 /** Metros with 2-4 sites a few km apart, parallel circuits inside metros and between them. */
@@ -34,7 +34,9 @@ const CIRCUITS: [string, string, string, number][] = [
   ['zrh1-fra1', 'ZRH1', 'FRA1', 100], ['mil1-mil2', 'MIL1', 'MIL2', 10], ['mil2-mil3', 'MIL2', 'MIL3', 10],
   ['mil1-zrh2', 'MIL1', 'ZRH2', 100], ['mil3-fra2', 'MIL3', 'FRA2', 10],
 ];
-const site = (name: string) => ep(name, ...SITES[name]);
+/** Template text below this size on screen is left out (docs/render.md: Template text). */
+const MIN_SCREEN_PX = 8;
+const site = (name: string) => ep(name, ...SITES[name], { metro: name.slice(0, 3) });
 const denseRecords = (): EdgeRecord[] => CIRCUITS.map(([name, a, b, capacity], i) => rec(String(i + 1), name, site(a), site(b), { capacity }));
 const dense = () => buildTopology(denseRecords(), { name: 'Dense metros', layout: 'geographic' });
 
@@ -43,7 +45,9 @@ function assertReadable(svg: string, names: readonly string[], what: string) {
   assert.deepEqual(overlapsBetween(p.labels), [], `${what}: label-label`);
   assert.deepEqual(overlapsBetween(p.labels, p.nodes), [], `${what}: label-node`);
   assert.deepEqual(overlapsBetween(p.nodes), [], `${what}: node-node`);
-  if (p.legend) assert.deepEqual(overlapsBetween(p.labels, [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend`);
+  assert.deepEqual([...overlapsBetween(p.groups, [...p.nodes, ...p.labels]), ...overlapsBetween(p.groups)], [], `${what}: faint group markers`);
+  if (p.legend) assert.deepEqual(overlapsBetween([...p.labels, ...p.nodes, ...p.groups], [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend, node-legend`);
+  assert.deepEqual(templateTextProblems(p, MIN_SCREEN_PX), [], `${what}: template text`);
   assert.deepEqual([...p.titles].sort(), [...names].sort(), `${what}: every node has its full name in a <title>`);
   assert.deepEqual(activeContent(svg), [], what);
   return p;
@@ -80,6 +84,22 @@ describe('Pictures of dense metros', () => {
     assert.match(svg, /<g class="anchors"[^>]*><line /, 'lines to the true positions');
   });
 
+  it('keep spread markers 3 px apart on screen, however small the picture is drawn', async () => {
+    const t = await dense();
+    for (const size of [{}, { width: 600, height: 400 }, { width: 200 }]) {
+      const p = pictureBoxes(renderTopologySvg(t, size));
+      const px = size.width ? size.width / p.viewBox[2] : 1;
+      let closest = Infinity, pair = '';
+      p.nodes.forEach((a, i) => {
+        for (const b of p.nodes.slice(i + 1)) {
+          const apart = Math.max(b.box.x0 - a.box.x1, a.box.x0 - b.box.x1, b.box.y0 - a.box.y1, a.box.y0 - b.box.y1) * px;
+          if (apart < closest) [closest, pair] = [apart, `${a.name} / ${b.name}`];
+        }
+      });
+      assert.ok(closest >= 2.95, `${JSON.stringify(size)}: ${pair} ${closest.toFixed(2)} px apart on screen`);
+    }
+  });
+
   it('draw parallel circuits between sites a few km apart as distinct arcs', async () => {
     const svg = renderTopologySvg(await dense(), { edgeWidth: 2 });
     for (const [x, y] of [['fra1-fra2-a', 'fra1-fra2-b'], ['par1-par2-a', 'par1-par2-b'], ['lon1-lon3-a', 'lon1-lon3-c']]) {
@@ -101,6 +121,150 @@ describe('Pictures of dense metros', () => {
     } });
     const p = assertReadable(svg, t.nodes.map((n) => n.name), 'viewport with legend');
     assert.ok(p.legend, 'a legend');
+  });
+});
+
+/** A router badge captioned with its metro under it, as the demo's template does with the site. */
+const BADGE = '<g data-width="18" data-height="18"><rect x="-9" y="-9" width="18" height="18" rx="4" fill="#1d3557" stroke="#ffffff" stroke-width="2"/>'
+  + '<text y="22" text-anchor="middle" font-size="9" fill="#1d3557">{{ meta.metro }}</text></g>';
+const badges = (grouped: boolean) => buildTopology(denseRecords(), {
+  name: 'Dense metros', layout: 'geographic', template: BADGE, ...(grouped ? { query: { node_group_criteria: ['metro'] } } : {}),
+});
+
+describe('Text drawn by node templates', () => {
+  const leaves = (t: Topology) => t.nodes.filter((n) => !n.children).map((n) => n.name);
+  for (const [what, size] of [['full size', {}], ['600x400', { width: 600, height: 400 }], ['200 wide', { width: 200 }]] as const) {
+    it(`overlaps no label, node or other text and is at least ${MIN_SCREEN_PX} px on screen: ${what}`, async () => {
+      for (const grouped of [false, true]) {
+        const t = await badges(grouped);
+        assertReadable(renderTopologySvg(t, size), leaves(t), `${what}${grouped ? ', metros as groups' : ''}`);
+      }
+    });
+  }
+
+  it('is never under 8 px on screen, at any width from 600 to 1250 px', async () => {
+    const t = await badges(false);
+    const shown: number[] = [];
+    for (let width = 600; width <= 1250; width += 50) {
+      const p = pictureBoxes(renderTopologySvg(t, { width }));
+      assert.deepEqual(p.texts.filter((x) => x.px < MIN_SCREEN_PX).map((x) => `${x.name} ${x.px}`), [], `${width} px wide`);
+      shown.push(p.texts.length);
+    }
+    assert.ok(shown[0] === 0 && shown.at(-1) === t.nodes.length, `left out when small, all shown when large: ${shown}`);
+  });
+
+  it('shows wherever it is legible, also when a logical panel beside the geography makes the picture wider than foreseen', async () => {
+    const at = (name: string, lat: number, lng: number, site: string) => ep(name, lat, lng, { site });
+    const records = [
+      rec('1', 'a', at('A', 40, -100, 'X'), at('B', 41, -90, 'X')), rec('2', 'b', at('B', 41, -90, 'X'), at('C', 35, -80, 'Y')),
+      rec('3', 'c', at('C', 35, -80, 'Y'), at('D', 35, -80, 'Y')),
+    ];
+    const badge = BADGE.replace('meta.metro', 'name');
+    const geo = await buildTopology(records, { name: 'G', layout: 'geographic', template: badge });
+    const logical = await buildTopology(records, { name: 'L', layout: 'logical', template: badge, query: { node_group_criteria: ['site'] } });
+    const map = (size: { width?: number; height?: number }) => renderMapSvg({ name: 'Mixed', configuration: { showLegend: true, layers: [
+      { name: 'G', mapjson: JSON.stringify(geo) }, { name: 'L', layout: 'logical', mapjson: JSON.stringify(logical) }] } }, undefined, size);
+    const wide = pictureBoxes(map({ width: 1400, height: 500 }));
+    assert.equal(wide.texts.length, 8, 'every caption, geographic and logical');
+    assert.ok(wide.texts.every((x) => x.px >= MIN_SCREEN_PX && x.px < 9), `drawn a little smaller than 9 px: ${wide.texts.map((x) => x.px)}`);
+    assertReadable(map({ width: 1400, height: 500 }), ['A', 'B', 'C', 'D', 'A', 'B', 'C', 'D'], 'mixed 1400x500');
+    assert.deepEqual(pictureBoxes(map({ width: 600 })).texts, []);
+  });
+
+  it('is left out of faint group markers: the metro sites spread around them are captioned by their own badges', async () => {
+    const t = await badges(true);
+    const p = pictureBoxes(renderTopologySvg(t));
+    const groups = new Set(t.nodes.filter((n) => n.children).map((n) => n.name));
+    assert.ok(groups.size >= 5);
+    assert.deepEqual(p.texts.filter((x) => groups.has(x.owner)).map((x) => x.name), []);
+    assert.equal(p.texts.length, leaves(t).length, 'each router keeps its caption at full size');
+    assert.equal(p.labels.length, 0, 'captioned routers get no label');
+  });
+
+  it('is left out when too small to read, and the router is then labelled with its name where there is room', async () => {
+    const t = await badges(false);
+    const p = pictureBoxes(renderTopologySvg(t, { width: 600, height: 400 }));
+    assert.ok(p.viewBox[2] / 600 > 9 / MIN_SCREEN_PX, 'the 9 px caption would show under 8 px');
+    assert.deepEqual(p.texts, []);
+    assert.ok(p.labels.length >= 3, `labels placed instead: ${p.labels.map((l) => l.name)}`);
+    assert.ok(p.labels.every((l) => leaves(t).includes(l.name)), 'labels name the routers');
+  });
+
+  it('stays where it reads: a map framed on a viewport at 1200 px keeps it, at 300 px leaves it out', async () => {
+    const t = await badges(false);
+    const map = (width: number) => pictureBoxes(renderMapSvg({ name: 'Europe', configuration: {
+      viewport: { center: { lat: 50, lng: 6 }, zoom: 6 }, layers: [{ name: 'Metros', mapjson: JSON.stringify(t) }],
+    } }, undefined, { width }));
+    assert.ok(map(1200).texts.length > 0 && map(1200).texts.every((x) => x.px === 9));
+    assert.deepEqual(map(300).texts, []);
+  });
+
+  it('is haloed like the labels, not outlined with the marker\'s stroke, unless the template strokes it', async () => {
+    const t = await badges(false);
+    const captions = (svg: string) => [...svg.matchAll(/<text y="22"[^>]*>/g)].map((m) => m[0]);
+    const light = captions(renderTopologySvg(t));
+    assert.equal(light.length, t.nodes.length);
+    for (const c of light) assert.match(c, /stroke="#ffffff" stroke-width="2.45" stroke-linejoin="round" paint-order="stroke"/);
+    const dark = captions(renderTopologySvg(t, { background: '#101820' }));
+    assert.equal(dark.length, t.nodes.length);
+    for (const c of dark) assert.match(c, /stroke="#000000"/);
+    const own = await buildTopology(denseRecords(), { name: 'Own stroke', layout: 'geographic', template: BADGE.replace('font-size="9"', 'font-size="9" stroke="none"') });
+    const kept = captions(renderTopologySvg(own));
+    assert.equal(kept.length, t.nodes.length);
+    for (const c of kept) assert.doesNotMatch(c, /paint-order|#ffffff/);
+  });
+
+  it('is left out when empty, and the node is labelled instead', async () => {
+    const t = await buildTopology(denseRecords().slice(0, 3), { name: 'Empty captions', layout: 'geographic', template: BADGE.replace('meta.metro', 'meta.nothing') });
+    const p = pictureBoxes(renderTopologySvg(t));
+    assert.deepEqual(p.texts, []);
+    assert.ok(p.labels.length > 0, 'labels instead');
+    assert.doesNotMatch(renderTopologySvg(t), /<text[^>]*><\/text>|<text[^>]*\/>/);
+  });
+});
+
+describe('Faint group markers', () => {
+  it('are drawn where no other marker is, and left out among their members', async () => {
+    // "west" has two sites 10 degrees apart (its marker lies between them); "east" two routers at one point, spread around it.
+    const at = (name: string, lat: number, lng: number, region: string) => ep(name, lat, lng, { region });
+    const records = [
+      rec('1', 'w', at('W1', 40, -110, 'west'), at('W2', 40, -100, 'west')),
+      rec('2', 'x', at('W2', 40, -100, 'west'), at('E1', 40, -80, 'east')),
+      rec('3', 'e', at('E1', 40, -80, 'east'), at('E2', 40, -80, 'east')),
+    ];
+    const t = await buildTopology(records, { name: 'Regions', layout: 'geographic', template: BADGE.replace('meta.metro', 'name'), query: { node_group_criteria: ['region'] } });
+    const svg = renderTopologySvg(t);
+    const p = assertReadable(svg, ['W1', 'W2', 'E1', 'E2'], 'regions');
+    assert.deepEqual(p.groups.map((g) => g.name), ['west']);
+    assert.match(svg, /<g class="group-nodes"[^>]*><g transform="[^"]*"><title>west<\/title><g data-width="18" data-height="18"><rect [^>]*\/><\/g><\/g><\/g>/, 'its badge without the caption');
+  });
+});
+
+describe('The legend of a viewport picture', () => {
+  const grid = async (lats: number[], lngs: number[]) => {
+    const records = lats.flatMap((lat, i) => lngs.map((lng, j) => rec(`${i}-${j}`, `c${i}-${j}`, ep(`N${i}-${j}`, lat, lng), ep('HUB', 50, 6))));
+    return buildTopology(records, { name: 'Grid', layout: 'geographic' });
+  };
+  const picture = (t: Topology) => renderMapSvg({ name: 'Grid', configuration: {
+    showLegend: true, viewport: { center: { lat: 50, lng: 6 }, zoom: 6 }, layers: [{ name: 'Grid layer', mapjson: JSON.stringify(t) }],
+  } });
+
+  it('takes a corner no marker is in: the lower right when nodes fill the lower left', async () => {
+    const t = await grid([45, 45.3, 45.6], [-6.5, -5.5, -4.5, -3.5]);
+    const p = assertReadable(picture(t), t.nodes.map((n) => n.name), 'lower left taken');
+    const [x, y, w, h] = p.viewBox;
+    assert.deepEqual([w, h], [1200, 700], 'the view keeps its size');
+    assert.ok(p.legend && p.legend.x0 > x + w / 2 && p.legend.y0 > y + h / 2, `legend at ${JSON.stringify(p.legend)}`);
+  });
+
+  it('goes under the view when every corner has markers, growing the picture', async () => {
+    // The view spans about 44.8-54.7 N, 7.2 W-19.2 E: a patch of nodes at each corner, about 30 px apart.
+    const steps = (from: number, n: number, by: number) => Array.from({ length: n }, (_, i) => from + i * by);
+    const t = await grid([...steps(45, 5, 0.3), ...steps(53.3, 5, 0.3)], [...steps(-7, 9, 0.6), ...steps(14, 9, 0.6)]);
+    const p = assertReadable(picture(t), t.nodes.map((n) => n.name), 'every corner taken');
+    const [, y, w, h] = p.viewBox;
+    assert.equal(w, 1200);
+    assert.ok(p.legend && h > 700 && p.legend.y0 >= y + 700, `legend at ${JSON.stringify(p.legend)} in a view ${h} high`);
   });
 });
 

@@ -246,7 +246,7 @@ describe('demo map in headless Chromium', { skip: noChromium && `${CHROMIUM} not
     }
   });
 
-  it('draws each label and node inside the box placement reserved for it', async () => {
+  it('draws each label, node and template text inside the box placement reserved for it', async () => {
     const { page } = await open(demoId);
     try {
       const drawn = await page.evaluate(() => {
@@ -259,7 +259,14 @@ describe('demo map in headless Chromium', { skip: noChromium && `${CHROMIUM} not
           const b = (g.children[1] as SVGGraphicsElement).getBBox();
           return { name: g.children[0].textContent, x0: x + b.x, y0: y + b.y, x1: x + b.x + b.width, y1: y + b.y + b.height };
         });
-        return { labels, nodes };
+        // Text a template draws (the routers' site captions), in its node's frame.
+        const texts = [...document.querySelectorAll('text')].filter((t) => !t.closest('g.labels, g.legend, g.cluster-titles')).map((t) => {
+          const node = t.closest('g[transform]')!;
+          const [x, y] = /translate\(([-\d.]+),([-\d.]+)\)/.exec(node.getAttribute('transform')!)!.slice(1).map(Number);
+          const b = (t as SVGGraphicsElement).getBBox();
+          return { name: t.textContent, x0: x + b.x, y0: y + b.y, x1: x + b.x + b.width, y1: y + b.y + b.height };
+        });
+        return { labels, nodes, texts };
       });
       const ours = pictureBoxes(demoSvg);
       assert.equal(drawn.labels.length, ours.labels.length);
@@ -268,6 +275,9 @@ describe('demo map in headless Chromium', { skip: noChromium && `${CHROMIUM} not
         a.x0 >= b.x0 - 0.5 && a.y0 >= b.y0 - 0.5 && a.x1 <= b.x1 + 0.5 && a.y1 <= b.y1 + 0.5;
       drawn.labels.forEach((l, i) => { assert.ok(within(l, ours.labels[i].box), `label ${l.name}: drawn ${JSON.stringify(l)}, reserved ${JSON.stringify(ours.labels[i].box)}`); });
       drawn.nodes.forEach((n, i) => { assert.ok(within(n, ours.nodes[i].box), `node ${n.name}: drawn ${JSON.stringify(n)}, reserved ${JSON.stringify(ours.nodes[i].box)}`); });
+      assert.equal(drawn.texts.length, ours.texts.length);
+      assert.ok(drawn.texts.length > 20, 'the routers\' captions');
+      drawn.texts.forEach((x, i) => { assert.ok(within(x, ours.texts[i].box), `text ${x.name}: drawn ${JSON.stringify(x)}, estimated ${JSON.stringify(ours.texts[i].box)}`); });
     } finally {
       await page.close();
     }
