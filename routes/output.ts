@@ -24,6 +24,7 @@ import { readBody } from './body.ts';
 import { parseOutputQuery, parsePictureSize } from './list-query.ts';
 import { outputLoaders } from './output-loaders.ts';
 import { PICTURE_FORMATS, sizeKey, type OutputSender } from './output-send.ts';
+import type { DiffPicture } from './history.ts';
 import { pathId } from './versioned.ts';
 
 export interface OutputDeps {
@@ -36,6 +37,8 @@ export interface OutputDeps {
   send: OutputSender;
   /** server.baseUrl, for the mapjsonUrl that outputs add to datasetId layers. */
   baseUrl?: string;
+  /** The picture of a dataset's change, at …/diff/{layout}/svg/ and png/ (routes/history.ts). */
+  diff: DiffPicture;
 }
 
 const LAYOUTS = ['geographic', 'logical'] as const;
@@ -64,6 +67,9 @@ export function outputRoutes(o: OutputDeps) {
   // Everything that shapes a dataset output is in its key or read through the loaders (their dependencies):
   // a new parameter that changes the answer must join the key, or requests differing by it would share one output.
   const datasetOutput = async (c: Context) => {
+    // …/diff/{layout}/svg/ and png/: the picture of a change (its route shares this one: routes/history.ts).
+    const format = c.req.param('output_type');
+    if (c.req.param('layout') === 'diff' && (format === 'svg' || format === 'png')) return o.diff(c, c.req.param('datatype'), format);
     const id = pathId(c, 'datasetId', 'dataset');
     const layout = pick(c, 'layout', LAYOUTS);
     const datatype = DATATYPES[pick(c, 'datatype', Object.keys(DATATYPES))];
