@@ -72,7 +72,7 @@ export async function createApp(deps: AppDeps) {
   const resources = createResources({ store, now, datasources });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
-  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender });
+  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, now: () => now().getTime() });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
 
   app.route('/', healthRoutes(resources.problems));
