@@ -10,8 +10,9 @@
 // read of the data; a probe that costs system calls (a sheet's identity) may
 // be given a most age: its answer is then shared by every output that
 // depends on the same thing and asked again only once that old (docs/api.md:
-// Output cache, how fresh live layers are). Beneath it, topology-cache.ts keeps built topologies of
-// stored results, which outputs that share a dataset share.
+// Output cache, how fresh live layers are). Beneath it, topology-cache.ts
+// keeps built topologies of stored results, which outputs that share a
+// dataset share.
 // Bounded by bytes, least recently used out (store/lru.ts). Identical
 // requests that arrive while one renders wait for that one render.
 import { createHash } from 'node:crypto';

@@ -24,7 +24,7 @@ export interface LoaderDeps {
  * within this long. Asking costs system calls, which every request of a
  * cached live picture would otherwise pay.
  */
-export const SHEET_CHECK_MS = 1000;
+const SHEET_CHECK_MS = 1000;
 
 /** A value no probe answers: an output that depends on it is rendered every time. */
 const UNKNOWN = Symbol('unknown').toString();

@@ -81,7 +81,7 @@ describe('CORS with server.cors.origins set to one origin', () => {
 describe('CORS over a real socket', () => {
   let t: Started;
   let base = '';
-  let close = () => undefined as void;
+  let close: () => void = () => undefined;
   let mapPath = '';
   let publicSvg = '';
   before(async () => {
