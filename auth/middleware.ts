@@ -4,6 +4,7 @@
 // auth.basic.acceptHttpBasic (basic backend), `Authorization: Basic` is taken
 // too (auth/http-basic.ts), and every 401 challenges with both schemes.
 import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.ts';
 import { requestHeader } from './request-header.ts';
 import { invalidToken, looksLikeJwt, NOT_A_TOKEN } from './tokens.ts';
@@ -31,6 +32,9 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
   // long token are a measurable part of a GET answered from memory. Only the reading is remembered;
   // the token is checked again on every request (expiry, revocation, scopes).
   const parsed = new Map<string, string>();
+  // The last such header of each connection: a keep-alive client repeats it, and comparing two
+  // strings is cheaper than hashing a long one for the map above (a measurable share as well).
+  const lastOfSocket = new WeakMap<object, { header: string; token: string }>();
 
   /** A 401 of the token check with the Basic challenge added when Basic is accepted; any other error as it is. */
   const challenged = (e: unknown): unknown => {
@@ -43,8 +47,14 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
   /** The principal of a request allowed `kind`, or the 401/403 error; sync when the token is known. */
   const authorize = (c: Context, kind: ScopeKind): Principal | Promise<Principal> => {
     const header = requestHeader(c, 'authorization');
+    const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+    const last = socket && lastOfSocket.get(socket);
+    if (last !== undefined && last.header === header) return checked(last.token, kind);
     const known = header === undefined ? undefined : parsed.get(header);
-    if (known !== undefined) return checked(known, kind);
+    if (known !== undefined) {
+      if (socket) lastOfSocket.set(socket, { header: header!, token: known });
+      return checked(known, kind);
+    }
     if (basic && header && /^basic(?: |$)/i.test(header)) return basic(c, header).then((p) => allowed(p, kind));
     // RFC 6750 3.1: a request with no credentials, or with those of another
     // scheme (Basic, say), gets the bare challenge, with no error code.
