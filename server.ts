@@ -24,12 +24,12 @@ import { createOutputCache } from './render/output-cache.ts';
 import { publicRoutes } from './routes/public.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
-import { diffPictureRoutes } from './routes/history.ts';
+import { diffPicture } from './routes/history.ts';
 import { operations, RESOURCE_ROUTES } from './routes/api-operations.ts';
 import { operationRoutes } from './routes/operation.ts';
 import { createUserData } from './resources/userdata.ts';
 import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
-import { corsMiddleware } from './routes/cors.ts';
+import { withCors } from './routes/cors.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
 import { openConfiguredStore } from './store/open.ts';
@@ -62,7 +62,6 @@ export async function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(lookupBeforeNotFound(store, (request, env) => app.fetch(request, env), errorHandler(log)));
   app.notFound(notFoundHandler);
-  app.use('*', corsMiddleware(settings));
   // The built-in OpenID provider parses its own request bodies: it goes before the body limit.
   if (auth.oidc?.routes) app.route('/', auth.oidc.routes);
   // Only methods with a body: a GET route then has no middleware at all, so
@@ -74,7 +73,7 @@ export async function createApp(deps: AppDeps) {
   const resources = createResources({ store, now, datasources });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
-  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender });
+  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, now: () => now().getTime() });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
 
   app.route('/', healthRoutes(resources.problems));
@@ -85,12 +84,14 @@ export async function createApp(deps: AppDeps) {
   app.route('/', operationRoutes(operations(), routeDeps));
   for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
   app.route('/', publicRoutes({ maps: resources.maps }));
-  app.route('/', diffPictureRoutes({ auth, datasets: resources.datasets.collection, store, send }));
-  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl }));
+  const diff = diffPicture({ datasets: resources.datasets.collection, store, send });
+  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl, diff }));
   app.route('/', datasourceRoutes(datasources));
   app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
   app.route('/', openApiRoutes(settings));
   app.route('/', docsRoutes(settings));
+  // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.
+  app.fetch = withCors(settings, app.fetch, (req, env) => app.getPath(req, { env }));
   return app;
 }
 

@@ -4,6 +4,7 @@
 // auth.basic.acceptHttpBasic (basic backend), `Authorization: Basic` is taken
 // too (auth/http-basic.ts), and every 401 challenges with both schemes.
 import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.ts';
 import { requestHeader } from './request-header.ts';
 import { invalidToken, looksLikeJwt, NOT_A_TOKEN } from './tokens.ts';
@@ -22,7 +23,19 @@ export type VerifyToken = (token: string) => Principal | Promise<Principal>;
 /** Checks an `Authorization: Basic …` header: its principal, or a 401/429 error. */
 export type VerifyBasic = (c: Context, header: string) => Promise<Principal>;
 
+/** Authorization headers remembered with their token at most; a full memory starts again. */
+const MAX_PARSED = 10_000;
+
 export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string>, basic?: VerifyBasic) {
+  // Authorization headers already read as `Bearer <token of JWT shape>` whose token verified, with
+  // that token: a client sends the same header on every request, and the two pattern checks over a
+  // long token are a measurable part of a GET answered from memory. Only the reading is remembered;
+  // the token is checked again on every request (expiry, revocation, scopes).
+  const parsed = new Map<string, string>();
+  // The last such header of each connection: a keep-alive client repeats it, and comparing two
+  // strings is cheaper than hashing a long one for the map above (a measurable share as well).
+  const lastOfSocket = new WeakMap<object, { header: string; token: string }>();
+
   /** A 401 of the token check with the Basic challenge added when Basic is accepted; any other error as it is. */
   const challenged = (e: unknown): unknown => {
     const header = e instanceof ServiceError && e.status === 401 ? e.headers?.['WWW-Authenticate'] : undefined;
@@ -34,6 +47,14 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
   /** The principal of a request allowed `kind`, or the 401/403 error; sync when the token is known. */
   const authorize = (c: Context, kind: ScopeKind): Principal | Promise<Principal> => {
     const header = requestHeader(c, 'authorization');
+    const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+    const last = socket && lastOfSocket.get(socket);
+    if (last !== undefined && last.header === header) return checked(last.token, kind);
+    const known = header === undefined ? undefined : parsed.get(header);
+    if (known !== undefined) {
+      if (socket) lastOfSocket.set(socket, { header: header!, token: known });
+      return checked(known, kind);
+    }
     if (basic && header && /^basic(?: |$)/i.test(header)) return basic(c, header).then((p) => allowed(p, kind));
     // RFC 6750 3.1: a request with no credentials, or with those of another
     // scheme (Basic, say), gets the bare challenge, with no error code.
@@ -53,14 +74,26 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
         headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
       }));
     }
-    let checked: Principal | Promise<Principal>;
+    // Remembered once the token verifies: only tokens the service signed (or its provider's), so of bounded length.
+    const remember = (p: Principal) => {
+      if (parsed.size >= MAX_PARSED) parsed.clear();
+      parsed.set(header, match[1]);
+      return p;
+    };
+    const principal = checked(match[1], kind);
+    return principal instanceof Promise ? principal.then(remember) : remember(principal);
+  };
+
+  /** The principal of a token of the right shape, allowed `kind`, or the 401/403 error. */
+  const checked = (token: string, kind: ScopeKind): Principal | Promise<Principal> => {
+    let principal: Principal | Promise<Principal>;
     try {
-      checked = verify(match[1]);
+      principal = verify(token);
     } catch (e) {
       throw challenged(e);
     }
-    if (checked instanceof Promise) return checked.then((p) => allowed(p, kind), (e) => { throw challenged(e); });
-    return allowed(checked, kind);
+    if (principal instanceof Promise) return principal.then((p) => allowed(p, kind), (e) => { throw challenged(e); });
+    return allowed(principal, kind);
   };
 
   const allowed = (principal: Principal, kind: ScopeKind) => {

@@ -6,11 +6,17 @@
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 
-export function requestHeader(c: Context, name: 'authorization' | 'if-none-match' | 'if-match'): string | undefined {
+type HeaderName = 'authorization' | 'if-none-match' | 'if-match' | 'origin' | 'access-control-request-headers';
+
+/** A Hono context, or the request and env a fetch handler gets (routes/cors.ts reads them before the router). */
+type Source = Context | { req: Request; env?: unknown };
+
+export function requestHeader(c: Source, name: HeaderName): string | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming?.headers) {
     const value = incoming.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }
-  return c.req.header(name);
+  const req = c.req;
+  return 'raw' in req ? req.header(name) : req.headers.get(name) ?? undefined;
 }

@@ -43,10 +43,22 @@ export const NOT_A_TOKEN = 'not a token (did the login fail?)';
  */
 export const looksLikeJwt = (token: string) => /^[^.]+\.[^.]+\.[^.]+$/.test(token);
 
+/** A token whose signature was verified, and the principal it gave for the user record it was checked against. */
+interface Verified {
+  claims: Claims;
+  /** The stored user object the principal was derived from; the store replaces it on every change (store/doc-index.ts). */
+  user?: StoredUser;
+  principal?: Principal;
+}
+
+/** Verified tokens kept at most; a full cache starts again (a client sends the same token until it expires). */
+const MAX_VERIFIED = 10_000;
+
 export class TokenService {
   // Verified signatures, so a hot client does not pay for Ed25519 on every
-  // request. Revocation is still checked each time against the user record.
-  private verified = new Map<string, Claims>();
+  // request. Expiry and revocation are still checked on every request
+  // against the user record as stored now.
+  private verified = new Map<string, Verified>();
 
   constructor(private o: TokenOptions) {}
 
@@ -66,26 +78,38 @@ export class TokenService {
   /**
    * The principal a token speaks for. Synchronous when the token's signature
    * was verified before (so a cached GET needs no promise at all), a promise
-   * otherwise. Revocation is checked on every call either way.
+   * otherwise. Expiry and revocation are checked on every call either way.
    */
   verify(token: string): Principal | Promise<Principal> {
-    const claims = this.verified.get(token);
-    if (claims) return this.principal(claims);
-    return this.verifySignature(token).then((fresh) => {
-      if (this.verified.size >= 10_000) this.verified.clear();
+    const known = this.verified.get(token);
+    if (known) return this.principal(known);
+    return this.verifySignature(token).then((claims) => {
+      if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+      const fresh: Verified = { claims };
       this.verified.set(token, fresh);
       return this.principal(fresh);
     });
   }
 
-  private principal(claims: Claims): Principal {
-    const nowSeconds = Math.floor(this.o.now().getTime() / 1000);
-    if (claims.exp <= nowSeconds) throw invalidToken('token expired');
+  /**
+   * The token's principal against the user as stored now: refused once
+   * expired, once the user is gone or was created again, or once the
+   * password changed; scopes narrowed to the user's current ones. The
+   * principal is derived again whenever the stored user object is another
+   * one (any change to the account replaces it), else reused.
+   */
+  private principal(known: Verified): Principal {
+    const { claims } = known;
+    if (claims.exp * 1000 <= this.o.now().getTime()) throw invalidToken('token expired');
     const user = this.o.users.find(claims.sub);
+    if (user !== undefined && user === known.user) return known.principal!;
     if (!user || user.id !== claims.uid) throw invalidToken('unknown user');
     if (user.passwordVersion !== claims.pwv) throw invalidToken('token revoked by a password change');
     const granted = claims.scope.split(' ').filter((s) => s && user.scope.includes(s));
-    return { username: user.username, name: user.name, email: user.email, scopes: granted };
+    const principal: Principal = Object.freeze({ username: user.username, name: user.name, email: user.email, scopes: Object.freeze(granted) as string[] });
+    known.user = user;
+    known.principal = principal;
+    return principal;
   }
 
   private async verifySignature(token: string): Promise<Claims> {

@@ -28,6 +28,7 @@ interface UsersDoc {
 }
 
 const KEY = 'users';
+const NO_USERS: readonly StoredUser[] = Object.freeze([]);
 
 export const toPublic = ({ username, name, email, scope }: StoredUser): PublicUser => ({ username, name, email, scope });
 
@@ -46,8 +47,11 @@ export class UserDirectory {
     for (const id of ids) for (const listener of this.credentialListeners) listener(id);
   }
 
+  /** Users by name, per stored users array: every request with a token looks its user up. */
+  private byName = new WeakMap<readonly StoredUser[], Map<string, StoredUser>>();
+
   private all(): StoredUser[] {
-    return this.store.get<UsersDoc>('private', KEY)?.users ?? [];
+    return this.store.get<UsersDoc>('private', KEY)?.users ?? (NO_USERS as StoredUser[]);
   }
 
   list(): StoredUser[] {
@@ -55,7 +59,14 @@ export class UserDirectory {
   }
 
   find(username: string): StoredUser | undefined {
-    return this.all().find((u) => u.username === username);
+    // The store replaces the document on every change, never mutates it (store/types.ts), so the array keys its index.
+    const users = this.all();
+    let index = this.byName.get(users);
+    if (!index) {
+      index = new Map(users.map((u) => [u.username, u]));
+      this.byName.set(users, index);
+    }
+    return index.get(username);
   }
 
   /** By the account's random id (the subject of the built-in provider's tokens). */

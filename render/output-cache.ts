@@ -7,8 +7,12 @@
 // for its value now. A cached output is served only while every probe still
 // answers the same value; one that fails or differs means a new render.
 // Probes are cheap look-ups (a version number, a file's identity), never a
-// read of the data. Beneath it, topology-cache.ts keeps built topologies of
-// stored results, which outputs that share a dataset share.
+// read of the data; a probe that costs system calls (a sheet's identity) may
+// be given a most age: its answer is then shared by every output that
+// depends on the same thing and asked again only once that old (docs/api.md:
+// Output cache, how fresh live layers are). Beneath it, topology-cache.ts
+// keeps built topologies of stored results, which outputs that share a
+// dataset share.
 // Bounded by bytes, least recently used out (store/lru.ts). Identical
 // requests that arrive while one renders wait for that one render.
 import { createHash } from 'node:crypto';
@@ -28,14 +32,23 @@ interface Dependency {
   key: string;
   seen: string;
   probe: () => string | Promise<string>;
+  /** How old (ms) an answer of the probe may be when reused; absent: asked on every request. */
+  maxAgeMs?: number;
+  /** When `seen` was read (the cache's clock, ms); with a most age only. */
+  seenAt: number;
 }
 
 /** What a render records its dependencies into; one per key (layers sharing a sheet probe it once). */
 export class Dependencies {
   private readonly byKey = new Map<string, Dependency>();
-  /** `probe` must answer `seen` for as long as the output stays right. */
-  add(key: string, seen: string, probe: () => string | Promise<string>): void {
-    if (!this.byKey.has(key)) this.byKey.set(key, { key, seen, probe });
+  /** `clock`: the output cache's, in ms. */
+  constructor(private readonly clock: () => number = Date.now) {}
+  /**
+   * `probe` must answer `seen` for as long as the output stays right. With
+   * `maxAgeMs`, an answer of the probe up to that old counts as its answer now.
+   */
+  add(key: string, seen: string, probe: () => string | Promise<string>, maxAgeMs?: number): void {
+    if (!this.byKey.has(key)) this.byKey.set(key, { key, seen, probe, maxAgeMs, seenAt: maxAgeMs === undefined ? 0 : this.clock() });
   }
   merge(deps: readonly Dependency[]): void {
     for (const d of deps) if (!this.byKey.has(d.key)) this.byKey.set(d.key, d);
@@ -56,55 +69,109 @@ export function etagOf(body: OutputBody): string {
 
 const weight = (key: string, e: Entry) => e.body.byteLength + key.length + 64 * (e.deps.length + 2);
 
-async function current(deps: readonly Dependency[]): Promise<boolean> {
-  try {
-    const now = await Promise.all(deps.map((d) => d.probe()));
-    return now.every((value, i) => value === deps[i].seen);
-  } catch {
-    return false; // gone or unreadable now: the render says why
-  }
-}
-
 export interface OutputCacheOptions {
   /** Most bytes of outputs kept (0: none). */
   maxBytes: number;
   /** Called on every render (every miss): tests count them. */
   onRender?: (key: string) => void;
+  /** The clock the answers of probes with a most age are timed by (ms); tests pin it. */
+  now?: () => number;
 }
+
+/** Answers of probes with a most age kept at most (one per sheet in use, in practice); a full memory starts again. */
+const MAX_ANSWERS = 10_000;
 
 export function createOutputCache(options: OutputCacheOptions) {
   const entries = new Lru<Entry>(options.maxBytes);
   const rendering = new Map<string, Promise<Entry>>();
+  const clock = options.now ?? Date.now;
+  /** The latest answer of each probe that has a most age, by dependency key, with when it was read. */
+  const answers = new Map<string, { value: string; at: number }>();
+
+  const remember = (key: string, value: string, at: number) => {
+    const known = answers.get(key);
+    if (known && known.at > at) return;
+    if (!known && answers.size >= MAX_ANSWERS) answers.clear();
+    answers.set(key, { value, at });
+  };
+
+  /**
+   * Whether every dependency still answers what it did; at once when no probe
+   * has to wait (version numbers, or answers young enough to reuse).
+   */
+  function current(deps: readonly Dependency[]): boolean | Promise<boolean> {
+    let at = 0; // read from the clock once a dependency needs it
+    let waiting: Promise<boolean>[] | undefined;
+    for (const d of deps) {
+      if (d.maxAgeMs !== undefined) {
+        at ||= clock();
+        const known = answers.get(d.key);
+        if (known && at - known.at < d.maxAgeMs) {
+          if (known.value !== d.seen) return false;
+          continue;
+        }
+      }
+      let now: string | Promise<string>;
+      try {
+        now = d.probe();
+      } catch {
+        return false; // gone or unreadable now: the render says why
+      }
+      if (typeof now === 'string') {
+        if (d.maxAgeMs !== undefined) remember(d.key, now, at);
+        if (now !== d.seen) return false;
+        continue;
+      }
+      (waiting ??= []).push(now.then((value) => {
+        if (d.maxAgeMs !== undefined) remember(d.key, value, at);
+        return value === d.seen;
+      }, () => false));
+    }
+    return waiting === undefined ? true : Promise.all(waiting).then((same) => same.every(Boolean));
+  }
+
+  /** A render of `key`, shared by identical requests while it runs. */
+  function rendered(key: string, render: (deps: Dependencies) => Promise<OutputBody>): Promise<Entry> {
+    let pending = rendering.get(key);
+    if (!pending) {
+      pending = (async () => {
+        options.onRender?.(key);
+        const deps = new Dependencies(clock);
+        const body = await render(deps);
+        const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+        const made: Entry = { body: bytes, etag: etagOf(bytes), deps: deps.list };
+        // What the render read is the latest answer of those probes: outputs drawn before it compare with it.
+        for (const d of made.deps) if (d.maxAgeMs !== undefined) remember(d.key, d.seen, d.seenAt);
+        entries.set(key, made, weight(key, made));
+        return made;
+      })();
+      rendering.set(key, pending);
+      // A failed render is not kept: its cause may pass (a sheet put back, a template fixed).
+      pending.finally(() => rendering.delete(key)).catch(() => undefined);
+    }
+    return pending;
+  }
 
   /**
    * The output under `key`: the cached one while its dependencies hold,
    * else `render`'s, which records what it read into the Dependencies it is
    * given. `parent`, when given, gains this output's dependencies (an output
-   * drawn from another cached output, as a PNG from its SVG).
+   * drawn from another cached output, as a PNG from its SVG). At once (no
+   * promise) when a kept output's dependencies answer at once.
    */
-  async function output(key: string, render: (deps: Dependencies) => Promise<OutputBody>, parent?: Dependencies): Promise<Output> {
-    let entry = entries.get(key);
-    if (entry && !(await current(entry.deps))) entry = undefined;
-    if (!entry) {
-      let pending = rendering.get(key);
-      if (!pending) {
-        pending = (async () => {
-          options.onRender?.(key);
-          const deps = new Dependencies();
-          const rendered = await render(deps);
-          const body = typeof rendered === 'string' ? Buffer.from(rendered) : rendered;
-          const made: Entry = { body, etag: etagOf(body), deps: deps.list };
-          entries.set(key, made, weight(key, made));
-          return made;
-        })();
-        rendering.set(key, pending);
-        // A failed render is not kept: its cause may pass (a sheet put back, a template fixed).
-        pending.finally(() => rendering.delete(key)).catch(() => undefined);
-      }
-      entry = await pending;
+  function output(key: string, render: (deps: Dependencies) => Promise<OutputBody>, parent?: Dependencies): Output | Promise<Output> {
+    const kept = entries.get(key);
+    const same = kept === undefined ? false : current(kept.deps);
+    const found = same === true ? kept! : same === false ? rendered(key, render) : same.then((ok) => (ok ? kept! : rendered(key, render)));
+    if (!parent) return found;
+    if (found instanceof Promise) {
+      return found.then((entry) => {
+        parent.merge(entry.deps);
+        return entry;
+      });
     }
-    if (parent) parent.merge(entry.deps);
-    return entry;
+    parent.merge(found.deps);
+    return found;
   }
 
   return { output };

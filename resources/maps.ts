@@ -21,6 +21,9 @@ const PUBLIC_ONLY: Visibility = {
   version: (version) => version.public === true,
 };
 
+/** A map that is not public, or not in that version: the same answer as for a missing one. */
+const hidden = (id: string, which: 'latest' | number) => notFound(`no public map with ID ${id}${which === 'latest' ? '' : ` and version ${which}`}`);
+
 export function createMaps(store: Store, now: () => Date) {
   const maps = versionedResource<MapRevision>(store, now, {
     descriptor: MAP_DESCRIPTOR,
@@ -42,13 +45,16 @@ export function createMaps(store: Store, now: () => Date) {
      * A version readable without authentication (for the public output
      * routes): 404 unless the map is public now and that version was stored
      * as public. The message is the same as for a missing map on purpose.
+     * At once for the latest version (one look-up in memory); an older one is read first.
      */
-    async getPublic(id: string, which: 'latest' | number = 'latest'): Promise<StoredVersion> {
-      const hidden = () => notFound(`no public map with ID ${id}${which === 'latest' ? '' : ` and version ${which}`}`);
-      if (!collection.exists(id) || collection.get(id).public !== true) throw hidden();
-      const version = await collection.at(id, which).catch(() => undefined);
-      if (version?.public !== true) throw hidden();
-      return version;
+    getPublic(id: string, which: 'latest' | number = 'latest'): StoredVersion | Promise<StoredVersion> {
+      const latest = collection.head(id);
+      if (!latest || latest.deleted === true || latest.public !== true) throw hidden(id, which);
+      if (which === 'latest' || which === latest.version) return latest;
+      return collection.at(id, which).catch(() => undefined).then((version) => {
+        if (version?.public !== true) throw hidden(id, which);
+        return version;
+      });
     },
   };
 }

@@ -43,6 +43,8 @@ const diffParams: QueryParam[] = [
   { name: 'from', schema: versionNumber, description: 'default: the version before `to`' },
   { name: 'to', schema: versionNumber, description: 'default: the latest version' },
 ];
+/** The dataset output's path; its route also serves the dataset change picture's. */
+const DATASET_OUTPUT = '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/';
 const pageParams: QueryParam[] = [{ name: 'limit', schema: LimitParamSchema }, { name: 'offset', schema: OffsetParamSchema }];
 const HistoryItemSchema = v.object({
   version: v.pipe(v.number(), v.integer(), v.minValue(1)), lastUpdatedBy: v.string(), lastUpdatedOn: v.string(),
@@ -84,15 +86,17 @@ export function operations(): Operation[] {
     {
       method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/svg/', tag: 'output', summary: 'Picture of the change between two versions of a dataset', description: 'Added in green, removed dashed red, changed in amber, unchanged grey, with a legend. Default: the latest version against the one before it.', scope: 'read',
       pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render'], answers: { 200: svg },
+      servedBy: DATASET_OUTPUT,
     },
     {
       method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/png/', tag: 'output', summary: 'Picture of the change between two versions of a dataset, as PNG', description: 'The picture of `…/diff/{layout}/svg/` with the same parameters, rasterized.', scope: 'read',
       pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render'], answers: { 200: png, 422: pngTooLarge },
+      servedBy: DATASET_OUTPUT,
     },
 
     // Output
     {
-      method: 'get', path: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/', tag: 'output', summary: 'Render a dataset as topology JSON, SVG or PNG', scope: 'read',
+      method: 'get', path: DATASET_OUTPUT, tag: 'output', summary: 'Render a dataset as topology JSON, SVG or PNG', scope: 'read',
       pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: v.pipe(v.picklist(DATATYPES), v.description('snapshot (or static): stored results; dynamic (or live): run the query now')), output_type: v.pipe(v.picklist(['json', 'svg', 'png']), v.description('json: topology; svg: its picture (image/svg+xml); png: that picture rasterized (image/png)')) },
       query: [oneVersion, { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) }, ...pictureSize.map((q) => ({ ...q, description: 'svg and png only' }))],
       effects: ['versions', 'datasource', 'render'],

@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import { requestHeader } from '../auth/request-header.ts';
 import type { Output } from '../render/output-cache.ts';
+import { plainResponse } from './plain-response.ts';
 
 /** True when a GET or HEAD already holds `etag`: answer 304 instead of the body. */
 export function notModified(c: Context, etag: string): boolean {
@@ -28,6 +29,6 @@ export function sendRendered(c: Context, output: Output, headers: Readonly<Recor
   // RFC 9110 15.4.5: a 304 repeats the 200's ETag and Cache-Control (Node adds
   // Date). The SVG's Content-Security-Policy and nosniff guard a body; a cache
   // keeps the stored ones when it refreshes its copy (RFC 9111 4.3.4).
-  if (notModified(c, output.etag)) return c.body(null, 304, validators);
-  return c.body(output.body as Uint8Array<ArrayBuffer>, 200, { ...headers, ...validators });
+  if (notModified(c, output.etag)) return plainResponse(null, 304, validators);
+  return plainResponse(output.body as Uint8Array<ArrayBuffer>, 200, { ...headers, ...validators });
 }

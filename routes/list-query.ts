@@ -128,9 +128,12 @@ export function parseVersionQuery(c: Context): 'latest' | number {
   return version === undefined ? 'latest' : parseParam(OneVersionParamSchema, 'version', version);
 }
 
+/** An output request without a query string: one answer for all of them (no objects made per request). */
+const NO_OUTPUT_QUERY = Object.freeze({ version: 'latest' as const, get: (_: string): string | undefined => undefined });
+
 /** Output endpoints: `version` and, where named, other single-valued parameters (e.g. `template`). */
 export function parseOutputQuery(c: Context, extra: readonly string[] = []) {
-  if (rawQuery(c) === '') return { version: 'latest' as const, get: (_: string) => undefined as string | undefined };
+  if (rawQuery(c) === '') return NO_OUTPUT_QUERY;
   const { once } = params(c, ['version', ...extra]);
   const version = once('version');
   return {
@@ -140,12 +143,15 @@ export function parseOutputQuery(c: Context, extra: readonly string[] = []) {
   };
 }
 
+const NO_SIZE: { width?: number; height?: number } = Object.freeze({});
+
 /**
  * Picture routes: `width` and `height` in px (docs/api.md: Picture size),
  * read with `get` (each at most once); empty counts as absent, as `version`.
  */
 export function parsePictureSize(get: (name: string) => string | undefined): { width?: number; height?: number } {
   const width = get('width'), height = get('height');
+  if (!width && !height) return NO_SIZE;
   return {
     ...(width ? { width: parseParam(WidthParamSchema, 'width', width) } : {}),
     ...(height ? { height: parseParam(HeightParamSchema, 'height', height) } : {}),

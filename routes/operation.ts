@@ -77,6 +77,12 @@ export interface Operation {
   /** Only with auth.backend basic. */
   basicOnly?: boolean;
   /**
+   * Served by the route of the operation declared at this path, which also
+   * matches this one's (the dataset change picture: Hono's fast router refuses
+   * two routes that can both match one path, routes/history.ts diffPicture).
+   */
+  servedBy?: string;
+  /**
    * The route's handler, for operations the router registers from this
    * declaration (operationRoutes): the scope guard, the path and the body
    * schema are the declaration's own, so the route cannot drift from its

@@ -18,6 +18,14 @@ export interface LoaderDeps {
   datasources: DatasourceRegistry;
 }
 
+/**
+ * How old a sheet's identity may be when an output drawn from it is served
+ * again (docs/api.md: Output cache): a change to a live layer's sheet shows
+ * within this long. Asking costs system calls, which every request of a
+ * cached live picture would otherwise pay.
+ */
+const SHEET_CHECK_MS = 1000;
+
 /** A value no probe answers: an output that depends on it is rendered every time. */
 const UNKNOWN = Symbol('unknown').toString();
 
@@ -35,7 +43,8 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
       const name = String(stored.name);
       if (datatype === 'dynamic') {
         const seen = (await datasources.fingerprint?.(query.endpoint)) ?? UNKNOWN;
-        deps.add(`sheet ${query.endpoint}`, seen, async () => (await datasources.fingerprint?.(query.endpoint)) ?? `${UNKNOWN} now`);
+        deps.add(`sheet ${query.endpoint}`, seen, async () => (await datasources.fingerprint?.(query.endpoint)) ?? `${UNKNOWN} now`,
+          seen === UNKNOWN ? undefined : SHEET_CHECK_MS);
         return { name, query, records: (await datasources.run(query)).records };
       }
       const results = await datasets.results(id, stored.version);

@@ -5,7 +5,7 @@
 // route's own key and render, so both answer the same picture for the same
 // parameters, and a PNG costs no SVG render while that SVG is cached.
 import type { Context } from 'hono';
-import type { Dependencies, OutputCache } from '../render/output-cache.ts';
+import type { Dependencies, Output, OutputCache } from '../render/output-cache.ts';
 import { PNG_RESPONSE_HEADERS, renderPng, type PngLimits } from '../render/png.ts';
 import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
 import { sendRendered } from './conditional.ts';
@@ -19,18 +19,23 @@ export type PictureFormat = (typeof PICTURE_FORMATS)[number];
 // As c.json() would send it.
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
+/** Sends an output at once when the cache has it at once (no promise: @hono/node-server's fast path), else once ready. */
+function send(c: Context, out: Output | Promise<Output>, headers: Readonly<Record<string, string>>): Response | Promise<Response> {
+  return out instanceof Promise ? out.then((ready) => sendRendered(c, ready, headers)) : sendRendered(c, out, headers);
+}
+
 export function outputSender(cache: OutputCache, png: PngLimits) {
   return {
     /** JSON output under `key`. */
-    async json(c: Context, key: string, render: Render) {
-      return sendRendered(c, await cache.output(`json\n${key}`, render), JSON_HEADERS);
+    json(c: Context, key: string, render: Render) {
+      return send(c, cache.output(`json\n${key}`, render), JSON_HEADERS);
     },
     /** The picture under `key`, as SVG or as the PNG of that SVG. */
-    async picture(c: Context, format: PictureFormat, key: string, renderSvg: Render) {
-      const svg = (parent?: Dependencies) => cache.output(`svg\n${key}`, renderSvg, parent);
-      if (format === 'svg') return sendRendered(c, await svg(), SVG_RESPONSE_HEADERS);
-      const out = await cache.output(`png\n${key}`, async (deps) => renderPng(new TextDecoder().decode((await svg(deps)).body), png));
-      return sendRendered(c, out, PNG_RESPONSE_HEADERS);
+    picture(c: Context, format: PictureFormat, key: string, renderSvg: Render) {
+      if (format === 'svg') return send(c, cache.output(`svg\n${key}`, renderSvg), SVG_RESPONSE_HEADERS);
+      const out = cache.output(`png\n${key}`, async (deps) =>
+        renderPng(new TextDecoder().decode((await cache.output(`svg\n${key}`, renderSvg, deps)).body), png));
+      return send(c, out, PNG_RESPONSE_HEADERS);
     },
   };
 }

@@ -3,7 +3,7 @@
 // through the output cache with an ETag of the bytes (routes/output-send.ts).
 // Public map output answers 404 for anything not public now (docs/api.md:
 // Public routes), with the same message as for a missing map.
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import type { DatasourceRegistry } from '../datasources/types.ts';
@@ -24,6 +24,7 @@ import { readBody } from './body.ts';
 import { parseOutputQuery, parsePictureSize } from './list-query.ts';
 import { outputLoaders } from './output-loaders.ts';
 import { PICTURE_FORMATS, sizeKey, type OutputSender } from './output-send.ts';
+import type { DiffPicture } from './history.ts';
 import { pathId } from './versioned.ts';
 
 export interface OutputDeps {
@@ -36,6 +37,8 @@ export interface OutputDeps {
   send: OutputSender;
   /** server.baseUrl, for the mapjsonUrl that outputs add to datasetId layers. */
   baseUrl?: string;
+  /** The picture of a dataset's change, at …/diff/{layout}/svg/ and png/ (routes/history.ts). */
+  diff: DiffPicture;
 }
 
 const LAYOUTS = ['geographic', 'logical'] as const;
@@ -64,6 +67,9 @@ export function outputRoutes(o: OutputDeps) {
   // Everything that shapes a dataset output is in its key or read through the loaders (their dependencies):
   // a new parameter that changes the answer must join the key, or requests differing by it would share one output.
   const datasetOutput = async (c: Context) => {
+    // …/diff/{layout}/svg/ and png/: the picture of a change (its route shares this one: routes/history.ts).
+    const format = c.req.param('output_type');
+    if (c.req.param('layout') === 'diff' && (format === 'svg' || format === 'png')) return o.diff(c, c.req.param('datatype'), format);
     const id = pathId(c, 'datasetId', 'dataset');
     const layout = pick(c, 'layout', LAYOUTS);
     const datatype = DATATYPES[pick(c, 'datatype', Object.keys(DATATYPES))];
@@ -97,47 +103,52 @@ export function outputRoutes(o: OutputDeps) {
   /** `value` with the warnings of its resolution, when there are any (a layer with no data yet). */
   const warned = (value: object, warnings: string[]) => (warnings.length > 0 ? { ...value, warnings } : value);
 
-  const open: MiddlewareHandler<AppEnv> = (_c, next) => next();
   // As Terranova serves them: the bare route answers the configuration (what the map component's
   // "configure from URL" loads), json/ the whole map, svg/ and png/ its picture. A map version never
   // changes, so it keys the output (the public and private routes share it); its layers' datasets,
-  // templates and sheets are dependencies.
+  // templates and sheets are dependencies. Each route is one handler (the scope check included), and
+  // a kept output of the latest version answers without a promise: no middleware chain, and
+  // @hono/node-server's fast path (a public picture on a wall screen is asked for all day).
   type VersionAsked = ReturnType<typeof parseOutputQuery>['version'];
-  const mapRoutes = (prefix: string, get: (c: Context, version: VersionAsked) => Promise<StoredVersion>, guard: MiddlewareHandler<AppEnv>) => {
-    const key = (version: StoredVersion) => ['map', String(version.mapId), version.version].join('\n');
-    app.get(`${prefix}/:mapId`, guard, async (c) => {
-      const version = await get(c, parseOutputQuery(c).version);
-      return send.json(c, `${key(version)}\nconfiguration`, async (deps) => {
+  type Found = StoredVersion | Promise<StoredVersion>;
+  type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+  const key = (version: StoredVersion) => `map\n${String(version.mapId)}\n${version.version}`;
+  /** `answer` for the version found, at once when it was found at once. */
+  const withVersion = (found: Found, answer: (version: StoredVersion) => Response | Promise<Response>) =>
+    (found instanceof Promise ? found.then(answer) : answer(found));
+  const mapRoutes = (prefix: string, get: (c: Context, version: VersionAsked) => Found, guard: (handler: Handler) => Handler) => {
+    app.get(`${prefix}/:mapId`, guard((c) => withVersion(get(c, parseOutputQuery(c).version), (version) =>
+      send.json(c, `${key(version)}\nconfiguration`, async (deps) => {
         const { output, warnings } = await mapOutput(version, deps);
         return JSON.stringify(warned(output.configuration, warnings));
-      });
-    });
-    app.get(`${prefix}/:mapId/json`, guard, async (c) => {
-      const version = await get(c, parseOutputQuery(c).version);
-      return send.json(c, `${key(version)}\nmap`, async (deps) => {
+      }))));
+    app.get(`${prefix}/:mapId/json`, guard((c) => withVersion(get(c, parseOutputQuery(c).version), (version) =>
+      send.json(c, `${key(version)}\nmap`, async (deps) => {
         const { output, warnings } = await mapOutput(version, deps);
         return JSON.stringify(warned(output, warnings));
-      });
-    });
+      }))));
     for (const format of PICTURE_FORMATS) {
-      app.get(`${prefix}/:mapId/${format}`, guard, async (c) => {
+      app.get(`${prefix}/:mapId/${format}`, guard((c) => {
         const query = parseOutputQuery(c, ['width', 'height']);
         const size = parsePictureSize(query.get);
-        const version = await get(c, query.version);
-        return send.picture(c, format, `${key(version)}\n${sizeKey(size)}`, async (deps) => {
-          const { stored, topologies } = await mapOutput(version, deps);
-          return renderMapSvg(stored as { name?: string }, topologies, size);
-        });
-      });
+        return withVersion(get(c, query.version), (version) =>
+          send.picture(c, format, `${key(version)}\n${sizeKey(size)}`, async (deps) => {
+            const { stored, topologies } = await mapOutput(version, deps);
+            return renderMapSvg(stored as { name?: string }, topologies, size);
+          }));
+      }));
     }
   };
 
-  mapRoutes('/api/v1/output/map', (c, version) => maps.at(pathId(c, 'mapId', 'map'), version), auth.requireScope('write'));
+  mapRoutes('/api/v1/output/map', (c, version) => {
+    const id = pathId(c, 'mapId', 'map');
+    return version === 'latest' ? maps.get(id) : maps.at(id, version);
+  }, (handler) => auth.guard('write', handler));
   mapRoutes('/api/v1/public/output/map', (c, version) => {
     const id = c.req.param('mapId') ?? '';
     if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');
     return maps.getPublic(id, version);
-  }, open);
+  }, (handler) => handler);
 
   // Preview of an unsaved MapRevision (the map editor): nothing is stored.
   app.patch('/api/v1/output/map', auth.requireScope('write'), async (c) => {

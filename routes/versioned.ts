@@ -10,6 +10,7 @@ import type { VersionedCollection } from '../resources/collection.ts';
 import type { ListPage, Serialized } from '../resources/types.ts';
 import { ID_PATTERN } from '../schema/common.ts';
 import { notModified } from './conditional.ts';
+import { plainResponse } from './plain-response.ts';
 
 const JSON_TYPE = 'application/json';
 
@@ -23,8 +24,8 @@ export function pathId(c: Context, param: string, label: string): string {
 /** Sends one version's body with its ETag (304 when If-None-Match has it); at once when the body is ready. */
 export function sendSerialized(c: Context, view: Serialized | Promise<Serialized>, status: 200 | 201 = 200, headers: Record<string, string> = {}): Response | Promise<Response> {
   if (view instanceof Promise) return view.then((ready) => sendSerialized(c, ready, status, headers));
-  if (status === 200 && notModified(c, view.etag)) return c.body(null, 304, { ETag: view.etag });
-  return c.body(view.body, status, { 'Content-Type': JSON_TYPE, ETag: view.etag, ...headers });
+  if (status === 200 && notModified(c, view.etag)) return plainResponse(null, 304, { ETag: view.etag });
+  return plainResponse(view.body, status, { 'Content-Type': JSON_TYPE, ETag: view.etag, ...headers });
 }
 
 /**

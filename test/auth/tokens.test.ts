@@ -197,6 +197,30 @@ describe('bearer tokens: revocation', () => {
     assert.match(res.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
   });
 
+  // A token in use is remembered (its signature, its header, its principal): every change to the account still counts at once.
+  const inUse = async (username: string, scope = ['svc:maps:read', 'svc:admin']) => {
+    assert.equal((await t.request('/api/v1/user', { method: 'POST', token: admin, json: { username, password: `${username} password`, scope } })).status, 201);
+    const token = await t.token(undefined, username, `${username} password`);
+    for (let i = 0; i < 3; i++) assert.equal((await t.request('/api/v1/current_user/', { token })).status, 200);
+    return token;
+  };
+  const changes: Array<[string, (username: string) => Promise<Response>, number]> = [
+    ['its password changed', (u) => t.request(`/api/v1/user/${u}/set_password/`, { method: 'PUT', token: admin, json: { password: 'another password' } }), 401],
+    ['its user deleted', (u) => t.request(`/api/v1/user/${u}/`, { method: 'DELETE', token: admin }), 401],
+    ['its user\'s scopes narrowed', (u) => t.request(`/api/v1/user/${u}/`, { method: 'PUT', token: admin, json: { scope: ['svc:maps:read'] } }), 403],
+  ];
+  for (const [what, change, status] of changes) {
+    it(`a token in use is refused at once when ${what} (${status})`, async () => {
+      const username = `holder${changes.findIndex(([w]) => w === what)}`;
+      const token = await inUse(username);
+      assert.equal((await t.request('/api/v1/user/', { token })).status, 200, 'admin scope before');
+      assert.equal((await change(username)).status, 200);
+      const res = await t.request('/api/v1/user/', { token });
+      assert.equal(res.status, status);
+      if (status === 401) assert.match(res.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+    });
+  }
+
   it('a user deleted and created again under the same name does not inherit old tokens', async () => {
     const create = () => t.request('/api/v1/user', { method: 'POST', token: admin,
       json: { username: 'kim', password: 'kim password', scope: ['svc:maps:read'] } });

@@ -1,9 +1,10 @@
 // render/output-cache.ts on its own: bounded by bytes with the least recently
-// used output dropped first, dependencies probed on every hit, identical
+// used output dropped first, dependencies probed on every hit (those with a
+// most age at most that often, one answer shared by every output), identical
 // requests during one render sharing it, failed renders not kept.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createOutputCache, etagOf, type Output } from '../../render/output-cache.ts';
+import { createOutputCache, etagOf, type Dependencies, type Output } from '../../render/output-cache.ts';
 
 const text = (o: Output) => new TextDecoder().decode(o.body);
 
@@ -54,6 +55,58 @@ describe('createOutputCache', () => {
     assert.equal(rendered.length, 3, 'rendered anew when a probe fails');
   });
 
+  describe('a dependency with a most age (a live sheet\'s identity)', () => {
+    /** A cache on a pinned clock; outputs `a` and `b` both drawn from one sheet whose probe is counted. */
+    function sheetCache() {
+      let ms = 1_000_000;
+      let sheet = 'rows v1';
+      let probes = 0;
+      const cache = createOutputCache({ maxBytes: 10_000, now: () => ms });
+      const render = (name: string) => async (deps: Dependencies) => {
+        deps.add('sheet circuits', sheet, () => { probes++; return sheet; }, 1000);
+        return `${name} of ${sheet}`;
+      };
+      const get = async (name: string) => text(await cache.output(name, render(name)));
+      return { get, advance: (by: number) => { ms += by; }, change: (to: string) => { sheet = to; }, probes: () => probes };
+    }
+
+    it('is asked again only once its answer is that old, one answer for every output drawn from it', async () => {
+      const s = sheetCache();
+      assert.equal(await s.get('a'), 'a of rows v1');
+      assert.equal(await s.get('b'), 'b of rows v1');
+      for (let i = 0; i < 5; i++) {
+        await s.get('a');
+        await s.get('b');
+      }
+      assert.equal(s.probes(), 0, 'the renders\' own readings answer for a second');
+      s.advance(1000);
+      await s.get('a');
+      await s.get('b');
+      assert.equal(s.probes(), 1, 'asked once for both outputs');
+    });
+
+    it('a change shows once the answer is that old, in every output drawn from it', async () => {
+      const s = sheetCache();
+      await s.get('a');
+      await s.get('b');
+      s.change('rows v2');
+      s.advance(999);
+      assert.equal(await s.get('a'), 'a of rows v1', 'within the most age: the kept output');
+      s.advance(1);
+      assert.equal(await s.get('a'), 'a of rows v2');
+      assert.equal(await s.get('b'), 'b of rows v2', 'the answer a\'s probe got serves b too');
+    });
+
+    it('a render\'s newer reading makes outputs drawn before it stale at once', async () => {
+      const s = sheetCache();
+      await s.get('a');
+      s.change('rows v2');
+      s.advance(2000);
+      assert.equal(await s.get('c'), 'c of rows v2'); // a new output reads the sheet as it is now
+      assert.equal(await s.get('a'), 'a of rows v2', 'a compares with the newest reading, not its own old one');
+    });
+  });
+
   it('identical requests during a render share it; a failed render is not kept', async () => {
     const { cache, rendered } = counting(10_000);
     let release!: () => void;
@@ -63,7 +116,7 @@ describe('createOutputCache', () => {
     release();
     assert.deepEqual((await both).map(text), ['done', 'done']);
     assert.equal(rendered.length, 1);
-    await assert.rejects(cache.output('f', async () => { throw new Error('no sheet'); }), /no sheet/);
+    await assert.rejects(async () => cache.output('f', async () => { throw new Error('no sheet'); }), /no sheet/);
     assert.equal(text(await cache.output('f', async () => 'back')), 'back');
   });
 

@@ -1,7 +1,9 @@
 // CORS (docs/api.md: CORS): the public routes answer any origin by
 // default, the rest of the API the origins of server.cors.origins; a preflight
 // is answered on every route; credentials are never allowed.
+import { serve } from '@hono/node-server';
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { body, createMap, start, type Started } from './fixtures.ts';
 
@@ -72,6 +74,65 @@ describe('CORS with server.cors.origins set to one origin', () => {
       assert.equal(res.headers.get('access-control-allow-credentials'), null);
     });
   }
+});
+
+// Over a real listener @hono/node-server sends answers built from memory straight from their plain
+// headers; CORS is added around the router (routes/cors.ts) and must reach those answers too.
+describe('CORS over a real socket', () => {
+  let t: Started;
+  let base = '';
+  let close: () => void = () => undefined;
+  let mapPath = '';
+  let publicSvg = '';
+  before(async () => {
+    t = await start({ settings: { server: { cors: { origins: [GRAFANA] } } } });
+    const inline = { name: 'inline', mapjson: JSON.stringify({ name: 'i', nodes: [{ name: 'X', coordinate: [1, 2], meta: {} }], edges: [] }) };
+    const id = (await createMap(t, 'Shown', { configuration: { layers: [inline] } })).mapId;
+    await t.request(`/api/v1/map/id/${id}/publish/`, { method: 'POST', token: t.publish });
+    [mapPath, publicSvg] = [`/api/v1/map/id/${id}/`, `/api/v1/public/output/map/${id}/svg/`];
+    await new Promise<void>((resolve) => {
+      const server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+        base = `http://127.0.0.1:${info.port}`;
+        resolve();
+      });
+      close = () => void server.close();
+    });
+  });
+  after(async () => {
+    close();
+    await t.close(true);
+  });
+
+  const cases: Array<[string, () => string, Record<string, string>, string | null]> = [
+    ['a version by ID, for the listed origin', () => mapPath, { Origin: GRAFANA }, GRAFANA],
+    ['a version by ID, for another origin', () => mapPath, { Origin: EVIL }, null],
+    ['a public picture, kept by the output cache, for any origin', () => publicSvg, { Origin: EVIL }, '*'],
+  ];
+  for (const [what, path, headers, allowed] of cases) {
+    it(`${what}: ${allowed ?? 'no'} Access-Control-Allow-Origin, the route's own headers kept, the same on a 304`, async () => {
+      const auth: Record<string, string> = path() === mapPath ? { Authorization: `Bearer ${t.read}` } : {};
+      for (let i = 0; i < 2; i++) { // the second from memory
+        const res = await fetch(base + path(), { headers: { ...auth, ...headers } });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('access-control-allow-origin'), allowed);
+        if (allowed !== '*') assert.match(res.headers.get('vary') ?? '', /Origin/);
+        const etag = res.headers.get('etag');
+        assert.ok(etag && res.headers.get('content-type'));
+        assert.ok((await res.arrayBuffer()).byteLength > 0);
+        const again = await fetch(base + path(), { headers: { ...auth, ...headers, 'If-None-Match': etag } });
+        assert.equal(again.status, 304);
+        assert.equal(again.headers.get('access-control-allow-origin'), allowed);
+        assert.equal(again.headers.get('etag'), etag);
+      }
+    });
+  }
+
+  it('a request without Origin gets no CORS headers', async () => {
+    const res = await fetch(base + mapPath, { headers: { Authorization: `Bearer ${t.read}` } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('access-control-allow-origin'), null);
+    assert.equal(res.headers.get('vary'), null);
+  });
 });
 
 describe('CORS settings', () => {

@@ -35,7 +35,12 @@ describe('the operation declarations', () => {
     // The docs page's static assets and the middleware that runs on every path are not operations.
     const served = new Set(t.app.routes.filter((r) => r.method !== 'ALL' && !r.path.endsWith('*') && !r.path.startsWith('/docs/assets/'))
       .map((r) => `${r.method} ${r.path.replace(/\{[^}]*\}/g, '').replace(/(.)\/$/, '$1')}`));
-    const declared = new Set(operations().map((op) => `${op.method.toUpperCase()} ${routerPath(op.path)}`));
+    // An operation another one's route serves (servedBy) is served when that route is.
+    const route = (op: Operation) => `${op.method.toUpperCase()} ${routerPath(op.servedBy ?? op.path)}`;
+    const declared = new Set(operations().map(route));
+    for (const op of operations()) {
+      if (op.servedBy) assert.ok(operations().some((o) => o.path === op.servedBy && o.method === op.method && !o.servedBy), `${label(op)}: servedBy names a declared route`);
+    }
     assert.deepEqual([...declared].filter((r) => !served.has(r)), [], 'declared but not served');
     assert.deepEqual([...served].filter((r) => !declared.has(r)), [], 'served but not declared');
   });

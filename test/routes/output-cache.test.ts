@@ -3,7 +3,8 @@
 // any output (topology JSON, map outputs, SVG, PNG; public ones included)
 // render nothing; a new dataset version, template version, map version or a
 // change to a live layer's sheet renders again, and only the outputs that
-// read it; an output whose map is no longer public is not served from the cache.
+// read it (a sheet within a second: it is looked at again at most that
+// often); an output whose map is no longer public is not served from the cache.
 import assert from 'node:assert/strict';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -179,6 +180,40 @@ describe('output cache: what renders again', () => {
     assert.equal((await get(url)).status, 200);
     assert.equal((await t.request(`/api/v1/map/id/${id}/unpublish/`, { method: 'POST', token: t.publish })).status, 200);
     assert.equal((await get(url)).status, 404);
+  });
+});
+
+describe('output cache: how fresh live layers are', () => {
+  it('a sheet is looked at again at most once a second: a change shows in the live picture within a second', async () => {
+    let ms = Date.parse('2026-11-22T10:00:00.000Z');
+    const counted: string[] = [];
+    const p = await start({ now: () => new Date(ms), onOutputRender: (key) => counted.push(key) });
+    try {
+      const dir = p.settings.datasources.spreadsheet.dir;
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, 'circuits.csv');
+      await writeFile(file, `${[HEADER, ...ROWS].join('\n')}\n`);
+      const id = (await body(await p.request('/api/v1/dataset/', { method: 'POST', token: p.write, json: revision('Live') }))).datasetId;
+      const map = (await createMap(p, 'Wall', { configuration: { layers: [{ name: 'live', datasetId: id, datatype: 'dynamic', layout: 'geographic' }] } })).mapId;
+      assert.equal((await p.request(`/api/v1/map/id/${map}/publish/`, { method: 'POST', token: p.publish })).status, 200);
+      const url = `/api/v1/public/output/map/${map}/svg/`;
+      const picture = async () => {
+        const res = await p.request(url);
+        assert.equal(res.status, 200);
+        return res.text();
+      };
+      assert.doesNotMatch(await picture(), /SEAT/);
+      await writeFile(file, `${[HEADER, ...ROWS, 'c3,DENV-SEAT,DENV,SEAT,10,39.74,-104.99,47.6,-122.33'].join('\n')}\n`);
+      const before = counted.length;
+      ms += 999;
+      assert.doesNotMatch(await picture(), /SEAT/, 'within the second: the kept picture');
+      assert.equal(counted.length, before);
+      ms += 1;
+      assert.match(await picture(), /SEAT/, 'a second on: drawn anew with the new row');
+      assert.equal(counted.length, before + 1);
+    } finally {
+      await p.close();
+    }
   });
 });
 
