@@ -60,7 +60,9 @@ export async function createApp(deps: AppDeps) {
   const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost });
 
   const app = new Hono<AppEnv>({ strict: false });
-  app.onError(lookupBeforeNotFound(store, (request, env) => app.fetch(request, env), errorHandler(log)));
+  // The router's own fetch, before CORS wraps it below: a request run again after a 404 gets its CORS headers once, from the outer call.
+  const routed = app.fetch;
+  app.onError(lookupBeforeNotFound(store, (request, env) => routed(request, env), errorHandler(log)));
   app.notFound(notFoundHandler);
   // The built-in OpenID provider parses its own request bodies: it goes before the body limit.
   if (auth.oidc?.routes) app.route('/', auth.oidc.routes);
