@@ -69,8 +69,14 @@ export function groupTree(nodes: TopologyNode[], groups: TopologyNode[]) {
   };
 }
 
-/** What one candidate drawing varies: the BFS root (a unit; undefined: bfsLevels' own), ELK options over the base ones, and whether the top-level children go in reverse order. */
-export interface Variant { root?: number; options?: Record<string, string>; reverse?: boolean }
+/**
+ * What one candidate drawing varies: the BFS root (a unit; undefined:
+ * bfsLevels' own), ELK options over the base ones, and whether ELK's layers
+ * are the BFS levels (its interactive layering, given each node at its
+ * level) rather than its own network-simplex layering: a fifth faster on
+ * 500 nodes / 1,000 edges, and fewer layers; for graphs without groups.
+ */
+export interface Variant { root?: number; options?: Record<string, string>; levelsAsLayers?: boolean }
 
 /**
  * The ELK graph of `nodes` (leaves), `groups` and the edges' `ends` (leaf
@@ -83,6 +89,14 @@ export function elkGraph(nodes: TopologyNode[], groups: TopologyNode[], tree: Gr
   const levels = bfsLevels(tree.units, ends.map(([a, b]) => [unitOf[a], unitOf[b]]), variant.root);
   const flipped = ends.map(([a, b]) => levels[unitOf[a]] > levels[unitOf[b]] || (levels[unitOf[a]] === levels[unitOf[b]] && a > b));
   const leaf = (i: number): ElkNode => ({ id: `n${i}`, width: size(nodes[i], 'computed_width', DEFAULT_W), height: size(nodes[i], 'computed_height', DEFAULT_H) });
+  const layered = variant.levelsAsLayers === true && groups.length === 0;
+  const seen = new Map<number, number>();
+  // The interactive layering reads the nodes' positions along the layers' axis (y, top to bottom); x keeps the data order.
+  const placed = (i: number): ElkNode => {
+    const k = seen.get(levels[i]) ?? 0;
+    seen.set(levels[i], k + 1);
+    return { ...leaf(i), x: k * 100, y: levels[i] * 100 };
+  };
   const compound = (g: number): ElkNode => {
     const title = textWidth(clusterTitle(groups[g].name), CLUSTER_TITLE_PX);
     return {
@@ -96,11 +110,15 @@ export function elkGraph(nodes: TopologyNode[], groups: TopologyNode[], tree: Gr
       children: [...tree.subgroups[g].map(compound), ...tree.members[g].map(leaf)],
     };
   };
-  const children = [...tree.topGroups.map(compound), ...tree.loose.map(leaf)];
-  if (variant.reverse) children.reverse();
+  const children = [...tree.topGroups.map(compound), ...tree.loose.map(layered ? placed : leaf)];
   const graph: ElkNode = {
     id: 'root',
-    layoutOptions: { ...options, ...variant.options, ...(groups.length > 0 ? { 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' } : {}) },
+    layoutOptions: {
+      ...options,
+      ...variant.options,
+      ...(groups.length > 0 ? { 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' } : {}),
+      ...(layered ? { 'elk.layered.layering.strategy': 'INTERACTIVE' } : {}),
+    },
     children,
     edges: ends.map(([a, b], i) => (flipped[i]
       ? { id: `e${i}`, sources: [`n${b}`], targets: [`n${a}`] }

@@ -35,9 +35,9 @@ const LAT_SPAN = 30;
 const LNG_SPAN = 60;
 /** Width over height the drawing is brought towards: between 4:3 and 16:9, what a dashboard panel shows. */
 const TARGET_ASPECT = 1.6;
-/** Aspect ratios taken as a dashboard's shape (no further stretching), and beyond which a drawing is a strip (ELK's wrapping is tried). */
+/** Aspect ratios taken as a dashboard's shape (no further stretching), and below which a drawing is a tall strip (ELK's wrapping is tried). */
 const GOOD = [1.3, 1.9];
-const STRIP = [0.7, 3.2];
+const STRIP = [0.7];
 /**
  * The largest graph laid out (422 beyond). Measured on random graphs of twice
  * as many edges as nodes: 2,500 nodes in about 4 s and 330 MB for the whole
@@ -127,7 +127,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
 
   // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
   let root: number | undefined;
-  let best = await draw({});
+  let best = await draw({ levelsAsLayers: !small });
   if (small) {
     const links = ends.map(([a, b]) => [tree.unit[a], tree.unit[b]] as [number, number]);
     const tries = Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / (nodes.length + edges.length))) - 1;
@@ -157,8 +157,9 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     if (!tried.some((d) => good(d.aspect))) await stretch('RIGHT');
     for (const d of tried) if (d.crossings <= best.crossings && off(d.aspect) < off(best.aspect)) best = d;
   }
-  if (best.aspect < STRIP[0] || best.aspect > STRIP[1]) {
-    const wrapped = await draw({ root, options: WRAP_OPTIONS });
+  // Wrapping cuts the layers' axis only: it helps a tall strip (a long chain), never a wide one.
+  if (best.aspect < STRIP[0]) {
+    const wrapped = await draw({ root, options: WRAP_OPTIONS, levelsAsLayers: !small });
     if (off(wrapped.aspect) < off(best.aspect)) best = wrapped;
   }
 
