@@ -67,7 +67,7 @@ const WRAP_OPTIONS: Record<string, string> = {
 };
 
 /**
- * For graphs over MAX_TRIED_NODES: one ordering pass instead of seven, no
+ * For graphs over SMALL_GRAPH: one ordering pass instead of seven, no
  * greedy switch, one Brandes-Köpf alignment and no per-component copies,
  * which keeps a 500-node / 1,000-edge layout within dot's time.
  */
@@ -78,11 +78,16 @@ const FAST_OPTIONS: Record<string, string> = {
   'elk.separateConnectedComponents': 'false',
 };
 
-/** Graphs up to this many nodes get several layouts, one per root tried, and keep the best. */
-const MAX_TRIED_NODES = 300;
-/** Roots tried: at most this many, and fewer as the graph grows (TRY_BUDGET over nodes plus edges): 6 on the demo's North America, 3 at 300 nodes / 600 edges. */
+/**
+ * Graphs up to this size (nodes, edges and groups) get several drawings and
+ * keep the best; larger ones get one, with FAST_OPTIONS. A drawing of 300
+ * routers, 150 sites and 600 circuits takes seconds: several would hold a
+ * request far too long.
+ */
+const SMALL_GRAPH = 400;
+/** Roots tried: at most this many, and fewer as the graph grows (TRY_BUDGET over its size): 6 on the demo's North America (41 routers, 28 sites, 55 circuits), 2 at size 400. */
 const MAX_TRIES = 6;
-const TRY_BUDGET = 2000;
+const TRY_BUDGET = 800;
 /** Spacing between nodes of a layer (px): ELK_OPTIONS' own, and the most a drawing is stretched to. */
 const SPACING = 20;
 const MAX_SPACING = 140;
@@ -115,7 +120,8 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   const index = new Map(nodes.map((n, i) => [n.name, i] as const));
   const ends = edges.map((e) => (e.meta.endpoint_identifiers.names as string[]).map((n) => index.get(n)!) as [number, number]);
   const tree = groupTree(nodes, groups);
-  const small = nodes.length <= MAX_TRIED_NODES;
+  const size = nodes.length + edges.length + groups.length;
+  const small = size <= SMALL_GRAPH;
   const base = small ? ELK_OPTIONS : { ...ELK_OPTIONS, ...FAST_OPTIONS };
   const draw = async (variant: Variant): Promise<Drawing> => {
     const { graph, flipped } = elkGraph(nodes, groups, tree, ends, base, variant);
@@ -130,7 +136,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   let best = await draw({ levelsAsLayers: !small });
   if (small) {
     const links = ends.map(([a, b]) => [tree.unit[a], tree.unit[b]] as [number, number]);
-    const tries = Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / (nodes.length + edges.length))) - 1;
+    const tries = Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / size)) - 1;
     for (const r of rootsToTry(tree.units, links, tries)) {
       if (best.crossings === 0) break;
       const next = await draw({ root: r });
