@@ -35,9 +35,9 @@ const LAT_SPAN = 30;
 const LNG_SPAN = 60;
 /** Width over height the drawing is brought towards: between 4:3 and 16:9, what a dashboard panel shows. */
 const TARGET_ASPECT = 1.6;
-/** Aspect ratios taken as a dashboard's shape (no further stretching), and below which a drawing is a tall strip (ELK's wrapping is tried). */
+/** Aspect ratios taken as a dashboard's shape (no further stretching), and beyond which a drawing is a strip (ELK's wrapping is tried). */
 const GOOD = [1.3, 1.9];
-const STRIP = [0.7];
+const STRIP = [0.7, 3.2];
 /**
  * The largest graph laid out (422 beyond). Measured on random graphs of twice
  * as many edges as nodes: 2,500 nodes in about 4 s and 330 MB for the whole
@@ -100,7 +100,7 @@ export interface LogicalLayout {
   pixelsPerDegree: number;
 }
 
-type Drawing = { out: LayoutResult; flipped: boolean[]; crossings: number; aspect: number };
+type Drawing = { out: LayoutResult; flipped: boolean[]; crossings: number; aspect: number; across: boolean };
 const off = (aspect: number) => Math.abs(Math.log(aspect / TARGET_ASPECT));
 const good = (aspect: number) => aspect >= GOOD[0] && aspect <= GOOD[1];
 
@@ -127,7 +127,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     const { graph, flipped } = elkGraph(nodes, groups, tree, ends, base, variant);
     const out = await layOut(graph);
     // One drawing only on big graphs: nothing to compare, so no count (it is quadratic in the edges).
-    return { out, flipped, crossings: small ? routeCrossings(ends, out.routes) : 0, aspect: Math.max(out.width, 1) / Math.max(out.height, 1) };
+    return { out, flipped, crossings: small ? routeCrossings(ends, out.routes) : 0, aspect: Math.max(out.width, 1) / Math.max(out.height, 1), across: variant.options?.['elk.direction'] === 'RIGHT' };
   };
   const better = (a: Drawing, b: Drawing) => a.crossings < b.crossings || (a.crossings === b.crossings && off(a.aspect) < off(b.aspect) - 1e-9);
 
@@ -163,8 +163,9 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     if (!tried.some((d) => good(d.aspect))) await stretch('RIGHT');
     for (const d of tried) if (d.crossings <= best.crossings && off(d.aspect) < off(best.aspect)) best = d;
   }
-  // Wrapping cuts the layers' axis only: it helps a tall strip (a long chain), never a wide one.
-  if (best.aspect < STRIP[0]) {
+  // Wrapping cuts the layers' axis only: it helps a strip along the layers (a long chain; wide when laid left to right),
+  // never one across them (a top-to-bottom drawing too wide).
+  if (best.aspect < STRIP[0] || (best.across && best.aspect > STRIP[1])) {
     const wrapped = await draw({ root, options: WRAP_OPTIONS, levelsAsLayers: !small });
     if (off(wrapped.aspect) < off(best.aspect)) best = wrapped;
   }
