@@ -68,11 +68,15 @@ const WRAP_OPTIONS: Record<string, string> = {
 
 /**
  * For graphs over SMALL_GRAPH: one ordering pass instead of seven, no
- * greedy switch, one Brandes-Köpf alignment and no per-component copies,
- * which keeps a 500-node / 1,000-edge layout within dot's time.
+ * greedy switch, one Brandes-Köpf alignment, no per-component copies, and
+ * the edges leaving a node on one side start at one point (ELK's merged
+ * edges: a port per side instead of one per edge, a seventh less time; the
+ * edges fan out from a short shared stem), which keeps a 500-node /
+ * 1,000-edge layout near dot's time.
  */
 const FAST_OPTIONS: Record<string, string> = {
   'elk.layered.thoroughness': '1',
+  'elk.layered.mergeEdges': 'true',
   'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
   'elk.layered.nodePlacement.bk.fixedAlignment': 'LEFTDOWN',
   'elk.separateConnectedComponents': 'false',
