@@ -163,7 +163,8 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
         tried.push(await at(Math.round(SPACING + ((TARGET_ASPECT - lo.aspect) / (hi.aspect - lo.aspect)) * (MAX_SPACING - SPACING))));
       }
     };
-    if (best.aspect < GOOD[0]) await stretch('DOWN', best);
+    // Top to bottom, spacing gains at most about 1.7x (0.75 to 1.29 on the North America demo): not tried from further off.
+    if (best.aspect < GOOD[0] && best.aspect * 1.7 >= GOOD[0]) await stretch('DOWN', best);
     if (!tried.some((d) => good(d.aspect))) await stretch('RIGHT');
     for (const d of tried) if (d.crossings <= best.crossings && off(d.aspect) < off(best.aspect)) best = d;
   }
