@@ -72,9 +72,11 @@ export function groupTree(nodes: TopologyNode[], groups: TopologyNode[]) {
 /**
  * What one candidate drawing varies: the BFS root (a unit; undefined:
  * bfsLevels' own), ELK options over the base ones, and whether ELK's layers
- * are the BFS levels (its interactive layering, given each node at its
- * level) rather than its own network-simplex layering: a fifth faster on
- * 500 nodes / 1,000 edges, and fewer layers; for graphs without groups.
+ * are the BFS levels and its order within them ours (orderWithinLevels; its
+ * interactive layering and ordering, given each node's position) rather
+ * than its own network-simplex layering and layer sweeps: on 500 nodes /
+ * 1,000 edges, fewer layers, a third less time and a third fewer crossings.
+ * For graphs without groups.
  */
 export interface Variant { root?: number; options?: Record<string, string>; levelsAsLayers?: boolean }
 
@@ -90,13 +92,10 @@ export function elkGraph(nodes: TopologyNode[], groups: TopologyNode[], tree: Gr
   const flipped = ends.map(([a, b]) => levels[unitOf[a]] > levels[unitOf[b]] || (levels[unitOf[a]] === levels[unitOf[b]] && a > b));
   const leaf = (i: number): ElkNode => ({ id: `n${i}`, width: size(nodes[i], 'computed_width', DEFAULT_W), height: size(nodes[i], 'computed_height', DEFAULT_H) });
   const layered = variant.levelsAsLayers === true && groups.length === 0;
-  const seen = new Map<number, number>();
-  // The interactive layering reads the nodes' positions along the layers' axis (y, top to bottom); x keeps the data order.
-  const placed = (i: number): ElkNode => {
-    const k = seen.get(levels[i]) ?? 0;
-    seen.set(levels[i], k + 1);
-    return { ...leaf(i), x: k * 100, y: levels[i] * 100 };
-  };
+  // ELK's interactive layering reads the nodes' positions along the layers' axis (y, top to bottom), its
+  // interactive ordering their positions across (x): the order within each level found here.
+  const across = layered ? orderWithinLevels(levels, ends) : [];
+  const placed = (i: number): ElkNode => ({ ...leaf(i), x: across[i] * 10000, y: levels[i] * 100 });
   const compound = (g: number): ElkNode => {
     const title = textWidth(clusterTitle(groups[g].name), CLUSTER_TITLE_PX);
     return {
@@ -117,7 +116,7 @@ export function elkGraph(nodes: TopologyNode[], groups: TopologyNode[], tree: Gr
       ...options,
       ...variant.options,
       ...(groups.length > 0 ? { 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' } : {}),
-      ...(layered ? { 'elk.layered.layering.strategy': 'INTERACTIVE' } : {}),
+      ...(layered ? { 'elk.layered.layering.strategy': 'INTERACTIVE', 'elk.layered.crossingMinimization.strategy': 'INTERACTIVE' } : {}),
     },
     children,
     edges: ends.map(([a, b], i) => (flipped[i]
@@ -145,6 +144,46 @@ export function centralUnits(n: number, links: [number, number][]): number[] {
   };
   return adj.map((a, i) => [i, a.length > 0 ? eccentricity(i) : -1]).filter(([, e]) => e > 0)
     .sort((x, y) => x[1] - y[1] || x[0] - y[0]).map(([i]) => i);
+}
+
+/** Barycentre sweeps over the levels: 30 sweeps, alternately down and up (fewer leave many more crossings: 8 gave twice as many). */
+const SWEEPS = 30;
+
+/**
+ * Each node's position (0 to 1) within its BFS level, by barycentre sweeps:
+ * a node moves to the mean position of its neighbours in the level it is
+ * compared with (the one above on a downward sweep, below on an upward one)
+ * and in its own. Ties keep the previous order; the first order is the
+ * data's. Deterministic, O(sweeps * (n log n + e)).
+ */
+export function orderWithinLevels(levels: number[], links: [number, number][]): number[] {
+  const n = levels.length;
+  const adj: number[][] = Array.from({ length: n }, () => []);
+  for (const [a, b] of links) if (a !== b) { adj[a].push(b); adj[b].push(a); }
+  const layers: number[][] = [];
+  for (let i = 0; i < n; i++) (layers[Math.max(0, levels[i])] ??= []).push(i);
+  const pos = new Array<number>(n).fill(0);
+  const settle = (layer: number[]) => layer.forEach((v, k) => { pos[v] = layer.length > 1 ? k / (layer.length - 1) : 0.5; });
+  const all = layers.filter((l) => l !== undefined);
+  all.forEach(settle);
+  for (let sweep = 0; sweep < SWEEPS; sweep++) {
+    const down = sweep % 2 === 0;
+    for (const layer of down ? all : [...all].reverse()) {
+      const centre = layer.map((v) => {
+        let sum = 0, count = 0;
+        for (const m of adj[v]) {
+          const d = levels[m] - levels[v];
+          if (d === 0 || d === (down ? -1 : 1)) { sum += pos[m]; count++; }
+        }
+        return count > 0 ? sum / count : pos[v];
+      });
+      const order = layer.map((_, k) => k).sort((x, y) => centre[x] - centre[y] || x - y);
+      const sorted = order.map((k) => layer[k]);
+      layer.splice(0, layer.length, ...sorted);
+      settle(layer);
+    }
+  }
+  return pos;
 }
 
 /**
