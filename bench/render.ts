@@ -8,8 +8,9 @@
 //     serializer): target <= 3x;
 //  3. logical layout of 500 nodes / 1,000 edges vs `dot -Tjson`: target no slower;
 //  4. overlap counts of labels and nodes in pictures (render-readable.ts): target 0.
-//  5. the demo's grouped logical layout beside `dot -Tjson` on the same graph:
-//     time, crossings, edges through nodes and aspect ratio of each.
+//  5. logical layouts of the demo datasets and two generated grouped networks
+//     beside `dot -Tjson` on the same graphs (render-logical.ts): time,
+//     crossings, edges through nodes and aspect ratio of each.
 // Every figure is the best wall time of several runs (ours after warm-up
 // runs), since interference from other work on the machine only ever adds
 // time; Graphviz times include its process start-up (a few ms). The first
@@ -17,9 +18,7 @@
 // are skipped with a note when `neato`/`dot` are not installed
 // (`apt-get install graphviz`).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { crossings, dotDrawing, dotSource, svgDrawing, throughNodes } from '../test/helpers/layout-geometry.ts';
 import type { EdgeRecord } from '../datasources/types.ts';
 import { buildTopology } from '../render/topology.ts';
 import { renderTopologySvg, PALETTE } from '../render/svg.ts';
@@ -29,6 +28,7 @@ import { edgeD } from '../render/paths.ts';
 import { markerBox } from '../render/marker-box.ts';
 import { spreadMarkers } from '../render/spread.ts';
 import { placeLabels } from '../render/labels.ts';
+import { benchLogical } from './render-logical.ts';
 import { benchReadable } from './render-readable.ts';
 import { escapeAttr, escapeText } from '../svg-safety/sanitize.ts';
 import type { Topology } from '../render/types.ts';
@@ -178,28 +178,9 @@ export async function benchRender(): Promise<string[]> {
   }
   note('overlaps');
   lines.push(...(await benchReadable()));
-  lines.push(...await benchDemoLogical());
+  note('logical layouts beside dot');
+  lines.push(...await benchLogical(generateGraph, has('dot')));
   return lines;
-}
-
-/** 4: the demo's North America dataset (41 routers, sites as groups), logical: ours beside dot on the same graph, clusters as subgraph clusters. */
-async function benchDemoLogical(): Promise<string[]> {
-  const file = fileURLToPath(new URL('../data/results/v1Fu2vW.v2.json', import.meta.url));
-  const demo = (JSON.parse(readFileSync(file, 'utf8')) as { records: EdgeRecord[] }).records;
-  const build = () => buildTopology(demo, { name: 'demo', layout: 'logical', query: { node_group_criteria: ['site'] } });
-  const ours = await time(5, build, 3);
-  const drawn = svgDrawing(renderTopologySvg(ours.value));
-  const head = `demo logical layout (North America, ${drawn.nodes.size} routers, ${drawn.clusters.size} sites as clusters): ` +
-    `${ours.ms.toFixed(0)} ms, ${crossings(drawn.lines)} crossings, ${throughNodes(drawn).length} edges through nodes, ` +
-    `${drawn.width.toFixed(0)}x${drawn.height.toFixed(0)} (${(drawn.width / drawn.height).toFixed(2)}:1)`;
-  if (!has('dot')) return [`${head}; dot baseline SKIPPED: Graphviz not installed (apt-get install graphviz)`];
-  return [head, ...(['LR', 'TB'] as const).map((dir) => {
-    const source = dotSource(ours.value, dir);
-    const runs = [0, 1, 2].map(() => runGraphviz('dot', ['-Tjson'], source, 60_000));
-    const d = dotDrawing(source);
-    return `  beside dot -Tjson rankdir=${dir} on the same graph: ${Math.min(...runs.map((r) => r ?? Infinity)).toFixed(0)} ms, ` +
-      `${crossings(d.lines)} crossings, ${throughNodes(d).length} edges through nodes, ${d.width.toFixed(0)}x${d.height.toFixed(0)} (${(d.width / d.height).toFixed(2)}:1)`;
-  })];
 }
 
 if (process.argv[1] === SELF) {

@@ -7,7 +7,7 @@
 import type { G } from '@svgdotjs/svg.js';
 import { segmentCrosses } from './box-index.ts';
 import type { Box } from './countries.ts';
-import { CLUSTER_PAD, CLUSTER_TITLE_PX, clusterTitle } from './logical-layout.ts';
+import { CLUSTER_PAD, CLUSTER_TITLE_PX, clusterTitle } from './logical-graph.ts';
 import type { Pt } from './paths.ts';
 import type { Frame } from './projection.ts';
 import { setAttrs } from './svg-canvas.ts';

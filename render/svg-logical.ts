@@ -48,7 +48,8 @@ function contentExtent(layers: Layer[], frame: Frame): Extent {
         continue;
       }
       const [x, y] = frame.project(n.coordinate);
-      const w = size(n.meta.computed_width, 10) / 2, h = size(n.meta.computed_height, 10) / 2;
+      // Half a node's outline lies outside its box (the default pill's is 1.5 px wide): 1 px more each side.
+      const w = size(n.meta.computed_width, 10) / 2 + 1, h = size(n.meta.computed_height, 10) / 2 + 1;
       grow(x - w, y - h, x + w, y + h);
     }
     for (const ed of t.edges) for (const c of ed.coordinates) { const [x, y] = frame.project(c); grow(x, y, x, y); }
