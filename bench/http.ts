@@ -40,8 +40,12 @@ export async function benchHttp(): Promise<string[]> {
       bodies[k] = await res.text();
     }
     const bare = new Hono();
-    bare.get('/one', (c) => c.body(bodies.one, 200, { 'content-type': 'application/json' }));
-    bare.get('/list', (c) => c.body(bodies.list, 200, { 'content-type': 'application/json' }));
+    // The same bytes from memory, answered the fastest way @hono/node-server has (a Response with a plain header object).
+    const one = Buffer.from(bodies.one);
+    const list = Buffer.from(bodies.list);
+    const json = { 'content-type': 'application/json' };
+    bare.get('/one', () => new Response(one, { status: 200, headers: json }));
+    bare.get('/list', () => new Response(list, { status: 200, headers: json }));
     const service = await listen(app.fetch);
     const baseline = await listen(bare.fetch);
     const lines: string[] = [];

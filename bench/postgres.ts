@@ -131,7 +131,9 @@ async function puts(url: string, dir: string): Promise<string[]> {
     const path1 = `/api/v1/map/id/${id}/`;
     const bytes = await (await app.request(path1, { headers })).text();
     const bare = new Hono();
-    bare.get('/one', (c) => c.body(bytes, 200, { 'content-type': 'application/json' }));
+    // The same bytes, answered the fastest way @hono/node-server has (a Response with a plain header object).
+    const sameBytes = Buffer.from(bytes);
+    bare.get('/one', () => new Response(sameBytes, { status: 200, headers: { 'content-type': 'application/json' } }));
     const service = await listen(app.fetch);
     const baseline = await listen(bare.fetch);
     try {
