@@ -143,15 +143,24 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
     return 1;
   }
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  /** How long a stop by signal waits for the store to close. */
+  const INTERRUPT_WAIT_MS = 5000;
   // Ctrl-C or a kill skips `finally`: the seeding account (and its folder) must go then too.
   const interrupted = (signal: NodeJS.Signals) => {
-    // A writer thread may still be putting a file in private/ while it is removed (ENOTEMPTY): try again.
-    try {
-      rmSync(path.join(dir, 'private'), { recursive: true, force: true, maxRetries: 20, retryDelay: 10 });
-    } catch (e) {
-      process.stderr.write(`could not remove ${path.join(dir, 'private')}: ${(e as Error).message}; remove it before starting the service\n`);
-    }
-    process.kill(process.pid, signal);
+    const end = () => {
+      // A writer thread may still be putting a file in private/ while it is removed (ENOTEMPTY): try again.
+      try {
+        rmSync(path.join(dir, 'private'), { recursive: true, force: true, maxRetries: 20, retryDelay: 10 });
+      } catch (e) {
+        process.stderr.write(`could not remove ${path.join(dir, 'private')}: ${(e as Error).message}; remove it before starting the service\n`);
+      }
+      process.kill(process.pid, signal);
+    };
+    // The store closes first (it waits for the writes in flight and refuses new ones): removed before
+    // that, private/ could come back with a write that lands after it. A close that takes too long
+    // (a stuck disk) does not hold the stop.
+    setTimeout(end, INTERRUPT_WAIT_MS).unref();
+    void store.close().catch(() => undefined).then(end);
   };
   let seeding = false;
   try {
