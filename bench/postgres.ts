@@ -30,7 +30,7 @@ import { listen, requestsPerSecond } from './service.ts';
 const PUTS = Number(process.env.BENCH_PUTS ?? 300);
 const MAPS = 10_000;
 const VERSIONS = 5;
-const STARTS = 3;
+const STARTS = 7;
 const ROUNDS = 3;
 const SAMPLES = 200;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);

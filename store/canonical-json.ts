@@ -53,7 +53,9 @@ function sortKeys(value: unknown): unknown {
 /** Freezes a parsed JSON value at every level (stored values are shared; a caller mutating one must fail loudly). */
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
+    // Indexes and for-in rather than Object.values: no array made per object (a replica's start freezes every head).
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    else for (const key in value) deepFreeze(value[key]);
     Object.freeze(value);
   }
   return value;

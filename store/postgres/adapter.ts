@@ -37,7 +37,6 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   let follower: Follower | undefined;
   try {
     await waitForDatabase(pool, url, log, () => stopped);
-    await migrate(pool, log);
     const origin = randomUUID();
     /** Each document's revision as memory holds it (compare-and-set on write). */
     const revs = new Map<string, string>();
@@ -55,8 +54,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       },
       log,
     });
-    // Listening and the snapshot at once: from(seq) catches up once both are there, so a change made in between is read then.
-    const [, { loaded, seq, docRevs }] = await Promise.all([follower.start(), loadSnapshot(pool)]);
+    // Listening beside the migrations and the snapshot: from(seq) catches up once both are there, so a change made in
+    // between is read then.
+    const [, { loaded, seq, docRevs }] = await Promise.all([follower.start(), migrate(pool, log).then(() => loadSnapshot(pool))]);
     for (const [name, rev] of docRevs) revs.set(name, rev);
     const running = follower;
     const stopPruning = keepPruning(pool, options.keepChangesMs ?? KEEP_CHANGES_MS, log);

@@ -42,6 +42,38 @@ describe('PostgreSQL replicas catching up', { skip: noPostgres }, () => {
     await cluster?.stop();
   });
 
+  it('starts from what the database holds: entry numbers with and without gaps, latest entries, documents, blobs, an unreadable entry', async () => {
+    const url = await cluster.createDatabase('snapshot');
+    const first = await open(url);
+    await first.append('maps', 'plain1', () => entry(1, 'one'));
+    await first.append('maps', 'plain1', () => entry(2, 'two'));
+    await first.update('private', 'users', () => ({ admin: { scopes: ['read'] } }));
+    const blob = await first.put({ rows: [1, 2] });
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      // Numbers with gaps (as an imported folder may hold) and a latest entry that is not JSON, written behind the store's back.
+      await db.query(`INSERT INTO entries (collection, key, version, body) VALUES
+        ('datasets', 'gaps1', 7, '{"version": 7, "name": "seven"}'), ('datasets', 'gaps1', 2, '{"version": 2, "name": "two"}'),
+        ('datasets', 'gaps1', 3, '{"version": 3, "name": "three"}'), ('templates', 'broken1', 1, '{"version": 1'),
+        ('templates', 'later1', 4, '{"version": 4, "name": "four"}'), ('templates', 'later1', 5, '{"version": 5, "name": "five"}')`);
+    } finally {
+      await db.end();
+    }
+    const store = await open(url);
+    assert.deepEqual(store.versions('maps', 'plain1'), [1, 2]);
+    assert.deepEqual(store.head('maps', 'plain1'), entry(2, 'two'));
+    assert.ok(Object.isFrozen(store.head('maps', 'plain1')));
+    assert.deepEqual(store.versions('datasets', 'gaps1'), [2, 3, 7]);
+    assert.deepEqual(store.head('datasets', 'gaps1'), entry(7, 'seven'));
+    assert.deepEqual(store.versions('templates', 'later1'), [4, 5]);
+    assert.deepEqual(await store.read('datasets', 'gaps1', 3), entry(3, 'three'));
+    assert.deepEqual(store.get('private', 'users'), { admin: { scopes: ['read'] } });
+    assert.deepEqual(await store.fetch(blob), { rows: [1, 2] });
+    assert.throws(() => store.head('templates', 'broken1'), /templates\/broken1\/v1 \(table entries\) is not valid JSON/);
+    assert.ok(store.problems().some((p) => p.key === 'broken1'));
+  });
+
   it('prunes changes every replica has seen without disturbing it, and makes one that missed pruned changes load everything again', async () => {
     const url = await cluster.createDatabase('pruned');
     const [a, bLines] = [await open(url), [] as string[]];
