@@ -16,7 +16,7 @@ import { StaleWrite, UnsettledWrite, type Persistence } from '../persistence.ts'
 import type { DocCollection, Store } from '../types.ts';
 import { createPool, describeUrl, isUnreachable, unavailable, waitForDatabase, type Log } from './connection.ts';
 import { databaseCounters } from './counters.ts';
-import { loadSnapshot, type Snapshot } from './load.ts';
+import { loadSnapshot, whereEntry, type Snapshot } from './load.ts';
 import { migrate } from './migrations.ts';
 import { Follower } from './notifications.ts';
 import { databaseEntries } from './shared-entries.ts';
@@ -186,7 +186,7 @@ function databasePersistence(pool: pg.Pool, origin: string, revs: Map<string, st
       if (rows.length === 0) throw new Error('is missing');
       return rows[0].body;
     },
-    whereEntry: (c, key, version) => `${c}/${key}/v${version} (table entries)`,
+    whereEntry,
     async dropLog(c, key) {
       await write(`${c}/${key}`, 'SELECT mts_drop($1, $2, $3)', [origin, c, key]);
     },

@@ -15,6 +15,12 @@ export interface Snapshot {
   docRevs: Array<[string, string]>;
 }
 
+/** Where an entry is, in messages (the adapter's whereEntry too). */
+export const whereEntry = (c: LogCollection, key: string, version: number) => `${c}/${key}/v${version} (table entries)`;
+
+/** The driver's own limit is per query: a day, as 0 would mean the pool's. Start-up reads of a large database take longer than a write may. */
+const NO_TIME_LIMIT_MS = 86_400_000;
+
 /** Each log: collection, key, how many entries, the latest number, all numbers when they have a gap, the latest entry. */
 type LogRow = [string, string, number, number, number[] | null, string];
 
@@ -26,11 +32,11 @@ const LOGS = `
   FROM (SELECT collection, key, count(*)::int AS count, min(version) AS first, max(version) AS latest, array_agg(version) AS versions
         FROM entries WHERE collection = ANY($1) GROUP BY collection, key) v`;
 
-/** Runs `text`, handing each row (an array of its columns) to `onRow` as it arrives; no time limit, as below. */
+/** Runs `text`, handing each row (an array of its columns) to `onRow` as it arrives; no time limit. */
 function stream(client: pg.PoolClient, text: string, values: unknown[], onRow: (row: unknown[]) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const query = new pg.Query({ text, values, rowMode: 'array' } as pg.QueryConfig);
-    Object.assign(query, { query_timeout: 86_400_000 });
+    Object.assign(query, { query_timeout: NO_TIME_LIMIT_MS }); // read off the query object, as from a config
     query.on('row', (row: unknown[]) => {
       try {
         onRow(row);
@@ -48,20 +54,19 @@ function stream(client: pg.PoolClient, text: string, values: unknown[], onRow: (
 export async function loadSnapshot(pool: pg.Pool): Promise<Snapshot> {
   const client = await pool.connect();
   let failed: Error | undefined;
-  // The driver's own limit is per query: a day, as 0 would mean the pool's.
-  const query = (text: string) => client.query({ text, query_timeout: 86_400_000 } as pg.QueryConfig);
+  const query = (text: string) => client.query({ text, query_timeout: NO_TIME_LIMIT_MS } as pg.QueryConfig);
   try {
     // The small reads in one round trip (several statements, so no parameters: the collections are the store's own names).
-    const results = await query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+    const [, , last, docs, blobs] = await query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
       SET LOCAL statement_timeout = 0;
       SELECT greatest(coalesce(max(seq), 0), (SELECT seq FROM changes_horizon)) AS seq FROM changes;
       SELECT collection, key, rev, body FROM documents WHERE collection IN (${DOC_COLLECTIONS.map((c) => client.escapeLiteral(c)).join(', ')});
       SELECT key FROM blobs;`) as unknown as pg.QueryResult[];
     // Past the horizon too: with every change pruned the table is empty, and memory is as current as the horizon.
-    const seq = String(results[2].rows[0].seq);
-    const loaded: Loaded = { docs: [], logs: [], blobs: results[4].rows.map((r) => r.key as string), problems: [] };
+    const seq = String(last.rows[0].seq);
+    const loaded: Loaded = { docs: [], logs: [], blobs: blobs.rows.map((r) => r.key as string), problems: [] };
     const docRevs: Array<[string, string]> = [];
-    for (const row of results[3].rows as Array<{ collection: string; key: string; rev: string; body: string }>) {
+    for (const row of docs.rows as Array<{ collection: string; key: string; rev: string; body: string }>) {
       const c = row.collection as DocCollection;
       loaded.docs.push([c, row.key, deepFreeze(JSON.parse(row.body) as Json)]);
       docRevs.push([documentName(c, row.key), row.rev]);
@@ -72,11 +77,11 @@ export async function loadSnapshot(pool: pg.Pool): Promise<Snapshot> {
       const [collection, key, count, latest, listed, body] = row as LogRow;
       const c = collection as LogCollection;
       // A log's numbers come as its count and latest when they run without a gap, listed only otherwise.
-      const versions = listed ? [...listed].sort((a, b) => a - b) : Array.from({ length: count }, (_, i) => latest - count + 1 + i);
+      const versions = listed ? listed.sort((a, b) => a - b) : Array.from({ length: count }, (_, i) => latest - count + 1 + i);
       try {
         loaded.logs.push({ collection: c, key, versions, head: deepFreeze(JSON.parse(body) as Entry) });
       } catch (error) {
-        const problem = { collection: c, key, where: `${c}/${key}/v${latest} (table entries)`, message: `is not valid JSON (${(error as Error).message})` };
+        const problem = { collection: c, key, where: whereEntry(c, key, latest), message: `is not valid JSON (${(error as Error).message})` };
         loaded.logs.push({ collection: c, key, versions, problem });
       }
     });
