@@ -1,5 +1,5 @@
 // The `spreadsheet` datasource kind: .xlsx workbooks and .csv files in the
-// configured folder (README: Spreadsheet datasource). Endpoint
+// configured folder (docs/spreadsheets.md). Endpoint
 // parameters: sheet_id (file name without extension) and sheet_name (tab
 // name; a CSV's own sheet_id). Files are looked up by scanning the folder, so
 // a sheet_id never becomes part of a path.

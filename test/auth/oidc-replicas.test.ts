@@ -1,5 +1,5 @@
 // The built-in provider over two replicas sharing one PostgreSQL database
-// (README, "Several replicas"): a sign-in begun on one replica is finished on
+// (docs/deployment.md, "Several replicas"): a sign-in begun on one replica is finished on
 // the other, because interactions, sessions and authorization codes are
 // shared through the database, not kept in one process's memory.
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// Node coordinates under other headers and in other lookup tabs (README:
-// Spreadsheet datasource): lat, lon, lng and long (any case) beside latitude and
+// Node coordinates under other headers and in other lookup tabs (docs/
+// spreadsheets.md): lat, lon, lng and long (any case) beside latitude and
 // longitude, in the lookup tab and as source_/destination_ row columns; the
 // lookup tab may be named Nodes, Sites or Locations.
 import assert from 'node:assert/strict';

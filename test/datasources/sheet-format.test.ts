@@ -1,4 +1,4 @@
-// The topology sheet format (README: Spreadsheet datasource): records, coordinates from
+// The topology sheet format (docs/spreadsheets.md): records, coordinates from
 // a Nodes tab or from source_*/destination_* cells, repeated headers, header
 // case, defaults for id and name, and rows that cannot be used, reported with
 // sheet and row number. Through createDatasources() on a temp folder.

@@ -1,4 +1,4 @@
-// The data folder seen from outside, through HTTP (README: The data folder): stored
+// The data folder seen from outside, through HTTP (docs/deployment.md: The data folder): stored
 // bytes stay proportional to the body whatever its shape, a long history
 // costs neither the start nor other requests, a file that cannot be read
 // makes only its own resource unavailable (503 naming it, /healthz degraded),
