@@ -13,6 +13,11 @@ import { loadSettings, SettingsError, type Settings } from './config/settings.ts
 import { createDatasources } from './datasources/index.ts';
 import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
+import { outputObserver, timedWrites } from './metrics/observers.ts';
+import { createMetrics, type Metrics } from './metrics/registry.ts';
+import { homeRoutes } from './routes/home.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { observeRequests } from './routes/observe.ts';
 import { createResources } from './resources/index.ts';
 import { datasourceRoutes } from './routes/datasources.ts';
 import { queryRoutes } from './routes/query.ts';
@@ -51,13 +56,21 @@ export interface AppDeps {
   datasources?: DatasourceRegistry;
   /** Called on every output render, that is every request the output cache could not answer (tests count them). */
   onOutputRender?: (key: string) => void;
+  /** The metrics /metrics serves; default: a registry of this app's own (serve() adds the process's). */
+  metrics?: Metrics;
 }
 
 export async function createApp(deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? createLogger();
+  const metrics = deps.metrics ?? createMetrics();
   const { settings, store } = deps;
-  const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost });
+  // A refused login's line names the username and address (what fail2ban reads), never the password.
+  const onLoginRefused = (username: string, client: string, reason: string) => {
+    log.info('login refused', { username: username.slice(0, 128), client, reason });
+    metrics.failedLogins.inc({ reason });
+  };
+  const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost, onLoginRefused });
 
   const app = new Hono<AppEnv>({ strict: false });
   // The router's own fetch, before CORS wraps it below: a request run again after a 404 gets its CORS headers once, from the outer call.
@@ -72,13 +85,15 @@ export async function createApp(deps: AppDeps) {
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', limitBody);
 
   const datasources = deps.datasources ?? createDatasources(settings);
-  const resources = createResources({ store, now, datasources });
+  const resources = createResources({ store: timedWrites(store, metrics), now, datasources });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
-  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, now: () => now().getTime() });
+  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: outputObserver(metrics), now: () => now().getTime() });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
 
   app.route('/', healthRoutes(resources.problems));
+  app.route('/', await homeRoutes());
+  if (settings.metrics.enabled) app.route('/', metricsRoutes(metrics, settings.metrics.token));
   app.route('/', authRoutes(auth));
   // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
   // then the history routes of each resource.
@@ -94,7 +109,21 @@ export async function createApp(deps: AppDeps) {
   app.route('/', docsRoutes(settings));
   // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.
   app.fetch = withCors(settings, app.fetch, (req, env) => app.getPath(req, { env }));
+  // The request log and HTTP metrics around everything, CORS answers included.
+  app.fetch = observeRequests(app.fetch, {
+    log, metrics, logRequests: settings.log.requests, trustProxy: settings.server.trustProxy,
+    routeOf: (req, env) => routeTemplate(app.router.match(req.method === 'HEAD' ? 'GET' : req.method, app.getPath(req, { env }))[0]),
+  });
   return app;
+}
+
+/** The template of the route a router match chose (the last one with a handler of its own), or undefined for none. */
+function routeTemplate(matched: readonly (readonly [readonly [unknown, { path: string }], unknown])[]): string | undefined {
+  for (let i = matched.length - 1; i >= 0; i--) {
+    const path = matched[i][0][1].path;
+    if (!path.endsWith('*')) return path;
+  }
+  return undefined;
 }
 
 /** How long a stop waits for the requests in flight. */
@@ -111,12 +140,12 @@ export interface ServeOptions {
 
 /** Starts the service from settings.yml and the environment; resolves once listening. */
 export async function serve(env: NodeJS.ProcessEnv = process.env, options: ServeOptions = {}) {
-  const log = options.log ?? createLogger();
   const settings = loadSettings(env);
+  const log = options.log ?? createLogger({ format: settings.log.format, level: settings.log.level });
   const store = await openConfiguredStore(settings, (m) => log.info(m));
   let server: http.Server | undefined;
   try {
-    const app = await createApp({ settings, store, log, deferAdmin: true });
+    const app = await createApp({ settings, store, log, deferAdmin: true, metrics: createMetrics({ process: true }) });
     server = await new Promise<http.Server>((resolve, reject) => {
       const s = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host, serverOptions: serverOptions(settings) },
         () => resolve(s as http.Server));

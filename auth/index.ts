@@ -10,7 +10,7 @@ import { Accounts } from './accounts.ts';
 import { bootstrapAdmin, keepsLocalUsers } from './bootstrap.ts';
 import { clientAddress } from './client-address.ts';
 import { HttpBasic } from './http-basic.ts';
-import { PasswordLogin } from './login.ts';
+import { type LoginRefused, PasswordLogin } from './login.ts';
 import { scopeGuard, type VerifyBasic, type VerifyToken } from './middleware.ts';
 import { createOidc, type Oidc } from './oidc/index.ts';
 import { loadSigningKey } from './signing-key.ts';
@@ -30,6 +30,8 @@ export interface AuthOptions {
   deferAdmin?: boolean;
   /** scrypt's log2 N for new password hashes (default 15; tests pass less to spend less time hashing). */
   passwordCost?: number;
+  /** Told of every refused login (the log line and the metric). */
+  onLoginRefused?: LoginRefused;
 }
 
 export async function createAuth(o: AuthOptions) {
@@ -37,7 +39,7 @@ export async function createAuth(o: AuthOptions) {
   const scopes = settings.auth.scopes as Record<ScopeKind, string>;
   const backend = settings.auth.backend;
   const users = new UserDirectory(o.store, o.now, o.passwordCost);
-  const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle, o.store.counters));
+  const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle, o.store.counters), o.onLoginRefused);
   const localUsers = keepsLocalUsers(settings);
   if (localUsers && !o.deferAdmin) await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log, backend);
 

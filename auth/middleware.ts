@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.ts';
+import { requestNotes } from '../log.ts';
 import { requestHeader } from './request-header.ts';
 import { invalidToken, looksLikeJwt, NOT_A_TOKEN } from './tokens.ts';
 import type { AppEnv, Principal, ScopeKind } from './types.ts';
@@ -108,7 +109,7 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
 
   /** Middleware form, for routes that are async anyway. */
   const requireScope = (kind: ScopeKind): MiddlewareHandler<AppEnv> => async (c, next) => {
-    c.set('principal', await authorize(c, kind));
+    admit(c, await authorize(c, kind));
     await next();
   };
 
@@ -121,13 +122,20 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
     const principal = authorize(c, kind);
     if (principal instanceof Promise) {
       return principal.then((p) => {
-        c.set('principal', p);
+        admit(c, p);
         return handler(c) as Awaited<R>;
       });
     }
-    c.set('principal', principal);
+    admit(c, principal);
     return handler(c);
   };
 
   return { requireScope, guard };
+}
+
+/** The caller, for the handler and for the request's log line. */
+function admit(c: Context<AppEnv>, principal: Principal) {
+  c.set('principal', principal);
+  const note = requestNotes.get(c.req.raw);
+  if (note) note.user = principal.username;
 }

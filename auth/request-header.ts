@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 
-type HeaderName = 'authorization' | 'if-none-match' | 'if-match' | 'origin' | 'access-control-request-headers';
+type HeaderName = 'authorization' | 'if-none-match' | 'if-match' | 'origin' | 'access-control-request-headers' | 'x-forwarded-for';
 
 /** A Hono context, or the request and env a fetch handler gets (routes/cors.ts reads them before the router). */
 type Source = Context | { req: Request; env?: unknown };

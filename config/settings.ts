@@ -147,6 +147,18 @@ export const SettingsSchema = v.strictObject({
     /** Most pixels of a PNG in all (each takes 4 bytes of memory while it is drawn). */
     pngMaxPixels: v.optional(v.pipe(positiveInt, v.maxValue(100_000_000, 'expected at most 100000000')), 16_777_216),
   }), {}),
+  /** The log (log.ts): its format and level, and whether every request gets a line. */
+  log: v.nullish(v.strictObject({
+    format: v.optional(v.picklist(['text', 'json'], 'expected text or json'), 'text'),
+    level: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'expected debug, info, warn, error or silent'), 'info'),
+    requests: v.optional(v.boolean('expected true or false'), true),
+  }), {}),
+  /** GET /metrics (Prometheus): off, or behind a bearer token. */
+  metrics: v.nullish(v.strictObject({
+    enabled: v.optional(v.boolean('expected true or false'), true),
+    /** When set, /metrics answers only `Authorization: Bearer <token>`. */
+    token: v.optional(v.pipe(v.string('expected a string'), v.regex(/^[\x21-\x7e]{16,}$/, 'expected at least 16 printable characters without spaces'))),
+  }), {}),
   datasources: v.nullish(v.strictObject({
     spreadsheet: v.nullish(v.strictObject({
       dir: v.optional(nonEmpty),
@@ -184,7 +196,7 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
       // Only a plain value is echoed, and never one under a secret's key: a whole list of
       // OIDC clients, say, would print every client_secret to the log.
       const plain = issue.input !== undefined && (typeof issue.input !== 'object' || issue.input === null);
-      const shown = plain && !/secret|password|postgres\.url/i.test(key); // a database URL may carry its password
+      const shown = plain && !/secret|password|metrics\.token|postgres\.url/i.test(key); // a database URL may carry its password
       const got = shown ? ` (got ${JSON.stringify(issue.input)})` : '';
       // A strict object reports both an unknown key (expected "never") and a section that is not a mapping.
       const message = issue.type !== 'strict_object' ? issue.message
@@ -201,7 +213,7 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
   return s;
 }
 
-/** Environment variables win over the file: PORT, HOST, MTS_DATA_DIR, MTS_BASE_URL, MTS_STORE_BACKEND, MTS_DATABASE_URL. */
+/** Environment variables win over the file: PORT, HOST, MTS_DATA_DIR, MTS_BASE_URL, MTS_STORE_BACKEND, MTS_DATABASE_URL, MTS_LOG_FORMAT, MTS_LOG_LEVEL, MTS_METRICS_TOKEN. */
 // biome-ignore lint/suspicious/noExplicitAny: the raw settings, before the schema has checked their shape.
 function applyEnv(input: Record<string, any>, env: NodeJS.ProcessEnv) {
   const set = (section: string, key: string, value: unknown) => {
@@ -212,6 +224,9 @@ function applyEnv(input: Record<string, any>, env: NodeJS.ProcessEnv) {
   if (env.MTS_BASE_URL) set('server', 'baseUrl', env.MTS_BASE_URL);
   if (env.MTS_DATA_DIR) set('data', 'dir', env.MTS_DATA_DIR);
   if (env.MTS_STORE_BACKEND) set('store', 'backend', env.MTS_STORE_BACKEND);
+  if (env.MTS_LOG_FORMAT) set('log', 'format', env.MTS_LOG_FORMAT);
+  if (env.MTS_LOG_LEVEL) set('log', 'level', env.MTS_LOG_LEVEL);
+  if (env.MTS_METRICS_TOKEN) set('metrics', 'token', env.MTS_METRICS_TOKEN);
   if (env.MTS_DATABASE_URL) set('store', 'postgres', { ...(input.store?.postgres ?? {}), url: env.MTS_DATABASE_URL });
 }
 

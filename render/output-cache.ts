@@ -74,8 +74,15 @@ export interface OutputCacheOptions {
   maxBytes: number;
   /** Called on every render (every miss): tests count them. */
   onRender?: (key: string) => void;
+  /** Told of every output asked for (from the cache or rendered, with its bytes) and every render's time (for /metrics). */
+  observe?: OutputObserver;
   /** The clock the answers of probes with a most age are timed by (ms); tests pin it. */
   now?: () => number;
+}
+
+interface OutputObserver {
+  answered(key: string, hit: boolean, bytes: number): void;
+  rendered(key: string, seconds: number): void;
 }
 
 /** Answers of probes with a most age kept at most (one per sheet in use, in practice); a full memory starts again. */
@@ -137,8 +144,10 @@ export function createOutputCache(options: OutputCacheOptions) {
       pending = (async () => {
         options.onRender?.(key);
         const deps = new Dependencies(clock);
+        const started = performance.now();
         const body = await render(deps);
         const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+        options.observe?.rendered(key, (performance.now() - started) / 1000);
         const made: Entry = { body: bytes, etag: etagOf(bytes), deps: deps.list };
         // What the render read is the latest answer of those probes: outputs drawn before it compare with it.
         for (const d of made.deps) if (d.maxAgeMs !== undefined) remember(d.key, d.seen, d.seenAt);
@@ -163,6 +172,11 @@ export function createOutputCache(options: OutputCacheOptions) {
     const kept = entries.get(key);
     const same = kept === undefined ? false : current(kept.deps);
     const found = same === true ? kept! : same === false ? rendered(key, render) : same.then((ok) => (ok ? kept! : rendered(key, render)));
+    const observe = options.observe;
+    if (observe) {
+      if (found instanceof Promise) void found.then((e) => observe.answered(key, e === kept, e.body.byteLength), () => undefined);
+      else observe.answered(key, true, found.body.byteLength);
+    }
     if (!parent) return found;
     if (found instanceof Promise) {
       return found.then((entry) => {

@@ -141,5 +141,7 @@ export function operations(): Operation[] {
     { method: 'get', path: '/api/v1/', tag: 'service', summary: 'The routes of the API', scope: null, answers: { 200: json('{name, openapi, docs, routes: [{method, path, summary, scope}]}') } },
     { method: 'get', path: '/api/v1/docs', tag: 'service', summary: 'Interactive API documentation, beside the API', scope: null, answers: { 200: { description: 'HTML page', mediaType: 'text/html' } } },
     { method: 'get', path: '/docs', tag: 'service', summary: 'Interactive API documentation (served offline)', scope: null, answers: { 200: { description: 'HTML page', mediaType: 'text/html' } } },
+    { method: 'get', path: '/', tag: 'service', summary: 'The home page: public maps, and after signing in maps, datasets, templates and the composer (its files under /web/)', scope: null, answers: { 200: { description: 'HTML page', mediaType: 'text/html' } } },
+    { method: 'get', path: '/metrics', tag: 'service', summary: 'Metrics in Prometheus\' text format', description: 'With `metrics.token` set, only `Authorization: Bearer <that token>` is answered (401 otherwise); absent with `metrics.enabled: false`.', scope: null, answers: { 200: { description: 'Prometheus text exposition format', mediaType: 'text/plain' }, 401: fails('unauthorized', 'metrics.token is set and the request does not carry it') } },
   ];
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ServiceError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { type Logger, requestNotes } from '../log.ts';
 
 export function errorHandler(log: Logger) {
   return (err: Error, c: Context) => {
@@ -21,7 +21,8 @@ export function errorHandler(log: Logger) {
       const detail = err.status === 413 ? 'request body is too large' : err.message || 'bad request';
       return c.json({ detail, code }, err.status);
     }
-    const traceId = randomUUID();
+    // The request's own trace ID, which its log line carries too.
+    const traceId = requestNotes.get(c.req.raw)?.traceId ?? randomUUID();
     log.error('internal error', { traceId, method: c.req.method, path: c.req.path, stack: err?.stack ?? String(err) });
     return c.json({ detail: `internal error; trace ID ${traceId}`, code: 'internal', traceId }, 500);
   };
