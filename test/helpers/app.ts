@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSettings, type SettingsInput } from '../../config/settings.ts';
 import type { DatasourceRegistry } from '../../datasources/types.ts';
-import { createMemoryLogger } from '../../log.ts';
+import { createMemoryLogger, type Logger } from '../../log.ts';
 import { createApp } from '../../server.ts';
 import { openFileStore, type FileStoreOptions } from '../../store/file.ts';
 import type { Store } from '../../store/types.ts';
@@ -26,6 +26,8 @@ export interface TestAppOptions {
   onOutputRender?: (key: string) => void;
   /** scrypt's log2 N for the passwords this app hashes: 10 here (a few ms a hash); pass 15, the service's, where a test needs real hashing time. */
   passwordCost?: number;
+  /** The app's logger, with the lines it wrote (default: createMemoryLogger). */
+  log?: Logger & { lines: string[] };
 }
 
 export type RequestInit2 = RequestInit & {
@@ -39,7 +41,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'mts-test-')));
   const settings = parseSettings({ ...options.settings, data: { dir, ...options.settings?.data } }, {}, dir);
   const store: Store = await openFileStore(settings.data.dir, options.storeOptions);
-  const log = createMemoryLogger();
+  const log = options.log ?? createMemoryLogger();
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
     datasources: options.datasources, onOutputRender: options.onOutputRender, passwordCost: options.passwordCost ?? 10 });
 
