@@ -102,7 +102,7 @@ describe('the home page in Chromium', { skip: noChromium && `${CHROMIUM} not ins
     await page.getByLabel('To', { exact: true }).selectOption('3');
     await page.getByRole('button', { name: 'Show the diff' }).click();
     await page.locator('.diff-out ul, .diff-out p').first().waitFor();
-    const text = await page.locator('.diff-out').innerText();
+    const text = await page.locator('.diff-out').textContent() ?? '';
     assert.match(text, /Changes: \d+|No change/);
   });
 
