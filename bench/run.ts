@@ -13,6 +13,8 @@ const benches: Bench[] = [
   { name: 'oidc', load: async () => (await import('./oidc.ts')).benchOidc },
   { name: 'sheets', load: async () => (await import('./sheets.ts')).benchSheets },
   { name: 'postgres', load: async () => (await import('./postgres.ts')).benchPostgres },
+  { name: 'log', load: async () => (await import('./log.ts')).benchLog },
+  { name: 'home', load: async () => (await import('./home.ts')).benchHome },
 ];
 
 const wanted = process.argv.slice(2);

@@ -5,17 +5,20 @@ import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import type { AddressInfo } from 'node:net';
 import { parseSettings, type SettingsInput } from '../config/settings.ts';
-import { createMemoryLogger } from '../log.ts';
+import { createMemoryLogger, type Logger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
 
 const PASSWORD = 'benchmark password 1';
 
-/** The app over `dir` and the headers of an admin token; `input` adds settings. */
-export async function startService(dir: string, input: SettingsInput = {}) {
-  const settings = parseSettings({ ...input, data: { dir } }, {}, dir);
+/**
+ * The app over `dir` and the headers of an admin token; `input` adds settings. The request log is
+ * off unless `input` turns it on (with `log` given, it writes there): bench/log.ts measures its cost.
+ */
+export async function startService(dir: string, input: SettingsInput = {}, log: Logger = createMemoryLogger()) {
+  const settings = parseSettings({ ...input, log: { requests: false, ...input.log }, data: { dir } }, {}, dir);
   const store = await openFileStore(dir);
-  const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
+  const app = await createApp({ settings, store, log, adminPassword: PASSWORD });
   const res = await app.request('/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ grant_type: 'password', username: 'admin', password: PASSWORD }) });
   const token = ((await res.json()) as { access_token: string }).access_token;
