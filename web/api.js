@@ -13,6 +13,7 @@ export class ApiError extends Error {
 export const token = () => sessionStorage.getItem(TOKEN_KEY);
 export const signedIn = () => token() !== null;
 export const signOut = () => sessionStorage.removeItem(TOKEN_KEY);
+export const setToken = (value) => sessionStorage.setItem(TOKEN_KEY, value);
 
 /** The API's `detail` of a failed answer, or its status line. */
 async function failure(res) {
@@ -54,8 +55,7 @@ export async function signIn(username, password) {
     body: JSON.stringify({ grant_type: 'password', username, password }),
   });
   if (!res.ok) throw await failure(res);
-  const { access_token } = await res.json();
-  sessionStorage.setItem(TOKEN_KEY, access_token);
+  setToken((await res.json()).access_token);
 }
 
 /** A picture the API answers only with a token, as an object URL for an <img> (revoke it when replaced). */
@@ -65,6 +65,13 @@ export async function pictureUrl(path) {
 }
 
 let routes;
+/** The service's routes (GET /api/v1/), once. */
+const routeList = () => (routes ??= fetch('/api/v1/').then((r) => r.json()).then((b) => b.routes).catch(() => []));
+
+/** The scope strings the API's routes need, for asking a provider. */
+export async function apiScopes() {
+  return [...new Set((await routeList()).map((r) => r.scope).filter(Boolean))];
+}
 /** A route template as a pattern: each {parameter} one path segment. */
 const pattern = (template) =>
   new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`);
@@ -75,8 +82,6 @@ const pattern = (template) =>
  * left out instead of failing.
  */
 export async function hasRoute(method, path) {
-  routes ??= fetch('/api/v1/').then((r) => r.json()).then((b) => b.routes.map((r) => ({ method: r.method, re: pattern(r.path) })))
-    .catch(() => []);
   const bare = path.split('?')[0];
-  return (await routes).some((r) => r.method === method && r.re.test(bare));
+  return (await routeList()).some((r) => r.method === method && pattern(r.path).test(bare));
 }

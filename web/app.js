@@ -1,7 +1,8 @@
 // The home page's shell: the sign-in form or the signed-in user, the
 // sections, and the hash routes (#/map/<id>, #/datasets, …) that pick a view.
 // Views live in views/, one file each; each draws into the main region.
-import { request, signedIn, signIn, signOut } from './api.js';
+import { apiScopes, hasRoute, request, signedIn, signIn, signOut } from './api.js';
+import { finishSignIn, startSignIn } from './oidc.js';
 import './picture.js';
 import { fail, h, say } from './ui.js';
 import { composer } from './views/composer.js';
@@ -56,9 +57,16 @@ function signInForm() {
   return form;
 }
 
+/** Without the password grant (the OpenID backend): the provider's own sign-in page. */
+function providerSignIn() {
+  const button = h('button', { type: 'button', 'aria-describedby': 'signin-how' }, 'Sign in');
+  button.addEventListener('click', () => apiScopes().then(startSignIn).catch(fail));
+  return h('div', { class: 'signin' }, h('span', { id: 'signin-how', hidden: true }, "on the service's sign-in page"), button);
+}
+
 async function account() {
   const box = document.getElementById('account');
-  if (!signedIn()) return box.replaceChildren(signInForm());
+  if (!signedIn()) return box.replaceChildren((await hasRoute('POST', '/api/v1/auth/token')) ? signInForm() : providerSignIn());
   let name = '';
   try {
     name = (await request('/api/v1/current_user/')).username;
@@ -81,8 +89,8 @@ async function shell() {
 }
 
 window.addEventListener('hashchange', () => route());
+finishSignIn().then((done) => done && say('Signed in.'), fail).finally(shell);
 window.addEventListener('mts-signed-out', () => {
   say('Your session has ended; sign in again.', 'error');
   shell();
 });
-shell();
