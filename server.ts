@@ -117,13 +117,18 @@ export async function createApp(deps: AppDeps) {
   return app;
 }
 
-/** The template of the route a router match chose (the last one with a handler of its own), or undefined for none. */
+/**
+ * The template of the route a router match chose: the last one with a path of its own, else a
+ * mount such as `/oidc/*` or `/web/*`; undefined when only the middleware of every path matched.
+ */
 function routeTemplate(matched: readonly (readonly [readonly [unknown, { path: string }], unknown])[]): string | undefined {
+  let mount: string | undefined;
   for (let i = matched.length - 1; i >= 0; i--) {
     const path = matched[i][0][1].path;
     if (!path.endsWith('*')) return path;
+    if (mount === undefined && path !== '*' && path !== '/*') mount = path;
   }
-  return undefined;
+  return mount;
 }
 
 /** How long a stop waits for the requests in flight. */
