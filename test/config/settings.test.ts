@@ -86,6 +86,10 @@ describe('settings: a bad value names the key and what is expected', () => {
       /store\.postgres\.url: expected store\.postgres\.url \(or MTS_DATABASE_URL\) with store\.backend: postgres/],
     ['a database URL that is not one (its password never echoed)', { store: { postgres: { url: 'mts:S3cret@db' } } },
       /^invalid settings:\n {2}store\.postgres\.url: expected a URL such as postgresql:\/\/user:password@host:5432\/database$/],
+    ['an unknown log format', { log: { format: 'xml' } }, /log\.format: expected text or json \(got "xml"\)/],
+    ['an unknown log level', { log: { level: 'verbose' } }, /log\.level: expected debug, info, warn, error or silent \(got "verbose"\)/],
+    ['a short metrics token (never echoed)', { metrics: { token: 'short' } },
+      /^invalid settings:\n {2}metrics\.token: expected at least 16 printable characters without spaces$/],
   ];
   for (const [name, raw, message] of cases) {
     it(name, () => {
