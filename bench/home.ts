@@ -4,19 +4,16 @@
 // operations listed), each the median of alternating visits in fresh browser
 // contexts (no cache), after one warm-up visit each (the pictures' first
 // render). Target: `/` at most 1x `/docs` on both.
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumMissing, launchChromium } from '../test/helpers/chromium.ts';
 import { copyDemoData } from '../test/helpers/demo-data.ts';
 import { listen, startService } from './service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const VISITS = 7;
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -44,12 +41,13 @@ const HOME_DRAWN = () => {
 const DOCS_DRAWN = () => document.querySelectorAll('.opblock').length > 0;
 
 export async function benchHome(): Promise<string[]> {
-  if (!existsSync(CHROMIUM)) return [`skipped: ${CHROMIUM} not installed (apt-get install chromium)`];
+  const missing = chromiumMissing();
+  if (missing) return [`skipped: ${missing}`];
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-home-'));
   await copyDemoData(dir);
   const service = await startService(dir);
   const server = await listen(service.app.fetch);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await launchChromium();
   try {
     const home: [number, number][] = [];
     const docs: [number, number][] = [];

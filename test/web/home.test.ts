@@ -6,22 +6,18 @@
 // the accessibility tree. Throughout: no console error, no page error, and no
 // request to any host but the service's.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { serve } from '@hono/node-server';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumMissing, launchChromium } from '../helpers/chromium.ts';
 import { ADMIN_PASSWORD, makeDemoApp, type TestApp } from '../helpers/app.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const DEMO_MAP = 'uLEsNLU';
 
-const noChromium = !existsSync(CHROMIUM);
-if (noChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
+const skip = chromiumMissing();
 
-describe('the home page in Chromium', { skip: noChromium && `${CHROMIUM} not installed (apt-get install chromium)` }, () => {
+describe('the home page in Chromium', { skip }, () => {
   let t: TestApp;
   let server: ReturnType<typeof serve>;
   let base: string;
@@ -36,7 +32,7 @@ describe('the home page in Chromium', { skip: noChromium && `${CHROMIUM} not ins
     server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     // A fresh profile each run (a new context is one), with the clipboard allowed for the embed test.
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });

@@ -5,26 +5,22 @@
 // the token is the user's: every map is listed. No console error, no request
 // elsewhere.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { getRequestListener } from '@hono/node-server';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumMissing, launchChromium } from '../helpers/chromium.ts';
 import { ADMIN_PASSWORD, makeTestApp, type TestApp } from '../helpers/app.ts';
 import { copyDemoData } from '../helpers/demo-data.ts';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const noChromium = !existsSync(CHROMIUM);
-if (noChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
+const skip = chromiumMissing();
 
-describe('signing in on the home page with the built-in provider', { skip: noChromium && `${CHROMIUM} not installed (apt-get install chromium)` }, () => {
+describe('signing in on the home page with the built-in provider', { skip }, () => {
   const server = createServer();
   let t: TestApp;
   let base: string;
@@ -46,7 +42,7 @@ describe('signing in on the home page with the built-in provider', { skip: noChr
       },
     });
     server.on('request', getRequestListener(t.app.fetch));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,0 +1,20 @@
+// Debian's Chromium for the browser tests and benchmarks, launched through
+// playwright-core with flags that keep it from reaching any other host
+// (updates, sync, QUIC) and a fresh profile per launch.
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Why a Chromium test is skipped, or false; CI must have it (.ci/run installs it). */
+export function chromiumMissing(): string | false {
+  if (existsSync(CHROMIUM)) return false;
+  if (process.env.CI) throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
+  return `${CHROMIUM} not installed (apt-get install chromium)`;
+}
+
+export const launchChromium = () => chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
