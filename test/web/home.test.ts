@@ -180,6 +180,38 @@ describe('the home page in Chromium', { skip }, () => {
     }
   });
 
+  it('signs in and opens a map with the keyboard alone', async () => {
+    const kb = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await kb.newPage();
+      watch(p);
+      await p.goto(`${base}/`);
+      await p.getByRole('heading', { name: 'Maps' }).waitFor();
+      /** Presses Tab until the focused element matches, at most 40 times. */
+      const tabTo = async (test: () => boolean) => {
+        for (let i = 0; i < 40; i++) {
+          await p.keyboard.press('Tab');
+          if (await p.evaluate(test)) return;
+        }
+        assert.fail('never reached by Tab');
+      };
+      await tabTo(() => document.activeElement?.id === 'username');
+      await p.keyboard.type('admin');
+      await p.keyboard.press('Tab');
+      await p.keyboard.type(ADMIN_PASSWORD);
+      await p.keyboard.press('Enter');
+      await p.locator('#account').getByText('Signed in as admin').waitFor();
+      await tabTo(() => document.activeElement?.getAttribute('href') === '#/map/uLEsNLU');
+      await p.keyboard.press('Enter');
+      await p.getByRole('button', { name: 'Versions', exact: true }).waitFor();
+      await tabTo(() => document.activeElement?.textContent === 'Versions');
+      await p.keyboard.press('Enter');
+      await p.getByRole('region', { name: 'Versions' }).locator('tbody tr').first().waitFor();
+    } finally {
+      await kb.close();
+    }
+  });
+
   it('logged no console error and sent no request elsewhere', () => {
     assert.deepEqual(trouble, { console: [], errors: [], elsewhere: [] });
   });
