@@ -156,6 +156,20 @@ describe('the home page in Chromium', { skip }, () => {
     await other.close();
   });
 
+  it('fetches the picture of a map with live layers again by itself', async () => {
+    const token = await t.token();
+    const res = await t.request('/api/v1/map/', { method: 'POST', token, json: {
+      name: 'Live test map', configuration: { layers: [{ name: 'Live', datasetId: 'v1Fu2vW', datatype: 'dynamic' }] },
+    } });
+    assert.equal(res.status, 201);
+    const { mapId } = await res.json() as { mapId: string };
+    await page.goto(`${base}/#/`);
+    const live = page.locator(`map-picture[src^="/api/v1/output/map/${mapId}/svg/"]`);
+    await live.waitFor();
+    assert.equal(await live.getAttribute('refresh'), '60', 'a minute without a traffic source to give its step');
+    assert.equal(await page.locator('map-picture[src*="uLEsNLU"]').getAttribute('refresh'), null, 'a snapshot map is drawn once');
+  });
+
   it('has no horizontal scroll at a phone\'s width', async () => {
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 375, height: 740 });

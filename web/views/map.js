@@ -4,7 +4,7 @@
 import { request, signedIn } from '../api.js';
 import { act, copy, fail, h, page, say } from '../ui.js';
 import { diffPanel, versionsPanel } from './history.js';
-import { mapPicture } from './maps.js';
+import { mapPicture, trafficSteps } from './maps.js';
 
 /** The snippets and URLs that show a published map elsewhere. */
 function embedPanel(map) {
@@ -42,7 +42,7 @@ export async function mapPage(id) {
     return fail(e);
   }
   const { map, etag } = loaded;
-  const picture = mapPicture(map, undefined, { zoomable: true });
+  const picture = mapPicture(map, undefined, { zoomable: true }, await trafficSteps());
   const panels = h('div', { class: 'panels' });
   const toggle = (label, make) => h('button', {
     type: 'button', 'aria-expanded': 'false', onclick: (e) => {
