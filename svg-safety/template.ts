@@ -21,7 +21,10 @@ import { parseFragment, FragmentError } from './parse.ts';
 import { walk, escapeText, writeAttribute, elementMarkup, SVG_NS, MAX_DEPTH, type Sink, type DomLike } from './sanitize.ts';
 import { markSafe } from './safe-markup.ts';
 import { idScoper } from './template-ids.ts';
-import { Budget, display, evaluate, lex, LimitError, MAX_VALUE_CHARS, truthy, UNDEFINED, WORK_BUDGET, type Expr, type Piece, type Scope, type Value } from './jinja.ts';
+import { lex, type Piece } from './jinja.ts';
+import { evaluate } from './jinja-eval.ts';
+import type { Expr } from './jinja-expression.ts';
+import { Budget, display, LimitError, MAX_VALUE_CHARS, truthy, UNDEFINED, WORK_BUDGET, type Scope, type Value } from './jinja-values.ts';
 
 /** The node templates used when none is given; the core service stores them as documents on first start. */
 export const DEFAULT_TEMPLATES = {
