@@ -15,28 +15,17 @@ import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { outputObserver, timedWrites } from './metrics/observers.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
-import { homeRoutes } from './routes/home.ts';
-import { metricsRoutes } from './routes/metrics.ts';
-import { observeRequests } from './routes/observe.ts';
 import { createResources } from './resources/index.ts';
-import { datasourceRoutes } from './routes/datasources.ts';
-import { queryRoutes } from './routes/query.ts';
-import { docsRoutes } from './routes/docs.ts';
-import { openApiRoutes } from './routes/openapi.ts';
-import { outputRoutes } from './routes/output.ts';
-import { outputSender } from './routes/output-send.ts';
-import { createOutputCache } from './render/output-cache.ts';
-import { publicRoutes } from './routes/public.ts';
-import { authRoutes } from './routes/auth.ts';
-import { healthRoutes } from './routes/health.ts';
-import { diffPicture } from './routes/history.ts';
-import { operations, RESOURCE_ROUTES } from './routes/api-operations.ts';
-import { operationRoutes } from './routes/operation.ts';
 import { createUserData } from './resources/userdata.ts';
-import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
-import { withCors } from './routes/cors.ts';
-import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
+import { bodySizeLimit, markRequestTimedOut } from './http/body.ts';
+import { withCors } from './http/cors.ts';
+import { observeRequests } from './http/observe.ts';
+import { errorHandler, notFoundHandler } from './http/on-error.ts';
+import { registerOperations } from './http/register.ts';
+import { createOutputCache } from './output/cache.ts';
+import { outputSender } from './output/send.ts';
+import { OPERATIONS } from './routes/index.ts';
 import { openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 
@@ -91,22 +80,11 @@ export async function createApp(deps: AppDeps) {
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: outputObserver(metrics), now: () => now().getTime() });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
 
-  app.route('/', healthRoutes(resources.problems));
-  app.route('/', await homeRoutes());
-  if (settings.metrics.enabled) app.route('/', metricsRoutes(metrics, settings.metrics.token));
-  app.route('/', authRoutes(auth));
-  // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
-  // then the history routes of each resource.
-  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store };
-  app.route('/', operationRoutes(operations(), routeDeps));
-  for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
-  app.route('/', publicRoutes({ maps: resources.maps }));
-  const diff = diffPicture({ datasets: resources.datasets.collection, store, send });
-  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl, diff }));
-  app.route('/', datasourceRoutes(datasources));
-  app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
-  app.route('/', openApiRoutes(settings));
-  app.route('/', docsRoutes(settings));
+  // Every route, each from its declaration (routes/index.ts), through the one registrar.
+  const routeDeps = {
+    settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, metrics, operations: OPERATIONS,
+  };
+  registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined });
   // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.
   app.fetch = withCors(settings, app.fetch, (req, env) => app.getPath(req, { env }));
   // The request log and HTTP metrics around everything, CORS answers included.
@@ -119,7 +97,7 @@ export async function createApp(deps: AppDeps) {
 
 /**
  * The template of the route a router match chose: the last one with a path of its own, else a
- * mount such as `/oidc/*` or `/web/*`; undefined when only the middleware of every path matched.
+ * mount such as `/oidc/*`; undefined when only the middleware of every path matched.
  */
 function routeTemplate(matched: readonly (readonly [readonly [unknown, { path: string }], unknown])[]): string | undefined {
   let mount: string | undefined;

@@ -3,7 +3,7 @@
 // needed scope is 403 insufficient_scope. Scopes are independent. With
 // auth.basic.acceptHttpBasic (basic backend), `Authorization: Basic` is taken
 // too (auth/http-basic.ts), and every 401 challenges with both schemes.
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.ts';
 import { requestNotes } from '../log.ts';
@@ -107,12 +107,6 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
     return principal;
   };
 
-  /** Middleware form, for routes that are async anyway. */
-  const requireScope = (kind: ScopeKind): MiddlewareHandler<AppEnv> => async (c, next) => {
-    admit(c, await authorize(c, kind));
-    await next();
-  };
-
   /**
    * Handler form: the check and the handler as ONE handler. Hono runs a
    * route with a single handler without its (always async) middleware chain,
@@ -130,7 +124,7 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
     return handler(c);
   };
 
-  return { requireScope, guard };
+  return { guard };
 }
 
 /** The caller, for the handler and for the request's log line. */

@@ -1,13 +1,16 @@
 // The home page at `/` and its files under `/web/`: the static HTML, CSS and
-// ES modules of web/, read once at start and served from memory (so no path
-// from a request ever reaches the file system), each with a strong ETag.
-// The page talks to the public API only; its Content-Security-Policy lets it
-// load and call nothing but this origin.
+// ES modules of web/, each file its own unlisted route (a `/web/*` wildcard
+// would let a request path choose what is read; here no path reaches the file
+// system), read once and kept in memory with a strong ETag. The page talks to
+// the public API only; its Content-Security-Policy lets it load and call
+// nothing but this origin.
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { declarer, type Operation, rendered } from '../http/operation.ts';
 
+const route = declarer<unknown>();
 const WEB_DIR = path.resolve(import.meta.dirname, '..', 'web');
 
 const TYPES: Record<string, string> = {
@@ -22,37 +25,35 @@ const TYPES: Record<string, string> = {
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-interface WebFile {
-  body: Uint8Array<ArrayBuffer>;
-  headers: Record<string, string>;
-}
+/** web/'s files by their path below it, found once when the service starts. */
+const FILES = readdirSync(WEB_DIR, { withFileTypes: true, recursive: true })
+  .filter((e) => e.isFile() && TYPES[path.extname(e.name)])
+  .map((e) => path.relative(WEB_DIR, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+  .sort();
 
-async function readWebFiles(): Promise<Map<string, WebFile>> {
-  const files = new Map<string, WebFile>();
-  for (const entry of await readdir(WEB_DIR, { withFileTypes: true, recursive: true })) {
-    const type = TYPES[path.extname(entry.name)];
-    if (!entry.isFile() || !type) continue;
-    const full = path.join(entry.parentPath, entry.name);
-    const body = new Uint8Array(await readFile(full)) as Uint8Array<ArrayBuffer>;
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-    files.set(path.relative(WEB_DIR, full).split(path.sep).join('/'), {
-      body,
-      headers: { 'Content-Type': type, ETag: etag, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CSP },
-    });
-  }
-  return files;
-}
-
-export async function homeRoutes() {
-  const files = await readWebFiles();
-  const app = new Hono({ strict: false });
-  const send = (name: string, ifNoneMatch: string | undefined) => {
-    const file = files.get(name);
-    if (!file) return undefined;
-    if (ifNoneMatch === file.headers.ETag) return new Response(null, { status: 304, headers: file.headers });
+/** A file's handler: its bytes and headers read on first use, then a 304 for its ETag or the bytes. */
+function fileHandler(name: string) {
+  let file: { body: Uint8Array<ArrayBuffer>; headers: Record<string, string> } | undefined;
+  return (c: Context) => {
+    if (!file) {
+      const body = new Uint8Array(readFileSync(path.join(WEB_DIR, name))) as Uint8Array<ArrayBuffer>;
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+      file = { body, headers: { 'Content-Type': TYPES[path.extname(name)], ETag: etag, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CSP } };
+    }
+    if (c.req.header('if-none-match') === file.headers.ETag) return new Response(null, { status: 304, headers: file.headers });
     return new Response(file.body, { headers: file.headers });
   };
-  app.get('/', (c) => send('index.html', c.req.header('if-none-match')) ?? c.notFound());
-  app.get('/web/*', (c) => send(c.req.path.slice('/web/'.length), c.req.header('if-none-match')) ?? c.notFound());
-  return app;
 }
+
+export const HOME_OPERATIONS: Operation<unknown>[] = [
+  route({
+    method: 'get', path: '/', tag: 'service', summary: 'The home page: public maps, and after signing in maps, datasets, templates and the composer (its files under /web/)', scope: null,
+    answers: { 200: rendered({ description: 'HTML page', mediaType: 'text/html' }) },
+    handle: () => fileHandler('index.html'),
+  }),
+  ...FILES.map((name) => route({
+    method: 'get', path: `/web/${name}`, tag: 'service', summary: `The home page's ${name}`, scope: null, unlisted: true,
+    answers: { 200: rendered({ description: name, mediaType: TYPES[path.extname(name)].split(';')[0] }) },
+    handle: () => fileHandler(name),
+  })),
+];

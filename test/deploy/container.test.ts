@@ -15,6 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
+import { FAST } from '../helpers/components.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -69,7 +70,7 @@ describe('Dockerfile', () => {
     for (const entry of ['.git', 'node_modules', 'data/private', 'settings.yml']) assert.ok(ignored.includes(entry), entry);
   });
 
-  describe('its install and start steps, run on a fresh copy of the tree', () => {
+  describe('its install and start steps, run on a fresh copy of the tree', { skip: FAST && 'a whole npm ci: skipped under npm run test:fast' }, () => {
     let dir: string;
     let service: ChildProcess | undefined;
     let skip: string | false = false;

@@ -1,5 +1,5 @@
 // The request log and the HTTP metrics, around the app's fetch (as CORS is,
-// routes/cors.ts: a middleware would put every GET on Hono's async chain).
+// http/cors.ts: a middleware would put every GET on Hono's async chain).
 // Each request gets a trace ID first (the error handler's 500 answer and log
 // line carry the same one); once answered, one log line (method, the path
 // with secrets masked, status, duration, user, client address, trace ID) and
