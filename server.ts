@@ -72,7 +72,7 @@ export async function createApp(deps: AppDeps) {
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', limitBody);
 
   const datasources = deps.datasources ?? createDatasources(settings);
-  const resources = createResources({ store, now, datasources });
+  const resources = createResources({ store, now, datasources, baseUrl: settings.server.baseUrl });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, now: () => now().getTime() });

@@ -24,6 +24,7 @@ import { applyOverrides } from './overrides.ts';
 import { normalizeTopology } from '../render/normalize.ts';
 import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
 import { parseDatasetOutputUrl, type Datatype, type DatasetOutputRef } from '../schema/output-url.ts';
+import { datasetIdSource, withLayerUrl } from './layer-urls.ts';
 
 export type LayerSource =
   | ({ kind: 'dataset' } & DatasetOutputRef)
@@ -63,32 +64,13 @@ export function layerSource(layer: MapLayer, index: number): LayerSource {
       throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl is not a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/; other URLs are not fetched)`);
     }
   }
-  if (layer.datasetId) {
-    return {
-      kind: 'dataset',
-      datasetId: layer.datasetId,
-      version: layer.datasetVersion ?? 'latest',
-      layout: layer.layout ?? 'geographic',
-      datatype: layer.datatype === 'snapshot' || layer.datatype === 'static' || layer.datatype == null ? 'snapshot' : 'dynamic',
-      templateId: layer.templateId ?? null,
-    };
-  }
+  if (layer.datasetId) return { kind: 'dataset', ...datasetIdSource({ ...layer, datasetId: layer.datasetId }) };
   if (layer.mapjson != null) {
     const topology = normalizeTopology(layer.mapjson, typeof layer.name === 'string' ? layer.name : '');
     if (!topology) throw validationFailed(`${layerLabel(layer, index)}: mapjson is not topology JSON (an object with nodes and edges, nested at most ${MAX_JSON_DEPTH} levels deep)`);
     return { kind: 'inline', topology };
   }
   return { kind: 'none' };
-}
-
-/** The dataset output URL equivalent to a layer's source, in the form Terranova's editor writes and reads. */
-function datasetOutputUrl(base: string, source: Extract<LayerSource, { kind: 'dataset' }>): string {
-  const query = new URLSearchParams();
-  if (source.version !== 'latest') query.set('version', String(source.version));
-  if (source.templateId) query.set('template', source.templateId);
-  const datatype = source.datatype === 'snapshot' ? 'static' : 'live';
-  const tail = query.size > 0 ? `?${query}` : '';
-  return `${base}/api/v1/output/dataset/${source.datasetId}/${source.layout}/${datatype}/${tail}`;
 }
 
 export interface ResolvedMap<T> {
@@ -104,14 +86,12 @@ export interface ResolvedMap<T> {
 export async function resolveMapLayers<T extends Pick<MapRevision, 'configuration' | 'overrides'>>(map: T, loaders: LayerLoaders,
   options: { baseUrl?: string } = {}): Promise<ResolvedMap<T>> {
   const warnings: string[] = [];
-  const sources: LayerSource[] = [];
   const layers: MapLayer[] = map.configuration?.layers ?? [];
   // One read per dataset version/datatype and one build per distinct layer source, however many layers share them.
   const reads = new Map<string, Promise<DatasetInput>>();
   const builds = new Map<string, Promise<{ topology: Topology; markup: string }>>();
   const topologies = await Promise.all(layers.map(async (layer, i) => {
     const source = layerSource(layer, i);
-    sources[i] = source;
     if (source.kind === 'none') {
       warnings.push(`${layerLabel(layer, i)} names no data yet (set datasetId or mapjsonUrl): its mapjson is null`);
       return null;
@@ -144,11 +124,7 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
   }));
   const configuration: MapConfiguration = {
     ...map.configuration,
-    layers: layers.map((layer, i) => {
-      const source = sources[i];
-      const url = source.kind === 'dataset' && !layer.mapjsonUrl ? { mapjsonUrl: datasetOutputUrl(options.baseUrl ?? '', source) } : {};
-      return { ...layer, ...url, mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) };
-    }),
+    layers: layers.map((layer, i) => ({ ...withLayerUrl(layer, options.baseUrl ?? ''), mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) })),
   };
   return { output: { ...map, configuration }, topologies, warnings };
 }
