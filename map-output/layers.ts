@@ -35,13 +35,16 @@ interface DatasetInput {
   name: string;
   query: DatasetQuery;
   records: EdgeRecord[];
+  /** Said to the reader when set: snapshot records that were not stored but run live. */
+  note?: string;
 }
 
 export interface LayerLoaders {
   /**
    * The dataset's name, query and records: stored results for `snapshot`, a
-   * live query for `dynamic`. Throws ServiceError: not_found for an unknown
-   * dataset/version or a snapshot with no stored results,
+   * live query for `dynamic` (and for a snapshot of a version stored without
+   * results, with a `note`). Throws ServiceError: not_found for an unknown
+   * dataset/version,
    * datasource_unavailable when the sheet cannot be read.
    */
   dataset(datasetId: string, version: number | 'latest', datatype: Datatype): Promise<DatasetInput>;
@@ -89,7 +92,7 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
   const layers: MapLayer[] = map.configuration?.layers ?? [];
   // One read per dataset version/datatype and one build per distinct layer source, however many layers share them.
   const reads = new Map<string, Promise<DatasetInput>>();
-  const builds = new Map<string, Promise<{ topology: Topology; markup: string }>>();
+  const builds = new Map<string, Promise<{ topology: Topology; markup: string; note?: string }>>();
   const topologies = await Promise.all(layers.map(async (layer, i) => {
     const source = layerSource(layer, i);
     if (source.kind === 'none') {
@@ -109,13 +112,15 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
         ]);
         // Snapshot results are immutable stored documents: built once (topology-cache.ts). Live data is built fresh.
         const build = source.datatype === 'snapshot' ? buildTopologyCached : buildTopology;
-        const topology = await build(input.records, { name: input.name, layout: source.layout, query: input.query, template });
-        return { topology, markup: template ?? DEFAULT_TEMPLATES[source.layout].template };
+        // Records run live for want of stored ones are not a snapshot: built fresh.
+        const topology = await (input.note ? buildTopology : build)(input.records, { name: input.name, layout: source.layout, query: input.query, template });
+        return { topology, markup: template ?? DEFAULT_TEMPLATES[source.layout].template, note: input.note };
       })();
       builds.set(key, p);
     }
     try {
       const built = await p;
+      if (built.note) warnings.push(`${layerLabel(layer, i)}: ${built.note}`);
       return applyOverrides(built.topology, map.overrides?.[source.datasetId], (node) => drawNode(node, built.markup));
     } catch (e) {
       if (isServiceError(e)) throw new ServiceError(e.code, `${layerLabel(layer, i)}: ${e.message}`, { errors: e.errors, headers: e.headers, cause: e });

@@ -63,6 +63,8 @@ export function outputRoutes(o: OutputDeps) {
   const { auth, maps, send } = o;
   const app = new Hono<AppEnv>({ strict: false });
   const loaders = (deps: Dependencies) => outputLoaders(o, deps);
+  /** `value` with the warnings of its resolution, when there are any (a layer with no data yet, data run live). */
+  const warned = (value: object, warnings: string[]) => (warnings.length > 0 ? { ...value, warnings } : value);
 
   // Everything that shapes a dataset output is in its key or read through the loaders (their dependencies):
   // a new parameter that changes the answer must join the key, or requests differing by it would share one output.
@@ -80,13 +82,15 @@ export function outputRoutes(o: OutputDeps) {
       const load = loaders(deps);
       const [input, markup] = await Promise.all([load.dataset(id, query.version, datatype), template ? load.template(template) : null]);
       // Stored results never change, so their topology is built once; live data always anew.
-      const build = datatype === 'snapshot' ? buildTopologyCached : buildTopology;
-      return build(input.records, { name: input.name, layout, query: input.query, template: markup });
+      const build = datatype === 'snapshot' && !input.note ? buildTopologyCached : buildTopology;
+      const built = await build(input.records, { name: input.name, layout, query: input.query, template: markup });
+      // A snapshot of a version without stored results ran live: the JSON answer says so.
+      return { topology: built, warnings: input.note ? [input.note] : [] };
     };
     const size = outputType === 'json' ? {} : parsePictureSize(query.get);
     const key = ['dataset', id, query.version, layout, datatype, template ?? '', sizeKey(size)].join('\n');
-    if (outputType === 'json') return send.json(c, key, async (deps) => JSON.stringify(await topology(deps)));
-    return send.picture(c, outputType, key, async (deps) => renderTopologySvg(await topology(deps), { layout, ...size }));
+    if (outputType === 'json') return send.json(c, key, async (deps) => { const t = await topology(deps); return JSON.stringify(warned(t.topology, t.warnings)); });
+    return send.picture(c, outputType, key, async (deps) => renderTopologySvg((await topology(deps)).topology, { layout, ...size }));
   };
   app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), datasetOutput);
   // Without an output type: topology JSON, at the URL Terranova's editor writes into a layer's mapjsonUrl.
@@ -100,8 +104,6 @@ export function outputRoutes(o: OutputDeps) {
     // viewport would frame every map on North America instead of fitting it to its content).
     return { ...resolved, stored: resolved.output, output: { ...resolved.output, configuration: withTerranovaDefaults(resolved.output.configuration) } };
   };
-  /** `value` with the warnings of its resolution, when there are any (a layer with no data yet). */
-  const warned = (value: object, warnings: string[]) => (warnings.length > 0 ? { ...value, warnings } : value);
 
   // As Terranova serves them: the bare route answers the configuration (what the map component's
   // "configure from URL" loads), json/ the whole map, svg/ and png/ its picture. A map version never
