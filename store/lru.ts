@@ -30,6 +30,11 @@ export class Lru<V> {
     }
   }
 
+  clear(): void {
+    this.items.clear();
+    this.used = 0;
+  }
+
   delete(key: string): void {
     const item = this.items.get(key);
     if (!item) return;
