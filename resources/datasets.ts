@@ -52,7 +52,7 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
   const datasets = versionedResource<DatasetRevision, string>(store, now, {
     descriptor: datasetDescriptor(store),
     async created(revision) {
-      const problems = await datasources.endpointProblems(revision.query.endpoint);
+      const problems = await datasources.endpointProblems(revision.query.endpoint, revision.query);
       return { ...content(revision, null), ...(problems.length ? { endpointProblems: problems } : {}) };
     },
     async prepare(id, revision, ifMatch) {

@@ -27,7 +27,8 @@ export interface SheetFile {
   path: string;
 }
 
-export type Loaded = { file: SheetFile; book: ParsedBook; error?: undefined } | { file: SheetFile; book?: undefined; error: string };
+/** `content`: the file was read and is not a usable sheet (422); otherwise it could not be read (503). */
+export type Loaded = { file: SheetFile; book: ParsedBook; error?: undefined } | { file: SheetFile; book?: undefined; error: string; content: boolean };
 
 interface CacheEntry {
   identity: string;
@@ -100,8 +101,9 @@ export function createCatalog(limits: SheetLimits) {
         : await readCsv(full, file.fileName, file.fileId, limits);
       return { file, book: await buildBook(raw, file.fileName) };
     } catch (e) {
-      if (isServiceError(e)) return { file, error: e.message };
-      return { file, error: `${file.fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? plainReason(e, 'unexpected error')}` };
+      // What the readers refuse is the file's content (a format, a limit, no edge sheet); anything else is reading it.
+      if (isServiceError(e) && !(e.cause instanceof Error && 'code' in e.cause)) return { file, error: e.message, content: true };
+      return { file, error: `${file.fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? plainReason(e, 'unexpected error')}`, content: false };
     }
   }
 

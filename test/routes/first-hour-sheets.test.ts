@@ -1,0 +1,70 @@
+// A new user's own sheet through HTTP: the circuit-end headers people already
+// use (A-End/Z-End, a_end/z_end, from/to, a/z) work like source/destination;
+// a sheet without any is 422 naming the headers accepted (it is there, but
+// wrong; a sheet not there stays 503); and a filter on a column the sheet
+// lacks is reported by create in `problems`, not only refused at update.
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { makeTestApp, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+let token: string;
+before(async () => {
+  t = await makeTestApp();
+  token = await t.token();
+  const sheets = t.settings.datasources.spreadsheet.dir;
+  await mkdir(sheets, { recursive: true });
+  const write = (name: string, text: string) => writeFile(path.join(sheets, name), text);
+  await write('dashes.csv', 'Circuit,A-End,Z-End,Region\nc1,CHI,NYC,us\nc2,NYC,LON,atlantic\n');
+  await write('underscores.csv', 'id,a_end,z_end\nc1,CHI,NYC\n');
+  await write('fromto.csv', 'From,To,Capacity\nCHI,NYC,100\n');
+  await write('letters.csv', 'A,Z\nCHI,NYC\n');
+  await write('neither.csv', 'Left,Right\nCHI,NYC\n');
+});
+after(() => t.close());
+
+const revision = (sheet: string, filters: unknown[] = []) => ({
+  name: sheet, query: { endpoint: `spreadsheet?sheet_id=${sheet}&sheet_name=${sheet}`, filters },
+});
+const create = (json: unknown) => t.request('/api/v1/dataset/', { method: 'POST', token, json });
+const update = (id: string, json: unknown) => t.request(`/api/v1/dataset/id/${id}/`, { method: 'PUT', token, json });
+
+describe('circuit-end headers people already use', () => {
+  for (const [sheet, count] of [['dashes', 2], ['underscores', 1], ['fromto', 1], ['letters', 1]] as const) {
+    it(`${sheet}.csv: a dataset over it stores its circuits`, async () => {
+      const created = await create(revision(sheet));
+      assert.equal(created.status, 201);
+      const d = (await created.json()) as { datasetId: string; problems: unknown[] };
+      assert.deepEqual(d.problems, []);
+      const res = await update(d.datasetId, revision(sheet));
+      assert.equal(res.status, 200, await res.clone().text());
+      const results = ((await res.json()) as { results: { source: string; destination: string }[] }).results;
+      assert.equal(results.length, count);
+      assert.deepEqual([results[0].source, results[0].destination], ['CHI', 'NYC']);
+    });
+  }
+
+  it('a sheet with none of them is 422 naming the headers accepted; one not there is 503', async () => {
+    const created = (await (await create(revision('neither'))).json()) as { datasetId: string; problems: { message: string }[] };
+    assert.match(created.problems[0].message, /no sheet with source and destination columns.*A-End\/Z-End/);
+    const res = await update(created.datasetId, revision('neither'));
+    assert.equal(res.status, 422);
+    assert.match(((await res.json()) as { detail: string }).detail, /source\/destination, a_end\/z_end, A-End\/Z-End, from\/to or a\/z/);
+    assert.equal((await update(created.datasetId, revision('missing'))).status, 503);
+  });
+});
+
+describe('POST /api/v1/dataset/: filters checked against the sheet', () => {
+  it('reports a filter on a column the sheet lacks in problems, naming the columns there', async () => {
+    const res = await create(revision('dashes', [{ field: 'regoin', operator: '', value: ['us'] }]));
+    assert.equal(res.status, 201);
+    const d = (await res.json()) as { datasetId: string; problems: { path: string; message: string }[] };
+    assert.equal(d.problems.length, 1);
+    assert.match(d.problems[0].message, /query\.filters\[0\]\.field: no column "regoin" in sheet "dashes"; available: .*region/);
+    assert.equal((await update(d.datasetId, revision('dashes', [{ field: 'regoin', operator: '', value: ['us'] }]))).status, 422);
+    const good = (await (await create(revision('dashes', [{ field: 'Region', operator: '', value: ['us'] }]))).json()) as { problems: unknown[] };
+    assert.deepEqual(good.problems, []);
+  });
+});
