@@ -6,7 +6,8 @@
 // A malformed endpoint is 422. Update always runs the query live and stores
 // its records with the new version; a query with no filters selects every
 // row (as Terranova does). A datasource that cannot be read (503), an
-// endpoint of an unknown kind or a bad filter (422) stores nothing.
+// endpoint of an unknown kind or a bad filter (422) stores nothing. Refresh
+// runs the stored query again and stores a version only when its results changed.
 //
 // Results are blobs of the store, named by the hash of their content:
 // { records, problems, problemCount? }. A refresh whose results equal the
@@ -17,7 +18,7 @@
 // datasource capped the `problems` list. A created version keeps the reasons
 // its endpoint could not run in `endpointProblems`, shown in `problems` as
 // `{path: "query.endpoint", message}`.
-import type { DatasetProblem, DatasourceRegistry } from '../datasources/types.ts';
+import type { DatasetProblem, DatasourceRegistry, QueryResult } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
 import { DATASET_FIELDS } from '../schema/objects.ts';
 import type { Json, Store } from '../store/types.ts';
@@ -47,6 +48,11 @@ function datasetDescriptor(store: Store): ResourceDescriptor {
 }
 
 export function createDatasets(store: Store, now: () => Date, datasources: DatasourceRegistry) {
+  /** Stores a run's results as a blob named by its content: equal results get the same key. */
+  const storeResults = (ran: QueryResult) => store.put({
+    records: ran.records, problems: ran.problems,
+    ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
+  } as unknown as Json);
   const content = (r: DatasetRevision, key: string | null): Content =>
     ({ name: r.name, query: r.query as unknown as Json, resultsKey: key });
   const datasets = versionedResource<DatasetRevision, string>(store, now, {
@@ -59,12 +65,8 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       // Fail fast (404, 412, 422) before a possibly slow datasource read.
       collection.checkMatch(id, collection.get(id), ifMatch);
       datasources.checkEndpoint(revision.query.endpoint);
-      const ran = await datasources.run(revision.query);
       // Results first: a crash between the two writes leaves an unreferenced blob, never a dangling reference.
-      return store.put({
-        records: ran.records, problems: ran.problems,
-        ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
-      } as unknown as Json);
+      return storeResults(await datasources.run(revision.query));
     },
     updated: (revision, _latest, resultsKey) => content(revision, resultsKey),
   });
@@ -75,6 +77,27 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
     /** Stored results of one version (for snapshot output); null when that version has none. */
     async results(id: string, which: 'latest' | number = 'latest'): Promise<StoredResults | null> {
       return (await storedResults(store, await collection.at(id, which))) ?? null;
+    },
+
+    /**
+     * Runs the latest version's query again and stores a new version only when
+     * its results differ from the stored ones (results are named by their
+     * content, so equal results have the same key); otherwise the latest
+     * version stays, and `changed` says so. 412 when the dataset changed
+     * meanwhile (or If-Match names another version).
+     */
+    async refresh(id: string, by: string, ifMatch?: string): Promise<{ version: StoredVersion; changed: boolean }> {
+      const latest = collection.get(id);
+      collection.checkMatch(id, latest, ifMatch);
+      const query = contentOf(latest).query as unknown as DatasetRevision['query'];
+      datasources.checkEndpoint(query.endpoint);
+      const key = await storeResults(await datasources.run(query));
+      if (key === latest.resultsKey) return { version: latest, changed: false };
+      const version = await collection.append(id, by, (current) => {
+        const { endpointProblems: _gone, ...content } = contentOf(current);
+        return { content: { ...content, resultsKey: key }, change: 'results refreshed' };
+      }, { ifMatch: collection.etag(latest) });
+      return { version, changed: true };
     },
 
     /** The query of one version, as stored (normalized by the schema). */
