@@ -127,6 +127,7 @@ const UNKNOWN: Record<string, string> = { mapId: 'Nope000', datasetId: 'Nope000'
 /** Bodies that pass validation, by request schema. */
 const BODIES: Record<string, (n: number) => unknown> = {
   MapRevision: (n) => mapWith(`Probe ${n}`, []),
+  MapMergePatch: (n) => ({ name: `Probe ${n}` }),
   DatasetRevision: () => revision('circuits'),
   NewTemplate: (n) => sampleTemplate(`Probe ${n}`),
   UserCreate: (n) => ({ username: `probe${n}`, password: 'a password long enough', scope: [t.settings.auth.scopes.read] }),
