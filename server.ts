@@ -3,6 +3,7 @@
 // the data folder and listens. Running this file starts the service.
 import { serve as listen } from '@hono/node-server';
 import { Hono } from 'hono';
+import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -32,7 +33,7 @@ import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
 import { withCors } from './routes/cors.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
-import { openConfiguredStore } from './store/open.ts';
+import { missingDataFolder, openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -113,7 +114,15 @@ export interface ServeOptions {
 export async function serve(env: NodeJS.ProcessEnv = process.env, options: ServeOptions = {}) {
   const log = options.log ?? createLogger();
   const settings = loadSettings(env);
+  const fresh = missingDataFolder(settings);
+  if (fresh) {
+    log.error(`WARNING: the data folder ${fresh} does not exist; creating it empty, with sheets/ for spreadsheets ` +
+      '(no maps, datasets or users: a new admin is created). If you meant an existing folder, stop the service and ' +
+      'correct data.dir in the settings or MTS_DATA_DIR.');
+  }
   const store = await openConfiguredStore(settings, (m) => log.info(m));
+  // A new folder gets the spreadsheet folder too, so the first sheet has a place to go.
+  if (fresh) await mkdir(settings.datasources.spreadsheet.dir, { recursive: true });
   let server: http.Server | undefined;
   try {
     const app = await createApp({ settings, store, log, deferAdmin: true });
