@@ -7,7 +7,7 @@ import type { MapConfiguration, MapLayer } from '../schema/map.ts';
 import type { DatasetOutputRef } from '../schema/output-url.ts';
 
 /** The output URL of a dataset source: `static`/`live` as the editor names them, `version` and `template` only when set. */
-export function datasetOutputUrl(base: string, source: DatasetOutputRef): string {
+function datasetOutputUrl(base: string, source: DatasetOutputRef): string {
   const query = new URLSearchParams();
   if (source.version !== 'latest') query.set('version', String(source.version));
   if (source.templateId) query.set('template', source.templateId);

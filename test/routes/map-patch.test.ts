@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are read by field name
 type Json = any;
 
 let t: TestApp;
