@@ -6,7 +6,9 @@
 // A malformed endpoint is 422. Update always runs the query live and stores
 // its records with the new version; a query with no filters selects every
 // row (as Terranova does). A datasource that cannot be read (503), an
-// endpoint of an unknown kind or a bad filter (422) stores nothing. Refresh
+// endpoint of an unknown kind or a bad filter (422) stores nothing; so do
+// filters that match no row of a sheet that has rows (zero-match.ts), which
+// answers the latest version with a warning. Refresh
 // runs the stored query again and stores a version only when its results changed.
 //
 // Results are blobs of the store, named by the hash of their content:
@@ -24,10 +26,17 @@ import { DATASET_FIELDS } from '../schema/objects.ts';
 import type { Json, Store } from '../store/types.ts';
 import { contentOf, type Content } from './collection.ts';
 import { storedResults, type StoredResults } from './results.ts';
+import { NothingMatched, zeroMatchWarning } from './zero-match.ts';
 import type { ResourceDescriptor, StoredVersion } from './types.ts';
 import { describeResource, versionedResource } from './versioned-resource.ts';
 
 export type { StoredResults };
+
+/** Why an update stored nothing, by the revision it was asked with (the answer's `warnings`). */
+const unstored = new WeakMap<DatasetRevision, string[]>();
+
+/** The warnings of an update answer: why nothing was stored, when that is so. */
+export const updateWarnings = (revision: DatasetRevision): string[] => unstored.get(revision) ?? [];
 
 /** The dataset descriptor without its store-bound presentation (enough to parse list queries). */
 export const DATASET_DESCRIPTOR = describeResource('dataset', DATASET_FIELDS, { computedFields: ['results', 'problems', 'problemCount'] });
@@ -65,8 +74,13 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       // Fail fast (404, 412, 422) before a possibly slow datasource read.
       collection.checkMatch(id, collection.get(id), ifMatch);
       datasources.checkEndpoint(revision.query.endpoint);
+      const ran = await datasources.run(revision.query);
+      if (ran.records.length === 0 && revision.query.filters.length > 0) {
+        const warning = await zeroMatchWarning(datasources, revision.query);
+        if (warning) throw new NothingMatched([warning]);
+      }
       // Results first: a crash between the two writes leaves an unreferenced blob, never a dangling reference.
-      return storeResults(await datasources.run(revision.query));
+      return storeResults(ran);
     },
     updated: (revision, _latest, resultsKey) => content(revision, resultsKey),
   });
@@ -74,6 +88,16 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
 
   return {
     ...datasets,
+    /** An update whose filters match no row stores nothing: the latest version, with the warning kept for the answer. */
+    async update(id: string, by: string, revision: DatasetRevision, ifMatch?: string): Promise<StoredVersion> {
+      try {
+        return await datasets.update(id, by, revision, ifMatch);
+      } catch (e) {
+        if (!(e instanceof NothingMatched)) throw e;
+        unstored.set(revision, e.warnings);
+        return collection.get(id);
+      }
+    },
     /** Stored results of one version (for snapshot output); null when that version has none. */
     async results(id: string, which: 'latest' | number = 'latest'): Promise<StoredResults | null> {
       return (await storedResults(store, await collection.at(id, which))) ?? null;

@@ -5,7 +5,7 @@
 // Refresh runs the stored query again, storing a version only on change.
 // Deleting a dataset a live map still uses is 409.
 import * as v from 'valibot';
-import { DATASET_DESCRIPTOR } from '../resources/datasets.ts';
+import { DATASET_DESCRIPTOR, updateWarnings } from '../resources/datasets.ts';
 import { DatasetRevisionSchema, type DatasetRevision } from '../schema/dataset.ts';
 import { DatasetSchema } from '../schema/objects.ts';
 import { version } from './operation.ts';
@@ -25,6 +25,8 @@ export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
     updated: 'the new version with results and problems',
   },
   updateEffects: ['datasource'],
+  // Filters that match no row store nothing: the answer is the latest version, saying why.
+  warnings: updateWarnings,
   more: (paths) => [{
     method: 'post', path: `${paths.objectPath}refresh/`, tag: paths.tag, scope: 'write', pathParams: paths.idParam,
     summary: 'Run the stored query again; a new version only when the results changed',

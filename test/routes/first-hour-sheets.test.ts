@@ -68,3 +68,20 @@ describe('POST /api/v1/dataset/: filters checked against the sheet', () => {
     assert.deepEqual(good.problems, []);
   });
 });
+
+describe('PUT /api/v1/dataset/id/{datasetId}/: filters that match no row', () => {
+  it('stores nothing and answers the latest version with the values seen in the filtered columns', async () => {
+    const created = (await (await create(revision('dashes'))).json()) as { datasetId: string };
+    assert.equal((await update(created.datasetId, revision('dashes'))).status, 200);
+    const res = await update(created.datasetId, revision('dashes', [{ field: 'Region', operator: '', value: ['US'] }]));
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { version: number; results: unknown[]; warnings: string[] };
+    assert.equal(body.version, 2, 'no version stored');
+    assert.equal(body.results.length, 2, 'the latest results, as they were');
+    assert.deepEqual(body.warnings, ['the filters match none of the sheet\'s 2 rows, so no version was stored (values compare exactly, ' +
+      'case included, except with like); values in the filtered columns: Region: "atlantic", "us"']);
+    assert.deepEqual(await t.store.versions('datasets', created.datasetId), [1, 2]);
+    const right = (await (await update(created.datasetId, revision('dashes', [{ field: 'Region', operator: '', value: ['us'] }]))).json()) as { version: number; warnings?: string[] };
+    assert.deepEqual([right.version, right.warnings], [3, undefined]);
+  });
+});
