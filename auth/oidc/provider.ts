@@ -11,6 +11,8 @@
 // say) is given its `default_scopes`, within its `scope`; the consent step
 // keeps only what the user holds, as for scopes asked for. Redirect and
 // post-logout redirect URIs may end in `*` (config/redirect-patterns.ts).
+// First: oidc-provider checks the runtime when it is loaded (runtime-notice.ts).
+import './runtime-notice.ts';
 import Provider, { errors, type ClientMetadata, type Configuration } from 'oidc-provider';
 import { SettingsError, type Settings } from '../../config/settings.ts';
 import type { ScopeKind } from '../types.ts';
