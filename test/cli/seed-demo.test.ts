@@ -102,7 +102,7 @@ describe('seed-demo', () => {
     const before = await content();
     const { code, err } = await seed();
     assert.equal(code, 1);
-    assert.match(err, /would fail, so nothing was changed: PUT \/api\/v1\/dataset\/id\/\w{7}\/: 503/);
+    assert.match(err, /would fail, so nothing was changed: PUT \/api\/v1\/dataset\/id\/\w{7}\/: 422 rne-backbone.xlsx is not a readable xlsx workbook/);
     assert.deepEqual(await content(), before);
     await assert.rejects(stat(path.join(dir, 'private')), { code: 'ENOENT' });
   });
