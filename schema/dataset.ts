@@ -47,6 +47,9 @@ export const QuerySchema = v.strictObject({
     null,
   ),
   node_group_layout: v.optional(v.nullable(v.picklist(GROUP_LAYOUTS, 'expected null, circle or grid')), null),
+  /** The query's own names for the sheet's columns: field -> header (`{source: "Site A", destination: "Site B"}`). */
+  columns: v.optional(v.pipe(v.record(FieldName, FieldName, 'expected {field: "header", …}'),
+    v.check((m) => Object.keys(m).length <= 50, 'expected at most 50 columns'))),
 });
 
 // The dataset object as GET returned it is accepted (ID, results and problems ignored: an update runs the query anew).

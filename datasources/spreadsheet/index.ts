@@ -12,6 +12,7 @@ import { createCatalog } from './catalog.ts';
 import { sheetFingerprint } from './fingerprint.ts';
 import { describeFile, KIND } from './describe.ts';
 import { filterableColumns } from './filter.ts';
+import { mappedTab } from './mapped-columns.ts';
 import { checkQueryFields, runQuery } from './query.ts';
 import type { SheetLimits } from './raw.ts';
 import type { EdgeTab } from './records.ts';
@@ -32,13 +33,15 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
   const fingerprint = sheetFingerprint(catalog);
 
   /** The parsed edge sheet the parameters name; 503 when the file is not there or cannot be read, 422 when it is there but wrong. */
-  async function tabAt(params: URLSearchParams): Promise<EdgeTab> {
+  async function tabAt(params: URLSearchParams, query?: DatasetQuery): Promise<EdgeTab> {
     const { sheet_id: id, sheet_name: name } = sheetParams(params);
     const file = (await catalog.scan()).get(id);
     const loaded = file && (await catalog.load(file));
     if (!loaded) {
       throw datasourceUnavailable(`spreadsheet ${JSON.stringify(id)} does not exist (no ${id}.xlsx or ${id}.csv in the spreadsheet folder)`);
     }
+    // A query that names its own circuit-end columns reads the tab with them (mapped-columns.ts).
+    if (query?.columns && Object.keys(query.columns).length > 0 && loaded.raw) return mappedTab(loaded, name, query.columns);
     // A file that is there but is not a usable sheet is 422, naming what is wrong; one that cannot be read is 503.
     if (loaded.error !== undefined) throw loaded.content ? validationFailed(loaded.error) : datasourceUnavailable(loaded.error);
     const sheet = loaded.book.tabs.get(name);
@@ -66,7 +69,7 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     },
     async problems(params, query) {
       try {
-        const sheet = await tabAt(params);
+        const sheet = await tabAt(params, query);
         if (query) checkQueryFields(sheet, query);
         return [];
       } catch (e) {
@@ -79,7 +82,7 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     },
     fingerprint: (params) => fingerprint(sheetParams(params).sheet_id),
     async run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult> {
-      return runQuery(await tabAt(params), query);
+      return runQuery(await tabAt(params, query), query);
     },
     async close() {
       catalog.clear();

@@ -22,6 +22,7 @@ before(async () => {
   await write('fromto.csv', 'From,To,Capacity\nCHI,NYC,100\n');
   await write('letters.csv', 'A,Z\nCHI,NYC\n');
   await write('neither.csv', 'Left,Right\nCHI,NYC\n');
+  await write('sites.csv', 'Site A,Site B,Capacity\nCHI,NYC,100\nNYC,LON,10\n');
 });
 after(() => t.close());
 
@@ -83,5 +84,26 @@ describe('PUT /api/v1/dataset/id/{datasetId}/: filters that match no row', () =>
     assert.deepEqual(await t.store.versions('datasets', created.datasetId), [1, 2]);
     const right = (await (await update(created.datasetId, revision('dashes', [{ field: 'Region', operator: '', value: ['us'] }]))).json()) as { version: number; warnings?: string[] };
     assert.deepEqual([right.version, right.warnings], [3, undefined]);
+  });
+});
+
+describe('query.columns: a query\'s own names for the circuit-end columns', () => {
+  const mapped = (columns: Record<string, string>) => ({ ...revision('sites'), query: { ...revision('sites').query, columns } });
+  it('reads a sheet whose headers are none of the accepted ones', async () => {
+    const json = mapped({ source: 'Site A', destination: 'site b' });
+    const created = (await (await create(json)).json()) as { datasetId: string; problems: unknown[]; query: { columns: unknown } };
+    assert.deepEqual(created.problems, []);
+    assert.deepEqual(created.query.columns, { source: 'Site A', destination: 'site b' });
+    const res = await update(created.datasetId, json);
+    assert.equal(res.status, 200, await res.clone().text());
+    const results = ((await res.json()) as { results: { source: string; destination: string; capacity: string }[] }).results;
+    assert.deepEqual(results.map((r) => [r.source, r.destination, r.capacity]), [['CHI', 'NYC', '100'], ['NYC', 'LON', '10']]);
+  });
+
+  it('is 422 naming the headers there when a mapped header is not one', async () => {
+    const created = (await (await create(revision('sites'))).json()) as { datasetId: string };
+    const res = await update(created.datasetId, mapped({ source: 'Site A', destination: 'Site Z' }));
+    assert.equal(res.status, 422);
+    assert.match(((await res.json()) as { detail: string }).detail, /query\.columns\.destination: no column "Site Z" in sheet "sites" of sites\.csv; its headers: site a, site b, capacity/);
   });
 });
