@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { randomPassword } from '../auth/passwords.ts';
 import { parseSettings, type Settings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
-import { withLayerUrl } from '../map-output/layer-urls.ts';
+import { withLayerUrl } from '../schema/layer-urls.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
 import { createMemoryStore } from '../store/memory.ts';

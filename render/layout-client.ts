@@ -11,7 +11,7 @@
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { Lru } from '../store/lru.ts';
+import { LRUCache } from 'lru-cache';
 import { validationFailed } from '../errors.ts';
 import type { LayoutReply, LayoutResult } from './layout-thread.mjs';
 
@@ -34,7 +34,7 @@ export function layoutThread(options: { heapMb?: number; cacheChars?: number } =
   const heapMb = options.heapMb ?? LAYOUT_HEAP_MB;
   let current: LayoutThread | undefined;
   let nextId = 0;
-  const kept = new Lru<Promise<LayoutResult>>(options.cacheChars ?? LAYOUT_CACHE_CHARS);
+  const kept = new LRUCache<string, Promise<LayoutResult>>({ maxSize: options.cacheChars ?? LAYOUT_CACHE_CHARS });
   let computed = 0;
 
   const start = (): LayoutThread => {
@@ -81,7 +81,8 @@ export function layoutThread(options: { heapMb?: number; cacheChars?: number } =
       let result = kept.get(key);
       if (!result) {
         result = compute(graph);
-        kept.set(key, result, json.length);
+        // A graph larger than a quarter of the budget is not kept: one must not push out all the others.
+        if (json.length <= (options.cacheChars ?? LAYOUT_CACHE_CHARS) / 4) kept.set(key, result, { size: Math.max(1, json.length) });
         result.catch(() => kept.delete(key));
       }
       // Callers may change what they get: each has its own copy.

@@ -6,7 +6,7 @@
 // the public views then show only versions that were stored as public. A
 // deleted map is public nowhere.
 import { notFound } from '../errors.ts';
-import { withLayerUrls } from '../map-output/layer-urls.ts';
+import { withLayerUrls } from '../schema/layer-urls.ts';
 import type { MapConfiguration, MapRevision } from '../schema/map.ts';
 import { MAP_FIELDS } from '../schema/objects.ts';
 import type { Store } from '../store/types.ts';
@@ -18,7 +18,7 @@ export const MAP_DESCRIPTOR = describeResource('map', MAP_FIELDS);
 
 /**
  * What clients see of a map: each `datasetId` layer also shows its equivalent
- * `mapjsonUrl`, exactly as the outputs do (map-output/layer-urls.ts), so an
+ * `mapjsonUrl`, exactly as the outputs do (schema/layer-urls.ts), so an
  * editor that reads only the URL keeps the layer's own dataset. Lists that
  * include `configuration` show it the same way.
  */

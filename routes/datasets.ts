@@ -8,12 +8,20 @@ import * as v from 'valibot';
 import { DATASET_DESCRIPTOR, updateWarnings } from '../resources/datasets.ts';
 import { DatasetRevisionSchema, type DatasetRevision } from '../schema/dataset.ts';
 import { DatasetSchema } from '../schema/objects.ts';
-import { version } from './operation.ts';
+import { declarer, version } from '../http/operation.ts';
+import { actingUser, ifMatch, sendWritten } from '../http/versioned.ts';
+import type { RouteDeps } from './index.ts';
 import { resourceRoutes } from './resource-routes.ts';
-import { actingUser, ifMatch, sendWritten } from './versioned.ts';
+
+const route = declarer<RouteDeps>();
 
 export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
   segment: 'dataset',
+  paths: {
+    list: '/api/v1/datasets/', create: '/api/v1/dataset/', object: '/api/v1/dataset/id/{datasetId}/',
+    history: '/api/v1/dataset/id/{datasetId}/history/', diff: '/api/v1/dataset/id/{datasetId}/diff/',
+    restore: '/api/v1/dataset/id/{datasetId}/restore/', revert: '/api/v1/dataset/id/{datasetId}/revert/',
+  },
   descriptor: DATASET_DESCRIPTOR,
   revision: { name: 'DatasetRevision', schema: DatasetRevisionSchema },
   object: DatasetSchema,
@@ -27,8 +35,8 @@ export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
   updateEffects: ['datasource'],
   // Filters that match no row store nothing: the answer is the latest version, saying why.
   warnings: updateWarnings,
-  more: (paths) => [{
-    method: 'post', path: `${paths.objectPath}refresh/`, tag: paths.tag, scope: 'write', pathParams: paths.idParam,
+  more: (paths) => [route({
+    method: 'post', path: '/api/v1/dataset/id/{datasetId}/refresh/', tag: paths.tag, scope: 'write', pathParams: paths.idParam,
     summary: 'Run the stored query again; a new version only when the results changed',
     description: 'Answers the new version, or the latest one unchanged with a `warnings` entry saying so (no version is added).',
     effects: ['versions', 'write', 'ifMatch', 'datasource'], answers: { 200: version('the new version, or the latest one unchanged', DatasetSchema) },
@@ -38,6 +46,6 @@ export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
       const same = changed ? [] : [`the results are unchanged: version ${stored.version} is kept and no version was added`];
       return sendWritten(c, datasets.serialized(stored), 200, same);
     },
-  }],
+  })],
   history: { usedBy: 'dataset' },
 }, v.partial(DatasetSchema));

@@ -12,32 +12,35 @@ import { contentOf } from '../resources/collection.ts';
 import type { StoredVersion } from '../resources/types.ts';
 import { MapRevisionSchema, unknownKeyWarnings, type MapRevision } from '../schema/map.ts';
 import { MapSchema } from '../schema/objects.ts';
-import { version, type Operation } from './operation.ts';
+import { declarer, version, type Operation } from '../http/operation.ts';
+import { validate } from '../http/body.ts';
+import { mergePatch } from '../http/merge-patch.ts';
+import { actingUser, ifMatch, sendSerialized, sendWritten } from '../http/versioned.ts';
+import type { RouteDeps } from './index.ts';
 import { resourceRoutes, type ResourcePaths } from './resource-routes.ts';
-import { validate } from './body.ts';
-import { mergePatch } from './merge-patch.ts';
-import { actingUser, ifMatch, sendSerialized, sendWritten } from './versioned.ts';
+
+const route = declarer<RouteDeps>();
 
 /** A merge patch body: any JSON object (what it makes is checked as a MapRevision). */
 const MergePatchSchema = v.pipe(v.record(v.string(), v.unknown(), 'expected a JSON object (a merge patch)'),
   v.description('JSON merge patch (RFC 7396) of the map: members replace, null removes, objects merge, arrays replace whole'));
 
-function patching(paths: ResourcePaths): Operation {
-  return {
-    method: 'patch', path: paths.objectPath, tag: paths.tag, summary: 'Change part of a map (JSON merge patch, RFC 7396)',
+function patching(paths: ResourcePaths): Operation<RouteDeps> {
+  return route({
+    method: 'patch', path: '/api/v1/map/id/{mapId}/', tag: paths.tag, summary: 'Change part of a map (JSON merge patch, RFC 7396)',
     description: 'Applied to the latest version (or to the one If-Match names, 412 when it is not the latest); the result must be a valid map.',
     scope: 'write', pathParams: paths.idParam, body: { name: 'MapMergePatch', schema: MergePatchSchema },
     effects: ['versions', 'write', 'ifMatch'], answers: { 200: version('the new version', MapSchema) },
-    handle: ({ maps }) => async (c, read) => {
+    handle: ({ maps }) => async (c, input) => {
       const id = paths.id(c);
       const latest = maps.get(id);
-      const patch = await read();
+      const patch = await input.body();
       const revision = validate(MapRevisionSchema, mergePatch(contentOf(latest), patch), 'the patched map') as MapRevision;
       // Without If-Match, the patch still applies only to the version it was merged into.
       const stored = await maps.update(id, actingUser(c), revision, ifMatch(c) ?? maps.collection.etag(latest));
       return sendWritten(c, maps.serialized(stored), 200, unknownKeyWarnings(revision.configuration));
     },
-  };
+  });
 }
 
 /** A PUT without the configuration (or layers) the map had: kept as sent, but said. */
@@ -53,16 +56,21 @@ function droppedWarnings(revision: MapRevision, replaced: StoredVersion): string
     'send the whole map as GET returns it, or PATCH only the fields that change'];
 }
 
-function publishing(paths: ResourcePaths, action: 'publish' | 'unpublish', summary: string): Operation {
-  return {
-    method: 'post', path: `${paths.objectPath}${action}/`, tag: paths.tag, summary, scope: 'publish', pathParams: paths.idParam,
+function publishing(paths: ResourcePaths, path: string, action: 'publish' | 'unpublish', summary: string): Operation<RouteDeps> {
+  return route({
+    method: 'post', path, tag: paths.tag, summary, scope: 'publish', pathParams: paths.idParam,
     effects: ['versions', 'write', 'ifMatch'], answers: { 200: version('the new version', MapSchema) },
     handle: ({ maps }) => async (c) => sendSerialized(c, maps.serialized(await maps[action](paths.id(c), actingUser(c), ifMatch(c)))),
-  };
+  });
 }
 
 export const MAP_ROUTES = resourceRoutes<MapRevision>({
   segment: 'map',
+  paths: {
+    list: '/api/v1/maps/', create: '/api/v1/map/', object: '/api/v1/map/id/{mapId}/',
+    history: '/api/v1/map/id/{mapId}/history/', diff: '/api/v1/map/id/{mapId}/diff/',
+    restore: '/api/v1/map/id/{mapId}/restore/', revert: '/api/v1/map/id/{mapId}/revert/',
+  },
   descriptor: MAP_DESCRIPTOR,
   moreFilters: { public: 'boolean' },
   revision: { name: 'MapRevision', schema: MapRevisionSchema },
@@ -76,8 +84,8 @@ export const MAP_ROUTES = resourceRoutes<MapRevision>({
   updateWarnings: droppedWarnings,
   more: (paths) => [
     patching(paths),
-    publishing(paths, 'publish', 'Publish a map (new version with public: true)'),
-    publishing(paths, 'unpublish', 'Unpublish a map (new version with public: false)'),
+    publishing(paths, '/api/v1/map/id/{mapId}/publish/', 'publish', 'Publish a map (new version with public: true)'),
+    publishing(paths, '/api/v1/map/id/{mapId}/unpublish/', 'unpublish', 'Unpublish a map (new version with public: false)'),
   ],
   history: {
     onRestore: (content) => ({ ...content, public: false }),

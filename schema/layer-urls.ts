@@ -3,8 +3,8 @@
 // that URL and fills in its own defaults (first dataset, first template) for a
 // layer without one, so every presentation of a map (outputs, GET by ID,
 // version lists) adds it to the layers that name their data by `datasetId`.
-import type { MapConfiguration, MapLayer } from '../schema/map.ts';
-import type { DatasetOutputRef } from '../schema/output-url.ts';
+import { DATATYPE_MEANING, type MapConfiguration, type MapLayer } from './map.ts';
+import type { DatasetOutputRef } from './output-url.ts';
 
 /** The output URL of a dataset source: `static`/`live` as the editor names them, `version` and `template` only when set. */
 function datasetOutputUrl(base: string, source: DatasetOutputRef): string {
@@ -22,7 +22,7 @@ export function datasetIdSource(layer: MapLayer & { datasetId: string }): Datase
     datasetId: layer.datasetId,
     version: layer.datasetVersion ?? 'latest',
     layout: layer.layout ?? 'geographic',
-    datatype: layer.datatype === 'snapshot' || layer.datatype === 'static' || layer.datatype == null ? 'snapshot' : 'dynamic',
+    datatype: DATATYPE_MEANING[layer.datatype ?? 'snapshot'],
     templateId: layer.templateId ?? null,
   };
 }

@@ -24,7 +24,7 @@ import { applyOverrides } from './overrides.ts';
 import { normalizeTopology } from '../render/normalize.ts';
 import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
 import { parseDatasetOutputUrl, type Datatype, type DatasetOutputRef } from '../schema/output-url.ts';
-import { datasetIdSource, withLayerUrl } from './layer-urls.ts';
+import { datasetIdSource, withLayerUrl } from '../schema/layer-urls.ts';
 
 export type LayerSource =
   | ({ kind: 'dataset' } & DatasetOutputRef)
@@ -88,6 +88,21 @@ export interface ResolvedMap<T> {
 /** Resolves every layer; errors from loaders keep their code and gain the layer's name. */
 export async function resolveMapLayers<T extends Pick<MapRevision, 'configuration' | 'overrides'>>(map: T, loaders: LayerLoaders,
   options: { baseUrl?: string } = {}): Promise<ResolvedMap<T>> {
+  const { topologies, warnings } = await layerTopologies(map, loaders);
+  const layers: MapLayer[] = map.configuration?.layers ?? [];
+  const configuration: MapConfiguration = {
+    ...map.configuration,
+    layers: layers.map((layer, i) => ({ ...withLayerUrl(layer, options.baseUrl ?? ''), mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) })),
+  };
+  return { output: { ...map, configuration }, topologies, warnings };
+}
+
+/**
+ * Each layer's topology (null for a layer with no data), and the warnings:
+ * what a picture needs, without the `mapjson` strings and URLs the JSON
+ * outputs add.
+ */
+export async function layerTopologies(map: Pick<MapRevision, 'configuration' | 'overrides'>, loaders: LayerLoaders) {
   const warnings: string[] = [];
   const layers: MapLayer[] = map.configuration?.layers ?? [];
   // One read per dataset version/datatype and one build per distinct layer source, however many layers share them.
@@ -127,9 +142,5 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
       throw e;
     }
   }));
-  const configuration: MapConfiguration = {
-    ...map.configuration,
-    layers: layers.map((layer, i) => ({ ...withLayerUrl(layer, options.baseUrl ?? ''), mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) })),
-  };
-  return { output: { ...map, configuration }, topologies, warnings };
+  return { topologies, warnings };
 }
