@@ -3,6 +3,7 @@
 // the data folder and listens. Running this file starts the service.
 import { serve as listen } from '@hono/node-server';
 import { Hono } from 'hono';
+import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -26,7 +27,7 @@ import { registerOperations } from './http/register.ts';
 import { createOutputCache } from './output/cache.ts';
 import { outputSender } from './output/send.ts';
 import { OPERATIONS } from './routes/index.ts';
-import { openConfiguredStore } from './store/open.ts';
+import { missingDataFolder, openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -74,7 +75,7 @@ export async function createApp(deps: AppDeps) {
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', limitBody);
 
   const datasources = deps.datasources ?? createDatasources(settings);
-  const resources = createResources({ store: timedWrites(store, metrics), now, datasources });
+  const resources = createResources({ store: timedWrites(store, metrics), now, datasources, baseUrl: settings.server.baseUrl });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: outputObserver(metrics), now: () => now().getTime() });
@@ -125,7 +126,15 @@ export interface ServeOptions {
 export async function serve(env: NodeJS.ProcessEnv = process.env, options: ServeOptions = {}) {
   const settings = loadSettings(env);
   const log = options.log ?? createLogger({ format: settings.log.format, level: settings.log.level });
+  const fresh = missingDataFolder(settings);
+  if (fresh) {
+    log.error(`WARNING: the data folder ${fresh} does not exist; creating it empty, with sheets/ for spreadsheets ` +
+      '(no maps, datasets or users: a new admin is created). If you meant an existing folder, stop the service and ' +
+      'correct data.dir in the settings or MTS_DATA_DIR.');
+  }
   const store = await openConfiguredStore(settings, (m) => log.info(m));
+  // A new folder gets the spreadsheet folder too, so the first sheet has a place to go.
+  if (fresh) await mkdir(settings.datasources.spreadsheet.dir, { recursive: true });
   let server: http.Server | undefined;
   try {
     const app = await createApp({ settings, store, log, deferAdmin: true, metrics: createMetrics({ process: true }) });

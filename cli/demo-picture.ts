@@ -1,5 +1,6 @@
 // Regenerates the README's picture (docs/demo-map.png) from the current
-// renderer: the demo map's PNG as `GET /api/v1/public/output/map/{id}/png/`
+// renderer: the demo map's PNG (the public map cli/seed-demo.ts names
+// DEMO_MAP_NAME, drawn by its ID; other published maps are left alone) as `GET /api/v1/public/output/map/{id}/png/`
 // answers it, requested from the real app (the same route, cache and
 // rasterizer as the service) over a temp copy of the committed data/ folder,
 // so data/ is only read. Writes the PNG to the path given, by default
@@ -13,6 +14,7 @@ import { parseSettings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
+import { DEMO_MAP_NAME } from './seed-demo.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = path.join(ROOT, 'data');
@@ -27,11 +29,15 @@ export async function demoPicture(data = DATA): Promise<{ mapId: string; png: Bu
     const store = await openFileStore(dir);
     try {
       const app = await createApp({ settings, store, log: createMemoryLogger() });
-      const maps = (await (await app.request('/api/v1/public/maps/')).json()) as { mapId: string }[];
-      if (maps.length === 0) throw new Error(`${data} has no published map (cli/seed-demo.ts makes one)`);
-      const res = await app.request(`/api/v1/public/output/map/${maps[0].mapId}/png/`);
+      const named = new URLSearchParams({ name: DEMO_MAP_NAME });
+      const maps = (await (await app.request(`/api/v1/public/maps/?${named}`)).json()) as { mapId: string }[];
+      if (maps.length !== 1) {
+        throw new Error(`${data} has ${maps.length || 'no'} published maps named ${JSON.stringify(DEMO_MAP_NAME)}, not one (cli/seed-demo.ts makes the demo)`);
+      }
+      const [{ mapId }] = maps;
+      const res = await app.request(`/api/v1/public/output/map/${mapId}/png/`);
       if (res.status !== 200) throw new Error(`the PNG route answered ${res.status}: ${await res.text()}`);
-      return { mapId: maps[0].mapId, png: Buffer.from(await res.arrayBuffer()) };
+      return { mapId, png: Buffer.from(await res.arrayBuffer()) };
     } finally {
       await store.close();
     }

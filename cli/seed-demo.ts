@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { randomPassword } from '../auth/passwords.ts';
 import { parseSettings, type Settings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
+import { withLayerUrl } from '../schema/layer-urls.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
 import { createMemoryStore } from '../store/memory.ts';
@@ -26,6 +27,8 @@ import { DataDirInUseError } from '../store/lock.ts';
 import { LOG_COLLECTIONS, type Store } from '../store/types.ts';
 
 const SHEETS = ['rne-backbone.xlsx', 'rne-exchanges.csv'];
+/** The demo map's name: `npm run picture` finds the demo by it (cli/demo-picture.ts). */
+export const DEMO_MAP_NAME = 'R&E backbone';
 
 const BACKBONE = 'spreadsheet?sheet_id=rne-backbone&sheet_name=Circuits';
 const EXCHANGES = 'spreadsheet?sheet_id=rne-exchanges&sheet_name=rne-exchanges';
@@ -34,7 +37,7 @@ const DATASETS = [
   { name: 'R&E backbone: North America', query: { endpoint: BACKBONE, filters: [{ field: 'region', operator: 'like', value: ['us-'] }],
     node_deduplication_field: 'name', node_group_criteria: ['site'], node_group_layout: 'circle' } },
   { name: 'R&E backbone: Europe and transatlantic', query: { endpoint: BACKBONE,
-    filters: [{ field: 'region', operator: 'equal', value: ['europe', 'transatlantic'] }, { field: 'type', operator: 'not_equal', value: ['intra-site'] }],
+    filters: [{ field: 'region', operator: '', value: ['europe', 'transatlantic'] }, { field: 'type', operator: 'not_equal', value: ['intra-site'] }],
     node_deduplication_field: 'site', node_group_criteria: null, node_group_layout: null } },
   { name: 'Exchange point links', query: { endpoint: EXCHANGES, filters: [{ field: 'capacity', operator: 'not_equal', value: ['0'] }],
     node_deduplication_field: 'name', node_group_criteria: null, node_group_layout: null } },
@@ -78,7 +81,7 @@ async function build(store: Store, settings: Settings, io: SeedIO): Promise<void
   }
 
   const map = await call('POST', '/api/v1/map/', {
-    name: 'R&E backbone',
+    name: DEMO_MAP_NAME,
     configuration: demoConfiguration(ids, template.templateId as string),
     overrides: {
       [ids[2]]: {
@@ -99,10 +102,12 @@ async function build(store: Store, settings: Settings, io: SeedIO): Promise<void
  * anyway; a stored map that has them opens the same in the editor). No tileset: the demo works offline.
  */
 export function demoConfiguration(ids: string[], templateId: string) {
-  const layer = (name: string, color: string, edgeWidth: number, datasetId: string, extra: object = {}) => ({
+  // Each layer also has the mapjsonUrl its datasetId is equivalent to (relative: the demo does not know its host),
+  // the only field the editor reads a layer's data from.
+  const layer = (name: string, color: string, edgeWidth: number, datasetId: string, extra: { templateId?: string } = {}) => withLayerUrl({
     name, visible: true, jsonFromUrl: false, color, nodeWidth: 5, edgeWidth, pathOffset: 1, endpointId: 'names',
     nodeHighlight: '#ffbf00', legend: true, datasetId, layout: 'geographic', datatype: 'snapshot', ...extra,
-  });
+  }, '');
   return {
     initialViewStrategy: 'static', latitudeVar: null, longitudeVar: null,
     viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },

@@ -4,6 +4,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
+import { patternProblem } from './redirect-patterns.ts';
 import { parse as parseYaml } from 'yaml';
 
 const port = v.pipe(v.number('expected a number'), v.integer('expected an integer'),
@@ -17,14 +18,24 @@ const nonEmpty = v.pipe(v.string('expected a string'), v.minLength(1, 'expected 
 const scopeToken = v.pipe(v.string('expected a string'),
   v.regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'expected one scope: printable ASCII without spaces, quotes or backslashes'));
 
+/** A redirect URI, or a pattern ending in `*` (same scheme, host and port; any path under the prefix). */
+const redirectUri = v.pipe(v.string(), v.url('expected an absolute URL'),
+  v.check((u) => !u.includes('#'), 'expected a URL without a #fragment (OAuth 2.0 forbids them)'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? patternProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: problem });
+  }));
+
 const OidcClientSchema = v.strictObject({
   client_id: nonEmpty,
   /** Absent for public clients (PKCE only). */
   client_secret: v.optional(nonEmpty),
   grant_types: v.optional(v.array(v.picklist(['authorization_code', 'refresh_token', 'client_credentials'],
     'expected authorization_code, refresh_token or client_credentials')), ['authorization_code', 'refresh_token']),
-  redirect_uris: v.optional(v.array(v.pipe(v.string(), v.url('expected an absolute URL'),
-    v.check((u) => !u.includes('#'), 'expected a URL without a #fragment (OAuth 2.0 forbids them)'))), []),
+  /** Where the provider may send the browser back; a trailing `*` allows any path under the prefix (config/redirect-patterns.ts). */
+  redirect_uris: v.optional(v.array(redirectUri), []),
+  /** Where the provider may send the browser after logout, with the same rule. */
+  post_logout_redirect_uris: v.optional(v.array(redirectUri), []),
   /** Space-separated scopes this client may be granted. */
   scope: v.optional(v.string(), ''),
   /** How a confidential client authenticates at the token endpoint (default client_secret_basic; none without a secret). */

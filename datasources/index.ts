@@ -42,7 +42,7 @@ export function createDatasources(settings: Settings): DatasourceRegistry {
       const { source, params } = resolve(endpoint);
       source.check(params);
     },
-    async endpointProblems(endpoint: string) {
+    async endpointProblems(endpoint: string, query?: DatasetQuery) {
       const { kind, params } = parseEndpoint(endpoint);
       const source = kinds.get(kind);
       if (!source) {
@@ -51,7 +51,7 @@ export function createDatasources(settings: Settings): DatasourceRegistry {
         return [`${unknownKind(kind)}; the dataset is saved, and an update runs once the endpoint names one`];
       }
       source.check(params);
-      return source.problems(params);
+      return source.problems(params, query);
     },
     pathKinds() {
       return [...kinds.values()].map((k) => ({ kind: k.name, params: k.pathParams }));

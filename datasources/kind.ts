@@ -12,8 +12,8 @@ export interface DatasourceKind {
   readonly pathParams: readonly string[];
   /** Form of the parameters only (no data read); throws validation_failed. */
   check(params: URLSearchParams): void;
-  /** Why well-formed parameters cannot run now ([] when they can); reads no rows. */
-  problems(params: URLSearchParams): Promise<string[]>;
+  /** Why well-formed parameters cannot run now, or `query` on them ([] when they can): the columns its filters name are checked; reads no rows. */
+  problems(params: URLSearchParams, query?: DatasetQuery): Promise<string[]>;
   /** Filterable fields; throws as run(). */
   columns(params: URLSearchParams): Promise<string[]>;
   /** What names the data the parameters read now (a file's identity): it changes whenever that data may have; undefined when there is none. */

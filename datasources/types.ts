@@ -79,12 +79,13 @@ export interface DatasourceRegistry {
   checkEndpoint(endpoint: string): void;
   /**
    * Dataset create: why the endpoint cannot run yet ([] when it can): a kind
-   * this service does not have, a sheet that is not there or cannot be read.
+   * this service does not have, a sheet that is not there or cannot be read,
+   * and (with `query`) filter or node fields the sheet has no column for.
    * Reads no rows. Throws validation_failed (422) only for an endpoint that
    * can never name a datasource (malformed parameters of a known kind, or a
    * kind that is not a name).
    */
-  endpointProblems(endpoint: string): Promise<string[]>;
+  endpointProblems(endpoint: string, query?: DatasetQuery): Promise<string[]>;
   /** Kinds that serve the editor routes, and their path parameters. */
   pathKinds(): readonly PathKind[];
   /** Filterable fields of an endpoint (row columns and `endpoints.<field>`), lower case, in sheet order. 422/503 as run(). */

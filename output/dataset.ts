@@ -27,11 +27,16 @@ export interface DatasetAsk {
 export const datasetOutputKey = (a: DatasetAsk) =>
   ['dataset', a.id, a.version, a.layout, a.datatype, a.template ?? '', sizeKey(a.size)].join('\n');
 
-/** The topology of a dataset output. Stored results never change, so their topology is built once; live data always anew. */
+/**
+ * The topology of a dataset output, and what its JSON answer should say (a
+ * snapshot of a version without stored results ran live). Stored results
+ * never change, so their topology is built once; live data always anew.
+ */
 export async function datasetTopology(a: DatasetAsk, load: LayerLoaders) {
   const [input, markup] = await Promise.all([load.dataset(a.id, a.version, a.datatype), a.template ? load.template(a.template) : null]);
-  const build = a.datatype === 'snapshot' ? buildTopologyCached : buildTopology;
-  return build(input.records, { name: input.name, layout: a.layout, query: input.query, template: markup });
+  const build = a.datatype === 'snapshot' && !input.note ? buildTopologyCached : buildTopology;
+  const topology = await build(input.records, { name: input.name, layout: a.layout, query: input.query, template: markup });
+  return { topology, warnings: input.note ? [input.note] : [] };
 }
 
 /** Both versions of a change are stored for good, so their numbers key its picture. */

@@ -15,7 +15,7 @@
 import { ServiceError, validationFailed, isServiceError } from '../errors.ts';
 import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
-import { DATATYPE_MEANING, type MapConfiguration, type MapLayer, type MapRevision } from '../schema/map.ts';
+import type { MapConfiguration, MapLayer, MapRevision } from '../schema/map.ts';
 import type { Topology } from '../render/types.ts';
 import { buildTopology, drawNode } from '../render/topology.ts';
 import { DEFAULT_TEMPLATES } from '../svg-safety/template.ts';
@@ -24,6 +24,7 @@ import { applyOverrides } from './overrides.ts';
 import { normalizeTopology } from '../render/normalize.ts';
 import { MAX_JSON_DEPTH } from '../schema/json-depth.ts';
 import { parseDatasetOutputUrl, type Datatype, type DatasetOutputRef } from '../schema/output-url.ts';
+import { datasetIdSource, withLayerUrl } from '../schema/layer-urls.ts';
 
 export type LayerSource =
   | ({ kind: 'dataset' } & DatasetOutputRef)
@@ -34,13 +35,16 @@ interface DatasetInput {
   name: string;
   query: DatasetQuery;
   records: EdgeRecord[];
+  /** Said to the reader when set: snapshot records that were not stored but run live. */
+  note?: string;
 }
 
 export interface LayerLoaders {
   /**
    * The dataset's name, query and records: stored results for `snapshot`, a
-   * live query for `dynamic`. Throws ServiceError: not_found for an unknown
-   * dataset/version or a snapshot with no stored results,
+   * live query for `dynamic` (and for a snapshot of a version stored without
+   * results, with a `note`). Throws ServiceError: not_found for an unknown
+   * dataset/version,
    * datasource_unavailable when the sheet cannot be read.
    */
   dataset(datasetId: string, version: number | 'latest', datatype: Datatype): Promise<DatasetInput>;
@@ -63,32 +67,13 @@ export function layerSource(layer: MapLayer, index: number): LayerSource {
       throw validationFailed(`${layerLabel(layer, index)}: mapjsonUrl is not a dataset output URL (…/output/dataset/<id>/<layout>/<datatype>/; other URLs are not fetched)`);
     }
   }
-  if (layer.datasetId) {
-    return {
-      kind: 'dataset',
-      datasetId: layer.datasetId,
-      version: layer.datasetVersion ?? 'latest',
-      layout: layer.layout ?? 'geographic',
-      datatype: DATATYPE_MEANING[layer.datatype ?? 'snapshot'],
-      templateId: layer.templateId ?? null,
-    };
-  }
+  if (layer.datasetId) return { kind: 'dataset', ...datasetIdSource({ ...layer, datasetId: layer.datasetId }) };
   if (layer.mapjson != null) {
     const topology = normalizeTopology(layer.mapjson, typeof layer.name === 'string' ? layer.name : '');
     if (!topology) throw validationFailed(`${layerLabel(layer, index)}: mapjson is not topology JSON (an object with nodes and edges, nested at most ${MAX_JSON_DEPTH} levels deep)`);
     return { kind: 'inline', topology };
   }
   return { kind: 'none' };
-}
-
-/** The dataset output URL equivalent to a layer's source, in the form Terranova's editor writes and reads. */
-function datasetOutputUrl(base: string, source: Extract<LayerSource, { kind: 'dataset' }>): string {
-  const query = new URLSearchParams();
-  if (source.version !== 'latest') query.set('version', String(source.version));
-  if (source.templateId) query.set('template', source.templateId);
-  const datatype = source.datatype === 'snapshot' ? 'static' : 'live';
-  const tail = query.size > 0 ? `?${query}` : '';
-  return `${base}/api/v1/output/dataset/${source.datasetId}/${source.layout}/${datatype}/${tail}`;
 }
 
 export interface ResolvedMap<T> {
@@ -103,15 +88,11 @@ export interface ResolvedMap<T> {
 /** Resolves every layer; errors from loaders keep their code and gain the layer's name. */
 export async function resolveMapLayers<T extends Pick<MapRevision, 'configuration' | 'overrides'>>(map: T, loaders: LayerLoaders,
   options: { baseUrl?: string } = {}): Promise<ResolvedMap<T>> {
-  const { sources, topologies, warnings } = await layerTopologies(map, loaders);
+  const { topologies, warnings } = await layerTopologies(map, loaders);
   const layers: MapLayer[] = map.configuration?.layers ?? [];
   const configuration: MapConfiguration = {
     ...map.configuration,
-    layers: layers.map((layer, i) => {
-      const source = sources[i];
-      const url = source.kind === 'dataset' && !layer.mapjsonUrl ? { mapjsonUrl: datasetOutputUrl(options.baseUrl ?? '', source) } : {};
-      return { ...layer, ...url, mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) };
-    }),
+    layers: layers.map((layer, i) => ({ ...withLayerUrl(layer, options.baseUrl ?? ''), mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) })),
   };
   return { output: { ...map, configuration }, topologies, warnings };
 }
@@ -123,14 +104,12 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
  */
 export async function layerTopologies(map: Pick<MapRevision, 'configuration' | 'overrides'>, loaders: LayerLoaders) {
   const warnings: string[] = [];
-  const sources: LayerSource[] = [];
   const layers: MapLayer[] = map.configuration?.layers ?? [];
   // One read per dataset version/datatype and one build per distinct layer source, however many layers share them.
   const reads = new Map<string, Promise<DatasetInput>>();
-  const builds = new Map<string, Promise<{ topology: Topology; markup: string }>>();
+  const builds = new Map<string, Promise<{ topology: Topology; markup: string; note?: string }>>();
   const topologies = await Promise.all(layers.map(async (layer, i) => {
     const source = layerSource(layer, i);
-    sources[i] = source;
     if (source.kind === 'none') {
       warnings.push(`${layerLabel(layer, i)} names no data yet (set datasetId or mapjsonUrl): its mapjson is null`);
       return null;
@@ -148,18 +127,20 @@ export async function layerTopologies(map: Pick<MapRevision, 'configuration' | '
         ]);
         // Snapshot results are immutable stored documents: built once (topology-cache.ts). Live data is built fresh.
         const build = source.datatype === 'snapshot' ? buildTopologyCached : buildTopology;
-        const topology = await build(input.records, { name: input.name, layout: source.layout, query: input.query, template });
-        return { topology, markup: template ?? DEFAULT_TEMPLATES[source.layout].template };
+        // Records run live for want of stored ones are not a snapshot: built fresh.
+        const topology = await (input.note ? buildTopology : build)(input.records, { name: input.name, layout: source.layout, query: input.query, template });
+        return { topology, markup: template ?? DEFAULT_TEMPLATES[source.layout].template, note: input.note };
       })();
       builds.set(key, p);
     }
     try {
       const built = await p;
+      if (built.note) warnings.push(`${layerLabel(layer, i)}: ${built.note}`);
       return applyOverrides(built.topology, map.overrides?.[source.datasetId], (node) => drawNode(node, built.markup));
     } catch (e) {
       if (isServiceError(e)) throw new ServiceError(e.code, `${layerLabel(layer, i)}: ${e.message}`, { errors: e.errors, headers: e.headers, cause: e });
       throw e;
     }
   }));
-  return { sources, topologies, warnings };
+  return { topologies, warnings };
 }

@@ -3,10 +3,10 @@
 // read records, for the output cache (output/cache.ts), what it read
 // and how to tell later whether that is still what it would read: the
 // dataset's version (the latest moves on), the template's version, and for
-// live data the sheet's identity, taken before the query runs so a sheet
+// live data (and a snapshot of a version stored without results, run live)
+// the sheet's identity, taken before the query runs so a sheet
 // changed during the run is seen as changed on the next request.
 import type { DatasourceRegistry } from '../datasources/types.ts';
-import { notFound } from '../errors.ts';
 import type { LayerLoaders } from './layers.ts';
 import type { Dependencies } from './cache.ts';
 import type { Datasets } from '../resources/datasets.ts';
@@ -41,18 +41,21 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
       });
       const query = datasets.query(stored);
       const name = String(stored.name);
-      if (datatype === 'dynamic') {
+      const live = async () => {
         const seen = (await datasources.fingerprint?.(query.endpoint)) ?? UNKNOWN;
         deps.add(`sheet ${query.endpoint}`, seen, async () => (await datasources.fingerprint?.(query.endpoint)) ?? `${UNKNOWN} now`,
           seen === UNKNOWN ? undefined : SHEET_CHECK_MS);
-        return { name, query, records: (await datasources.run(query)).records };
-      }
+        return (await datasources.run(query)).records;
+      };
+      if (datatype === 'dynamic') return { name, query, records: await live() };
       const results = await datasets.results(id, stored.version);
-      if (!results) {
-        throw notFound(`dataset ${id} version ${stored.version} has no stored results ` +
-          '(a dataset update stores them; a dataset only created has none yet; or ask for dynamic output)');
-      }
-      return { name, query, records: results.records };
+      if (results) return { name, query, records: results.records };
+      // A version stored without results (one that create stored unexecuted): its query runs live, as
+      // Terranova does for "Static Version 1", and the answer says so.
+      return {
+        name, query, records: await live(),
+        note: `dataset ${id} version ${stored.version} has no stored results (it was created, never updated): drawn from a live run of its query`,
+      };
     },
     async template(id) {
       const stored = templates.get(id);

@@ -38,6 +38,21 @@ export function lngCut(lngs: readonly number[]): { cut: number; span: number } {
   return from === last ? { cut: 180, span: last - first } : { cut: from + gap / 2, span: 360 - gap };
 }
 
+/**
+ * How a layer's longitudes are made one continuous range when its content
+ * crosses the antimeridian: the shift that moves a longitude onto the piece
+ * `lngCut` leaves, choosing whichever of (cut - 360, cut] and (cut, cut + 360]
+ * moves fewer of `lngs` out of [-180, 180]. Identity when nothing crosses.
+ */
+export function continuousLng(lngs: readonly number[]): (lng: number) => number {
+  const { cut } = lngCut(lngs);
+  if (cut === 180) return (lng) => lng;
+  const below = (lng: number) => beforeCut(cut, wrapLng(lng));
+  const above = (lng: number) => below(lng) + 360;
+  const outside = (f: (lng: number) => number) => lngs.filter((l) => Number.isFinite(l) && Math.abs(f(l)) > 180).length;
+  return outside(above) < outside(below) ? above : below;
+}
+
 /** `lng` measured on the piece that `cut` leaves: in (cut - 360, cut]. */
 const beforeCut = (cut: number, lng: number) => (cut === 180 || lng <= cut ? lng : lng - 360);
 

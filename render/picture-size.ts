@@ -1,8 +1,9 @@
 // The size a picture is shown at (docs/api.md: Picture size). Every picture
-// carries a viewBox; without a requested size it has no width or height, so
-// it fills (and scales to) whatever holds it - a browser window, an <img>
-// sized by CSS, a dashboard panel - and a rasterizer draws it at its viewBox
-// size. `width` and/or `height` give it that size in px: one of them keeps
+// carries a viewBox and, beside it, a width and height: without a requested
+// size its natural size (the viewBox's, in px), so a bare <img src=…/svg/>
+// shows it whole instead of as a 300x150 replaced-element default, while CSS
+// on the <img> or the inline <svg> still sizes it (the viewBox scales the
+// drawing), and a rasterizer draws it at that size. `width` and/or `height` give it that size in px: one of them keeps
 // the picture's aspect ratio, both widen its view to their aspect (the
 // content centred) rather than distort it. Text is kept legible at that size:
 // pictures drawn smaller than their viewBox get larger label fonts in
@@ -35,9 +36,9 @@ export function fitAspect(box: Box, size: PictureSize): Box {
   return { ...box, y: box.y - (h - box.h) / 2, h };
 }
 
-/** The root's width and height attributes: none by default, else the size asked for (the other side from the aspect ratio). */
-export function sizeAttributes(box: Box, size: PictureSize): { width?: number; height?: number } {
-  if (!size.width && !size.height) return {};
+/** The root's width and height attributes: the viewBox's size by default, else the size asked for (the other side from the aspect ratio). */
+export function sizeAttributes(box: Box, size: PictureSize): { width: number; height: number } {
+  if (!size.width && !size.height) return { width: Math.max(1, Math.round(box.w)), height: Math.max(1, Math.round(box.h)) };
   const s = outputScale(box, size);
   return { width: size.width ?? Math.max(1, Math.round(box.w * s)), height: size.height ?? Math.max(1, Math.round(box.h * s)) };
 }

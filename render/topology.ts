@@ -14,7 +14,7 @@ import { fillMissingCoordinates, spreadGroups } from './group-layout.ts';
 import { layoutLogical } from './logical-layout.ts';
 import { FragmentError } from '../svg-safety/parse.ts';
 import { validationFailed } from '../errors.ts';
-import { centroid, nearLng, parallelMidpoint, round6 } from './geometry.ts';
+import { centroid, continuousLng, nearLng, parallelMidpoint, round6 } from './geometry.ts';
 
 export interface BuildOptions {
   /** Topology name: the dataset's name. */
@@ -184,22 +184,23 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
   placeGroups(groups, byName);
   for (const g of groups) renderNode(g);
 
+  // A layer whose content crosses the antimeridian gets one continuous longitude range, nodes and edges
+  // alike (Tokyo at -220.3 beside Los Angeles at -118.2): a Leaflet-based client (ESnet's map component)
+  // joins points as given, so it then draws a Tokyo-Los Angeles circuit across the Pacific, as our SVG
+  // does, and every edge ends on its nodes' markers.
+  const placed = [...byName.values(), ...groups];
+  const shift = options.layout === 'geographic' ? continuousLng(placed.map((n) => n.coordinate[1])) : (lng: number) => lng;
+  for (const n of placed) n.coordinate = [round6(n.coordinate[0]), round6(shift(n.coordinate[1]))];
   for (const e of edges) {
     const [a, b] = e.meta.endpoint_identifiers.names as string[];
     const pa = byName.get(a)!.coordinate, pb = byName.get(b)!.coordinate;
     const mid = bends?.get(e) ?? [];
     const k = Number(e.meta.parallel_count ?? 1);
     if (mid.length === 0 && k > 1 && a !== b) mid.push(parallelMidpoint(pa, pb, Number(e.meta.parallel_index), k));
-    // Each point within 180 degrees of longitude of the one before it: a Leaflet-based client (ESnet's map
-    // component) then draws a Tokyo-Los Angeles circuit across the Pacific, as our SVG does, not around the world.
-    let previous: number | undefined;
-    e.coordinates = [pa, ...mid, pb].map(([la, ln]) => {
-      const lng = previous === undefined ? ln : nearLng(previous, ln);
-      previous = lng;
-      return [round6(la), round6(lng)] as LatLng;
-    });
+    // The ends are the nodes' own coordinates; bends sit by the middle of the two, on the same range.
+    const middle = (pa[1] + pb[1]) / 2;
+    e.coordinates = [pa, ...mid.map(([la, ln]): LatLng => [round6(la), round6(nearLng(middle, ln))]), pb];
   }
-  for (const n of [...byName.values(), ...groups]) n.coordinate = [round6(n.coordinate[0]), round6(n.coordinate[1])];
 
   return {
     name: options.name,

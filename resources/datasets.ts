@@ -6,7 +6,10 @@
 // A malformed endpoint is 422. Update always runs the query live and stores
 // its records with the new version; a query with no filters selects every
 // row (as Terranova does). A datasource that cannot be read (503), an
-// endpoint of an unknown kind or a bad filter (422) stores nothing.
+// endpoint of an unknown kind or a bad filter (422) stores nothing; so do
+// filters that match no row of a sheet that has rows (zero-match.ts), which
+// answers the latest version with a warning. Refresh
+// runs the stored query again and stores a version only when its results changed.
 //
 // Results are blobs of the store, named by the hash of their content:
 // { records, problems, problemCount? }. A refresh whose results equal the
@@ -17,16 +20,23 @@
 // datasource capped the `problems` list. A created version keeps the reasons
 // its endpoint could not run in `endpointProblems`, shown in `problems` as
 // `{path: "query.endpoint", message}`.
-import type { DatasetProblem, DatasourceRegistry } from '../datasources/types.ts';
+import type { DatasetProblem, DatasourceRegistry, QueryResult } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
 import { DATASET_FIELDS } from '../schema/objects.ts';
 import type { Json, Store } from '../store/types.ts';
 import { contentOf, type Content } from './collection.ts';
 import { storedResults, type StoredResults } from './results.ts';
+import { NothingMatched, zeroMatchWarning } from './zero-match.ts';
 import type { ResourceDescriptor, StoredVersion } from './types.ts';
 import { describeResource, versionedResource } from './versioned-resource.ts';
 
 export type { StoredResults };
+
+/** Why an update stored nothing, by the revision it was asked with (the answer's `warnings`). */
+const unstored = new WeakMap<DatasetRevision, string[]>();
+
+/** The warnings of an update answer: why nothing was stored, when that is so. */
+export const updateWarnings = (revision: DatasetRevision): string[] => unstored.get(revision) ?? [];
 
 /** The dataset descriptor without its store-bound presentation (enough to parse list queries). */
 export const DATASET_DESCRIPTOR = describeResource('dataset', DATASET_FIELDS, { computedFields: ['results', 'problems', 'problemCount'] });
@@ -47,12 +57,17 @@ function datasetDescriptor(store: Store): ResourceDescriptor {
 }
 
 export function createDatasets(store: Store, now: () => Date, datasources: DatasourceRegistry) {
+  /** Stores a run's results as a blob named by its content: equal results get the same key. */
+  const storeResults = (ran: QueryResult) => store.put({
+    records: ran.records, problems: ran.problems,
+    ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
+  } as unknown as Json);
   const content = (r: DatasetRevision, key: string | null): Content =>
     ({ name: r.name, query: r.query as unknown as Json, resultsKey: key });
   const datasets = versionedResource<DatasetRevision, string>(store, now, {
     descriptor: datasetDescriptor(store),
     async created(revision) {
-      const problems = await datasources.endpointProblems(revision.query.endpoint);
+      const problems = await datasources.endpointProblems(revision.query.endpoint, revision.query);
       return { ...content(revision, null), ...(problems.length ? { endpointProblems: problems } : {}) };
     },
     async prepare(id, revision, ifMatch) {
@@ -60,11 +75,12 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       collection.checkMatch(id, collection.get(id), ifMatch);
       datasources.checkEndpoint(revision.query.endpoint);
       const ran = await datasources.run(revision.query);
+      if (ran.records.length === 0 && revision.query.filters.length > 0) {
+        const warning = await zeroMatchWarning(datasources, revision.query);
+        if (warning) throw new NothingMatched([warning]);
+      }
       // Results first: a crash between the two writes leaves an unreferenced blob, never a dangling reference.
-      return store.put({
-        records: ran.records, problems: ran.problems,
-        ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
-      } as unknown as Json);
+      return storeResults(ran);
     },
     updated: (revision, _latest, resultsKey) => content(revision, resultsKey),
   });
@@ -72,9 +88,40 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
 
   return {
     ...datasets,
+    /** An update whose filters match no row stores nothing: the latest version, with the warning kept for the answer. */
+    async update(id: string, by: string, revision: DatasetRevision, ifMatch?: string): Promise<StoredVersion> {
+      try {
+        return await datasets.update(id, by, revision, ifMatch);
+      } catch (e) {
+        if (!(e instanceof NothingMatched)) throw e;
+        unstored.set(revision, e.warnings);
+        return collection.get(id);
+      }
+    },
     /** Stored results of one version (for snapshot output); null when that version has none. */
     async results(id: string, which: 'latest' | number = 'latest'): Promise<StoredResults | null> {
       return (await storedResults(store, await collection.at(id, which))) ?? null;
+    },
+
+    /**
+     * Runs the latest version's query again and stores a new version only when
+     * its results differ from the stored ones (results are named by their
+     * content, so equal results have the same key); otherwise the latest
+     * version stays, and `changed` says so. 412 when the dataset changed
+     * meanwhile (or If-Match names another version).
+     */
+    async refresh(id: string, by: string, ifMatch?: string): Promise<{ version: StoredVersion; changed: boolean }> {
+      const latest = collection.get(id);
+      collection.checkMatch(id, latest, ifMatch);
+      const query = contentOf(latest).query as unknown as DatasetRevision['query'];
+      datasources.checkEndpoint(query.endpoint);
+      const key = await storeResults(await datasources.run(query));
+      if (key === latest.resultsKey) return { version: latest, changed: false };
+      const version = await collection.append(id, by, (current) => {
+        const { endpointProblems: _gone, ...content } = contentOf(current);
+        return { content: { ...content, resultsKey: key }, change: 'results refreshed' };
+      }, { ifMatch: collection.etag(latest) });
+      return { version, changed: true };
     },
 
     /** The query of one version, as stored (normalized by the schema). */

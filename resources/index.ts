@@ -11,11 +11,13 @@ export interface ResourceDeps {
   store: Store;
   now: () => Date;
   datasources: DatasourceRegistry;
+  /** server.baseUrl, for the `mapjsonUrl` a map's `datasetId` layers show. */
+  baseUrl?: string;
 }
 
 /** The resources over `store`. */
-export function createResources({ store, now, datasources }: ResourceDeps) {
-  const maps = createMaps(store, now);
+export function createResources({ store, now, datasources, baseUrl }: ResourceDeps) {
+  const maps = createMaps(store, now, baseUrl);
   const datasets = createDatasets(store, now, datasources);
   const templates = createTemplates(store, now);
   const shapeProblems = storedShapeProblems(store, [maps.collection.descriptor, datasets.collection.descriptor, templates.collection.descriptor]);

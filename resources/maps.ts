@@ -6,14 +6,32 @@
 // the public views then show only versions that were stored as public. A
 // deleted map is public nowhere.
 import { notFound } from '../errors.ts';
-import type { MapRevision } from '../schema/map.ts';
+import { withLayerUrls } from '../schema/layer-urls.ts';
+import type { MapConfiguration, MapRevision } from '../schema/map.ts';
 import { MAP_FIELDS } from '../schema/objects.ts';
 import type { Store } from '../store/types.ts';
 import { contentOf, type Content } from './collection.ts';
-import type { ListQuery, StoredVersion, Visibility } from './types.ts';
+import type { ListQuery, ResourceDescriptor, StoredVersion, Visibility } from './types.ts';
 import { describeResource, versionedResource } from './versioned-resource.ts';
 
 export const MAP_DESCRIPTOR = describeResource('map', MAP_FIELDS);
+
+/**
+ * What clients see of a map: each `datasetId` layer also shows its equivalent
+ * `mapjsonUrl`, exactly as the outputs do (schema/layer-urls.ts), so an
+ * editor that reads only the URL keeps the layer's own dataset. Lists that
+ * include `configuration` show it the same way.
+ */
+function mapDescriptor(baseUrl: string): ResourceDescriptor {
+  return {
+    ...MAP_DESCRIPTOR,
+    computedFields: ['configuration'],
+    present: (version) => {
+      const configuration = withLayerUrls(version.configuration as MapConfiguration | undefined, baseUrl);
+      return configuration === version.configuration ? version : { ...version, configuration };
+    },
+  };
+}
 
 const PUBLIC_ONLY: Visibility = {
   name: 'public',
@@ -24,9 +42,10 @@ const PUBLIC_ONLY: Visibility = {
 /** A map that is not public, or not in that version: the same answer as for a missing one. */
 const hidden = (id: string, which: 'latest' | number) => notFound(`no public map with ID ${id}${which === 'latest' ? '' : ` and version ${which}`}`);
 
-export function createMaps(store: Store, now: () => Date) {
+/** Maps over `store`; `baseUrl` (server.baseUrl) prefixes the `mapjsonUrl` shown for `datasetId` layers. */
+export function createMaps(store: Store, now: () => Date, baseUrl = '') {
   const maps = versionedResource<MapRevision>(store, now, {
-    descriptor: MAP_DESCRIPTOR,
+    descriptor: mapDescriptor(baseUrl),
     created: (revision) => ({ ...(revision as Content), public: false }),
     updated: (revision, latest) => ({ ...(revision as Content), public: latest.public === true }),
   });

@@ -2,12 +2,18 @@
 // routes/resource-routes.ts. Create saves the query without running it;
 // update runs it live (no filters: every row) and answers with the new
 // version, its results and the rows that could not be used (`problems`).
+// Refresh runs the stored query again, storing a version only on change.
 // Deleting a dataset a live map still uses is 409.
 import * as v from 'valibot';
-import { DATASET_DESCRIPTOR } from '../resources/datasets.ts';
+import { DATASET_DESCRIPTOR, updateWarnings } from '../resources/datasets.ts';
 import { DatasetRevisionSchema, type DatasetRevision } from '../schema/dataset.ts';
 import { DatasetSchema } from '../schema/objects.ts';
+import { declarer, version } from '../http/operation.ts';
+import { actingUser, ifMatch, sendWritten } from '../http/versioned.ts';
+import type { RouteDeps } from './index.ts';
 import { resourceRoutes } from './resource-routes.ts';
+
+const route = declarer<RouteDeps>();
 
 export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
   segment: 'dataset',
@@ -27,5 +33,19 @@ export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
     updated: 'the new version with results and problems',
   },
   updateEffects: ['datasource'],
+  // Filters that match no row store nothing: the answer is the latest version, saying why.
+  warnings: updateWarnings,
+  more: (paths) => [route({
+    method: 'post', path: '/api/v1/dataset/id/{datasetId}/refresh/', tag: paths.tag, scope: 'write', pathParams: paths.idParam,
+    summary: 'Run the stored query again; a new version only when the results changed',
+    description: 'Answers the new version, or the latest one unchanged with a `warnings` entry saying so (no version is added).',
+    effects: ['versions', 'write', 'ifMatch', 'datasource'], answers: { 200: version('the new version, or the latest one unchanged', DatasetSchema) },
+    handle: ({ datasets }) => async (c) => {
+      const id = paths.id(c);
+      const { version: stored, changed } = await datasets.refresh(id, actingUser(c), ifMatch(c));
+      const same = changed ? [] : [`the results are unchanged: version ${stored.version} is kept and no version was added`];
+      return sendWritten(c, datasets.serialized(stored), 200, same);
+    },
+  })],
   history: { usedBy: 'dataset' },
 }, v.partial(DatasetSchema));

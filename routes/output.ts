@@ -36,7 +36,7 @@ const pngTooLarge = fails('validation_failed', 'png: the picture is larger than 
 const pictureSize: QueryParam[] = [{ name: 'width', schema: WidthParamSchema }, { name: 'height', schema: HeightParamSchema }];
 const datatypeParam = v.pipe(v.picklist(DATATYPES), v.description('snapshot (or static): stored results; dynamic (or live): run the query now'));
 const templateParam = { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) };
-const noResults = fails('not_found', 'snapshot: that version has no stored results (a dataset only created has none yet)');
+const noResults = fails('not_found', 'no such dataset, version or template');
 const OUTPUT_TYPES = ['json', 'svg', 'png'] as const;
 
 function pick<T extends string>(c: Context, name: string, allowed: readonly T[]): T {
@@ -71,8 +71,13 @@ function datasetOutput(deps: RouteDeps) {
     const query = parseOutputQuery(c, ['template', 'width', 'height']);
     const ask = { id, version: query.version, layout, datatype, template: templateId(query.get('template')), size: outputType === 'json' ? {} : parsePictureSize(query.get) };
     const key = datasetOutputKey(ask);
-    if (outputType === 'json') return send.json(c, key, async (read) => JSON.stringify(await datasetTopology(ask, outputLoaders(deps, read))));
-    return send.picture(c, outputType, key, async (read) => renderTopologySvg(await datasetTopology(ask, outputLoaders(deps, read)), { layout, ...ask.size }));
+    if (outputType === 'json') {
+      return send.json(c, key, async (read) => {
+        const { topology, warnings } = await datasetTopology(ask, outputLoaders(deps, read));
+        return JSON.stringify(warned(topology, warnings));
+      });
+    }
+    return send.picture(c, outputType, key, async (read) => renderTopologySvg((await datasetTopology(ask, outputLoaders(deps, read))).topology, { layout, ...ask.size }));
   };
 }
 
@@ -147,7 +152,7 @@ export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
     pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: datatypeParam, output_type: v.pipe(v.picklist(OUTPUT_TYPES), v.description('json: topology; svg: its picture (image/svg+xml); png: that picture rasterized (image/png)')) },
     query: [oneVersion, templateParam, ...pictureSize.map((q) => ({ ...q, description: 'svg and png only' }))],
     effects: ['versions', 'datasource', 'render'],
-    answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}; the picture (image/svg+xml, image/png) when output_type is svg or png')), 404: noResults, 422: pngTooLarge },
+    answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}, with warnings when a snapshot of a version without stored results ran live; the picture (image/svg+xml, image/png) when output_type is svg or png')), 404: noResults, 422: pngTooLarge },
     handle: datasetOutput,
   }),
   route({
@@ -155,7 +160,7 @@ export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
     pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: datatypeParam },
     query: [oneVersion, templateParam],
     effects: ['versions', 'datasource', 'render'],
-    answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}')), 404: noResults },
+    answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}, with warnings when a snapshot of a version without stored results ran live')), 404: noResults },
     handle: datasetOutput,
   }),
   route({ method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map configuration with its layers resolved into topology', description: 'What the map component\'s "configure from URL" loads: the configuration, `layers` at the top level, each with `mapjson` (a JSON string); Terranova\'s defaults filled in where the stored configuration lacks them.', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the configuration with each layer\'s mapjson filled in')) },

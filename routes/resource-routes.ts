@@ -56,6 +56,8 @@ export interface ResourceRoutesDeclaration<R> {
   updateEffects?: Effect[];
   /** What a create or update answer adds as `warnings` (they belong to the answer, not the stored version). */
   warnings?: (revision: R) => string[];
+  /** What an update answer adds besides, from the version it replaced (content the update drops). */
+  updateWarnings?: (revision: R, replaced: StoredVersion) => string[];
   /** The resource's own operations, declared with their handlers. */
   more?: (paths: ResourcePaths) => Operation<RouteDeps>[];
   /** History rules: maps that still use a resource make its deletion 409; content adjustments of restore and revert. */
@@ -164,9 +166,13 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
         const resource = declared.resource(deps);
         return async (c, input) => {
           const id = paths.id(c);
-          resource.get(id); // an unknown resource: 404 before reading the body
+          const previous = resource.get(id); // an unknown resource: 404 before reading the body
           const revision = await input.body();
-          return sendWritten(c, resource.serialized(await resource.update(id, actingUser(c), revision, ifMatch(c))), 200, warnings(revision));
+          const stored = await resource.update(id, actingUser(c), revision, ifMatch(c));
+          // Compared with the version it replaced, when that is the one seen before (no other write came between).
+          const replaced = stored.version === previous.version + 1 ? previous : undefined;
+          const dropped = replaced && declared.updateWarnings ? declared.updateWarnings(revision, replaced) : [];
+          return sendWritten(c, resource.serialized(stored), 200, [...warnings(revision), ...dropped]);
         };
       },
     }),

@@ -12,10 +12,13 @@ const FieldName = v.pipe(v.string('expected a string'), v.minLength(1, 'must not
 const FilterSchema = v.strictObject({
   /** A row column, or `endpoints.<column>` to match either endpoint. */
   field: FieldName,
-  /** `""` and null mean equal. */
+  /**
+   * `""` and null mean equal. `""` is kept as sent: it is what Terranova's
+   * editor offers ("Is Exactly") and the only form of equal its menu shows.
+   */
   operator: v.pipe(
     v.optional(v.nullable(v.picklist([...FILTER_OPERATORS, ''], 'expected equal, not_equal, like or not_like')), 'equal'),
-    v.transform((op) => (op ? op : 'equal') as (typeof FILTER_OPERATORS)[number]),
+    v.transform((op) => (op === '' ? '' : (op ?? 'equal')) as (typeof FILTER_OPERATORS)[number] | ''),
   ),
   /** Values OR together; a single string is taken as a list of one. */
   value: v.pipe(
@@ -44,6 +47,9 @@ export const QuerySchema = v.strictObject({
     null,
   ),
   node_group_layout: v.optional(v.nullable(v.picklist(GROUP_LAYOUTS, 'expected null, circle or grid')), null),
+  /** The query's own names for the sheet's columns: field -> header (`{source: "Site A", destination: "Site B"}`). */
+  columns: v.optional(v.pipe(v.record(FieldName, FieldName, 'expected {field: "header", …}'),
+    v.check((m) => Object.keys(m).length <= 50, 'expected at most 50 columns'))),
 });
 
 // The dataset object as GET returned it is accepted (ID, results and problems ignored: an update runs the query anew).

@@ -23,10 +23,19 @@ export const PasswordSchema = v.pipe(
 // No control characters: a name is shown in lists (the accounts CLI prints one account per line).
 const DisplayName = v.pipe(v.string('expected a string'), v.trim(), v.maxLength(200, 'must be at most 200 characters'),
   v.regex(/^\P{Cc}*$/u, 'must not contain control characters (line breaks, tabs, …)'));
+const EMAIL_MESSAGE = 'expected an email address (or the username, as Terranova\'s editor sends it)';
+const isEmail = (x: string) => v.is(v.pipe(v.string(), v.maxLength(254), v.email()), x);
+// Terranova's editor sends a user's username as its email when it has no other: an address or that
+// username is taken; which of the two is checked with the username (emailIsAddressOrUsername).
 const Email = v.union([
   v.literal(''),
-  v.pipe(v.string('expected a string'), v.maxLength(254), v.email('expected an email address')),
-], 'expected an email address');
+  v.pipe(v.string('expected a string'), v.maxLength(254), v.email(EMAIL_MESSAGE)),
+  v.pipe(v.string('expected a string'), v.regex(USERNAME_PATTERN, EMAIL_MESSAGE)),
+], EMAIL_MESSAGE);
+
+/** Whether an `email` that is no address is the username sent beside it. */
+const emailIsAddressOrUsername = (o: { username?: unknown; email?: unknown }) =>
+  typeof o.email !== 'string' || o.email === '' || isEmail(o.email) || o.email === o.username;
 /** Which values are allowed depends on the settings; auth/accounts.ts checks that. */
 const ScopeList = v.pipe(
   v.array(v.pipe(v.string('expected a string'), v.maxLength(200)), 'expected an array of scope strings'),
@@ -40,15 +49,16 @@ const jsonObject = <T extends v.ObjectEntries>(entries: T) => v.pipe(
   v.object(entries),
 );
 
-export const UserCreateSchema = jsonObject({
+
+export const UserCreateSchema = v.pipe(jsonObject({
   username: UsernameSchema,
   name: v.optional(DisplayName),
   email: v.optional(Email),
   password: PasswordSchema,
   scope: ScopeList,
-});
+}), v.check((o) => emailIsAddressOrUsername(o), `email: ${EMAIL_MESSAGE}`));
 
-export const UserUpdateSchema = jsonObject({
+export const UserUpdateSchema = v.pipe(jsonObject({
   /** Optional; when sent it must be the username of the path (renaming is not supported). */
   username: v.optional(v.string('expected a string')),
   name: v.optional(DisplayName),
@@ -56,7 +66,7 @@ export const UserUpdateSchema = jsonObject({
   scope: v.optional(ScopeList),
   /** Refused: the password is changed only through set_password. */
   password: v.optional(v.custom<never>(() => false, 'the password is not changed here; use PUT /api/v1/user/{username}/set_password/')),
-});
+}), v.check((o) => emailIsAddressOrUsername(o), `email: ${EMAIL_MESSAGE}`));
 
 export const SetPasswordSchema = jsonObject({
   password: PasswordSchema,

@@ -9,7 +9,10 @@
 // the origins of the client's redirect URIs (and refuse a request from any
 // other origin), and a client that asks for no API scope (only `openid`,
 // say) is given its `default_scopes`, within its `scope`; the consent step
-// keeps only what the user holds, as for scopes asked for.
+// keeps only what the user holds, as for scopes asked for. Redirect and
+// post-logout redirect URIs may end in `*` (config/redirect-patterns.ts).
+// First: oidc-provider checks the runtime when it is loaded (runtime-notice.ts).
+import './runtime-notice.ts';
 import Provider, { errors, type ClientMetadata, type Configuration } from 'oidc-provider';
 import { SettingsError, type Settings } from '../../config/settings.ts';
 import type { ScopeKind } from '../types.ts';
@@ -18,6 +21,7 @@ import type { UserDirectory } from '../users.ts';
 import { adapterFactory, OidcStorage, registerStorage } from './adapter.ts';
 import { OIDC_SIGNING_ALG, type OidcKeys } from './keys.ts';
 import { errorPage } from './pages.ts';
+import { matchesPattern } from '../../config/redirect-patterns.ts';
 import type { Store } from '../../store/types.ts';
 
 /** OpenID scopes the provider knows besides the API's. */
@@ -60,6 +64,7 @@ function clientMetadata(settings: Settings): ClientMetadata[] {
       grant_types: c.grant_types,
       response_types: codeFlow ? ['code'] : [],
       redirect_uris: c.redirect_uris,
+      ...(c.post_logout_redirect_uris.length ? { post_logout_redirect_uris: c.post_logout_redirect_uris } : {}),
       // Only OpenID scopes may appear here; API scopes are limited per client in getResourceServerInfo.
       scope: OIDC_SCOPES.join(' '),
     } as ClientMetadata;
@@ -171,5 +176,23 @@ export function createProvider(o: ProviderOptions): Provider {
   // every request (from the proxy only with trustProxy), so the URLs the
   // provider writes never follow the request's Host header.
   provider.proxy = true;
+  allowRedirectPatterns(provider);
   return provider;
+}
+
+/**
+ * Redirect URIs registered with a trailing `*` (config/redirect-patterns.ts) let a
+ * client sign in and out from any page under the prefix; exact URIs keep
+ * oidc-provider's own comparison. The provider's Client class is its own,
+ * so this changes no other provider.
+ */
+function allowRedirectPatterns(provider: Provider): void {
+  const proto = provider.Client.prototype;
+  const { redirectUriAllowed, postLogoutRedirectUriAllowed } = proto;
+  proto.redirectUriAllowed = function allowed(value) {
+    return redirectUriAllowed.call(this, value) || matchesPattern(value, this.redirectUris);
+  };
+  proto.postLogoutRedirectUriAllowed = function allowed(value) {
+    return postLogoutRedirectUriAllowed.call(this, value) || matchesPattern(value, this.postLogoutRedirectUris);
+  };
 }

@@ -11,7 +11,7 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
-import { limitName, plainReason, type SheetLimits } from './raw.ts';
+import { limitName, plainReason, type RawTab, type SheetLimits } from './raw.ts';
 import { readCsv } from './read-csv.ts';
 import { readXlsx } from './read-xlsx.ts';
 import { buildBook, type ParsedBook } from './workbook.ts';
@@ -27,7 +27,12 @@ export interface SheetFile {
   path: string;
 }
 
-export type Loaded = { file: SheetFile; book: ParsedBook; error?: undefined } | { file: SheetFile; book?: undefined; error: string };
+/**
+ * `content`: the file was read and is not a usable sheet (422); otherwise it could not be read (503).
+ * `raw`: its tabs as read, for queries that name their own circuit-end columns (query.columns).
+ */
+export type Loaded = { file: SheetFile; book: ParsedBook; raw: RawTab[]; error?: undefined }
+  | { file: SheetFile; book?: undefined; raw?: RawTab[]; error: string; content: boolean };
 
 interface CacheEntry {
   identity: string;
@@ -91,17 +96,19 @@ export function createCatalog(limits: SheetLimits) {
   }
 
   async function parse(full: string, file: SheetFile, size: bigint): Promise<Loaded> {
+    let raw: RawTab[] | undefined;
     try {
       if (size > BigInt(limits.maxFileBytes)) {
         throw datasourceUnavailable(`${file.fileName} is larger than ${limits.maxFileBytes} bytes (limit ${limitName('maxFileBytes')})`);
       }
-      const raw = file.kind === 'xlsx'
+      raw = file.kind === 'xlsx'
         ? await readXlsx(full, file.fileName, limits)
         : await readCsv(full, file.fileName, file.fileId, limits);
-      return { file, book: await buildBook(raw, file.fileName) };
+      return { file, book: await buildBook(raw, file.fileName), raw };
     } catch (e) {
-      if (isServiceError(e)) return { file, error: e.message };
-      return { file, error: `${file.fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? plainReason(e, 'unexpected error')}` };
+      // What the readers refuse is the file's content (a format, a limit, no edge sheet); anything else is reading it.
+      if (isServiceError(e) && !(e.cause instanceof Error && 'code' in e.cause)) return { file, error: e.message, content: true, raw };
+      return { file, error: `${file.fileName} cannot be read: ${(e as NodeJS.ErrnoException).code ?? plainReason(e, 'unexpected error')}`, content: false };
     }
   }
 

@@ -34,7 +34,8 @@ export async function compileFilters(filters: Filter[], sheet: EdgeTab): Promise
 export const filterableColumns = (sheet: EdgeTab) =>
   [...sheet.rowColumns, ...sheet.endColumns.map((f) => `endpoints.${f}`)];
 
-async function compileFilter(filter: Filter, index: number, sheet: EdgeTab): Promise<Match> {
+/** The column a filter reads (lower case, and whether on the circuit ends); 422 naming the columns there when the sheet has none of that name. */
+export function checkFilterField(filter: Filter, index: number, sheet: EdgeTab): { key: string; onEnds: boolean } {
   const field = filter.field.trim().toLowerCase();
   const onEnds = field.startsWith('endpoints.');
   const key = onEnds ? field.slice('endpoints.'.length) : field;
@@ -43,6 +44,11 @@ async function compileFilter(filter: Filter, index: number, sheet: EdgeTab): Pro
       `available: ${filterableColumns(sheet).join(', ')}`;
     throw validationFailed(`query.filters[${index}].field: ${message}`, [{ path: `query.filters.${index}.field`, message }]);
   }
+  return { key, onEnds };
+}
+
+async function compileFilter(filter: Filter, index: number, sheet: EdgeTab): Promise<Match> {
+  const { key, onEnds } = checkFilterField(filter, index, sheet);
   const like = filter.operator === 'like' || filter.operator === 'not_like';
   const hit = like ? likeTest(filter.value) : equalTest(filter.value);
   const test = (value: string | string[]) => (typeof value === 'string' ? hit(value) : value.some(hit));

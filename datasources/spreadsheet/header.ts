@@ -3,6 +3,9 @@
 // lower case. `source`/`destination` name the circuit ends; `source_<field>` and
 // `destination_<field>` columns become fields of that circuit end; a header that
 // appears more than once makes an array of the non-empty cells under it.
+// Without a `source` or `destination` column, the names people already use
+// for circuit ends stand in (END_ALIASES): `a_end`/`z_end`, `A-End`/`Z-End`,
+// `from`/`to`, `a`/`z`, in any case and with any separator.
 
 type Target = 'record' | 'source' | 'destination';
 
@@ -42,6 +45,26 @@ const RESERVED = new Set(['endpoints']);
 const COORDINATE_ALIASES: Record<string, string> = { lat: 'latitude', lon: 'longitude', lng: 'longitude', long: 'longitude' };
 const endFieldKey = (key: string) => (Object.hasOwn(COORDINATE_ALIASES, key) ? COORDINATE_ALIASES[key] : key);
 
+/** Circuit-end headers, squashed (lower case, no spaces, dashes or underscores), that stand in for source / destination. */
+const END_ALIASES = { source: ['aend', 'from', 'a'], destination: ['zend', 'to', 'z'] } as const;
+
+/** The circuit-end headers a sheet may use, for messages. */
+export const ACCEPTED_END_HEADERS = 'source/destination, a_end/z_end, A-End/Z-End, from/to or a/z (any case and separator)';
+
+const squash = (key: string) => key.replace(/[\s_-]+/g, '');
+
+/** Takes an alias column as the circuit end `side` when the sheet has no column of that name. */
+function takeAlias(plan: HeaderPlan, side: 'source' | 'destination'): void {
+  if (plan[side] >= 0) return;
+  for (const alias of END_ALIASES[side]) {
+    const at = plan.fields.findIndex((f) => f.target === 'record' && f.indexes.length === 1 && squash(f.key) === alias);
+    if (at < 0) continue;
+    plan[side] = plan.fields[at].indexes[0];
+    plan.fields.splice(at, 1);
+    return;
+  }
+}
+
 /**
  * `prefixed`: read `source_*`/`destination_*` as circuit-end fields (edge sheets);
  * otherwise every column is a circuit-end field (the Nodes lookup tab).
@@ -77,5 +100,9 @@ export function planHeader(header: string[], prefixed = true): HeaderPlan {
       plan.fields.push(field);
     }
   });
+  if (prefixed) {
+    takeAlias(plan, 'source');
+    takeAlias(plan, 'destination');
+  }
   return plan;
 }

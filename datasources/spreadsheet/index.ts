@@ -3,7 +3,7 @@
 // parameters: sheet_id (file name without extension) and sheet_name (tab
 // name; a CSV's own sheet_id). Files are looked up by scanning the folder, so
 // a sheet_id never becomes part of a path.
-import { datasourceUnavailable, isServiceError } from '../../errors.ts';
+import { datasourceUnavailable, isServiceError, validationFailed } from '../../errors.ts';
 import type { DatasetQuery } from '../../schema/dataset.ts';
 import { endpointProblem, requireParams } from '../endpoint.ts';
 import type { DatasourceKind } from '../kind.ts';
@@ -12,7 +12,8 @@ import { createCatalog } from './catalog.ts';
 import { sheetFingerprint } from './fingerprint.ts';
 import { describeFile, KIND } from './describe.ts';
 import { filterableColumns } from './filter.ts';
-import { runQuery } from './query.ts';
+import { mappedTab } from './mapped-columns.ts';
+import { checkQueryFields, runQuery } from './query.ts';
 import type { SheetLimits } from './raw.ts';
 import type { EdgeTab } from './records.ts';
 
@@ -31,21 +32,24 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
   const catalog = createCatalog(limits);
   const fingerprint = sheetFingerprint(catalog);
 
-  /** The parsed edge sheet the parameters name; 503 naming why when there is none to read. */
-  async function tabAt(params: URLSearchParams): Promise<EdgeTab> {
+  /** The parsed edge sheet the parameters name; 503 when the file is not there or cannot be read, 422 when it is there but wrong. */
+  async function tabAt(params: URLSearchParams, query?: DatasetQuery): Promise<EdgeTab> {
     const { sheet_id: id, sheet_name: name } = sheetParams(params);
     const file = (await catalog.scan()).get(id);
     const loaded = file && (await catalog.load(file));
     if (!loaded) {
       throw datasourceUnavailable(`spreadsheet ${JSON.stringify(id)} does not exist (no ${id}.xlsx or ${id}.csv in the spreadsheet folder)`);
     }
-    if (loaded.error !== undefined) throw datasourceUnavailable(loaded.error);
+    // A query that names its own circuit-end columns reads the tab with them (mapped-columns.ts).
+    if (query?.columns && Object.keys(query.columns).length > 0 && loaded.raw) return mappedTab(loaded, name, query.columns);
+    // A file that is there but is not a usable sheet is 422, naming what is wrong; one that cannot be read is 503.
+    if (loaded.error !== undefined) throw loaded.content ? validationFailed(loaded.error) : datasourceUnavailable(loaded.error);
     const sheet = loaded.book.tabs.get(name);
     if (!sheet) {
-      throw datasourceUnavailable(`${loaded.file.fileName} has no edge sheet ${JSON.stringify(name)}; its edge sheets: ` +
+      throw validationFailed(`${loaded.file.fileName} has no edge sheet ${JSON.stringify(name)}; its edge sheets: ` +
         [...loaded.book.tabs.keys()].map((n) => JSON.stringify(n)).join(', '));
     }
-    if (sheet.error) throw datasourceUnavailable(`${loaded.file.fileName}: ${sheet.error}`);
+    if (sheet.error) throw validationFailed(`${loaded.file.fileName}: ${sheet.error}`);
     return sheet;
   }
 
@@ -63,12 +67,13 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     check(params) {
       sheetParams(params);
     },
-    async problems(params) {
+    async problems(params, query) {
       try {
-        await tabAt(params);
+        const sheet = await tabAt(params, query);
+        if (query) checkQueryFields(sheet, query);
         return [];
       } catch (e) {
-        if (isServiceError(e) && e.code === 'datasource_unavailable') return [e.message];
+        if (isServiceError(e) && (e.code === 'datasource_unavailable' || e.code === 'validation_failed')) return [e.message];
         throw e;
       }
     },
@@ -77,7 +82,7 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
     },
     fingerprint: (params) => fingerprint(sheetParams(params).sheet_id),
     async run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult> {
-      return runQuery(await tabAt(params), query);
+      return runQuery(await tabAt(params, query), query);
     },
     async close() {
       catalog.clear();

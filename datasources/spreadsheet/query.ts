@@ -8,9 +8,15 @@
 import { validationFailed } from '../../errors.ts';
 import type { DatasetQuery } from '../../schema/dataset.ts';
 import type { EdgeRecord, QueryResult } from '../types.ts';
-import { compileFilters } from './filter.ts';
+import { checkFilterField, compileFilters } from './filter.ts';
 import type { EdgeTab } from './records.ts';
 import { inTurns, ROWS_PER_TURN } from './turns.ts';
+
+/** 422 naming the first field of `query` (filters, deduplication, grouping) the sheet has no column for; reads no rows. */
+export function checkQueryFields(sheet: EdgeTab, query: DatasetQuery): void {
+  checkNodeFields(sheet, query);
+  for (const [index, filter] of query.filters.entries()) checkFilterField(filter, index, sheet);
+}
 
 export async function runQuery(sheet: EdgeTab, query: DatasetQuery): Promise<QueryResult> {
   checkNodeFields(sheet, query);

@@ -26,7 +26,7 @@ export async function readCsv(file: string, label: string, tabName: string, limi
   try {
     buffer = await readFile(file);
   } catch (e) {
-    throw datasourceUnavailable(`${label} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw datasourceUnavailable(`${label} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, e);
   }
   if (buffer.length > limits.maxFileBytes) {
     throw datasourceUnavailable(`${label} is larger than ${limits.maxFileBytes} bytes (limit ${limitName('maxFileBytes')})`);

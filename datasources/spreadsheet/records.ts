@@ -10,7 +10,7 @@
 import type { EdgeRecord, CircuitEnd, RowProblem } from '../types.ts';
 import { circuitEndSide } from './circuit-ends.ts';
 import { fieldValue, filler, setField } from './fields.ts';
-import { planHeader } from './header.ts';
+import { ACCEPTED_END_HEADERS, planHeader } from './header.ts';
 import type { NodeLookup } from './nodes.ts';
 import { cellAt, headerIndex, isEmptyRow, rowNumber, type RawTab } from './raw.ts';
 import { inTurns, ROWS_PER_TURN } from './turns.ts';
@@ -65,7 +65,8 @@ export async function buildEdgeTab(sheet: RawTab, nodes: NodeLookup | null): Pro
   for (const p of nodes?.problems ?? []) report(p);
   for (const note of plan.notes) problem(rowNumber(sheet, start), note);
   if (plan.source < 0 || plan.destination < 0) {
-    out.error = `sheet ${JSON.stringify(sheet.name)} has no ${plan.source < 0 ? 'source' : 'destination'} column`;
+    out.error = `sheet ${JSON.stringify(sheet.name)} has no ${plan.source < 0 ? 'source' : 'destination'} column; ` +
+      `circuit ends are read from ${ACCEPTED_END_HEADERS}`;
     return out;
   }
 

@@ -1,9 +1,10 @@
 // A parsed file: its raw tabs turned into edge sheets (tab order kept), with
 // the workbook's lookup tab (Nodes, Sites or Locations) as their shared
-// lookup. A file without any edge sheet is unavailable, with a message that
+// lookup. A file without any edge sheet is 422 (it is there, but wrong), with a message that
 // says what was found instead; it never quotes the file's cells, since a
 // file that cannot be used may be anything (the listing is public: docs/api.md, Datasources).
-import { datasourceUnavailable } from '../../errors.ts';
+import { validationFailed } from '../../errors.ts';
+import { ACCEPTED_END_HEADERS } from './header.ts';
 import { findLookupTab, readNodes } from './nodes.ts';
 import { cellAt, headerIndex, type RawTab } from './raw.ts';
 import { buildEdgeTab, type EdgeTab } from './records.ts';
@@ -30,7 +31,8 @@ export async function buildBook(raw: RawTab[], label: string): Promise<ParsedBoo
     const found = raw.length === 1
       ? (cells ? `its first row has ${cells} filled cell${cells === 1 ? '' : 's'}, none of them a source or destination header` : 'it is empty')
       : `tabs: ${raw.map((s) => s.name).join(', ') || '(none)'}`;
-    throw datasourceUnavailable(`${label} has no sheet with source and destination columns (${found})`);
+    throw validationFailed(`${label} has no sheet with source and destination columns (${found}); ` +
+      `circuit ends are read from ${ACCEPTED_END_HEADERS}`);
   }
   return { tabs };
 }

@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { demoPicture } from '../../cli/demo-picture.ts';
+import { DEMO_MAP_NAME } from '../../cli/seed-demo.ts';
+import { makeDemoApp } from '../helpers/app.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const data = path.join(root, 'data');
@@ -37,6 +40,26 @@ describe('npm run picture', () => {
       assert.deepEqual(await snapshot(data), before);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('draws the demo map by its ID when another published map is listed first', async () => {
+    const t = await makeDemoApp();
+    try {
+      const token = await t.token();
+      const list = async () => (await (await t.request('/api/v1/public/maps/')).json()) as { mapId: string; name: string }[];
+      const demo = (await list()).find((m) => m.name === DEMO_MAP_NAME)!.mapId;
+      // Publish other maps until one comes before the demo in the public list (IDs are random).
+      for (let i = 0; i < 20 && (await list())[0].mapId === demo; i++) {
+        const created = await t.request('/api/v1/map/', { method: 'POST', token, json: { name: `Mine ${i}`, configuration: { layers: [] } } });
+        const { mapId } = (await created.json()) as { mapId: string };
+        assert.equal((await t.request(`/api/v1/map/id/${mapId}/publish/`, { method: 'POST', token })).status, 200);
+      }
+      assert.notEqual((await list())[0].mapId, demo);
+      await t.store.close();
+      assert.equal((await demoPicture(t.dir)).mapId, demo);
+    } finally {
+      await t.close();
     }
   });
 });

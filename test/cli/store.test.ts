@@ -1,15 +1,17 @@
 // `npm run store -- export|import <folder>`: a deployment moves between a data
 // folder and PostgreSQL exactly (the demo data folder, with a private
 // document, comes back byte for byte), and neither side is ever written over.
+// The demo is copied as committed: what a local `npm start` left in data/
+// (private/, the lock) belongs to that install, not to the test.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runStoreCli } from '../../cli/store.ts';
 import { openFileStore } from '../../store/file.ts';
 import { noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
-import { REPO } from '../store/child.ts';
+import { copyDemoData } from '../helpers/demo-data.ts';
 
 const STORED = ['maps', 'datasets', 'templates', 'results', 'private'];
 
@@ -47,7 +49,7 @@ describe('npm run store -- export|import', { skip: noPostgres }, () => {
 
   it('round-trips the demo data folder: an export after an import gives the same files', async () => {
     const source = path.join(work, 'source');
-    await cp(path.join(REPO, 'data'), source, { recursive: true });
+    await copyDemoData(source);
     const store = await openFileStore(source, { log: () => undefined });
     await store.update('private', 'users', () => ({ users: [{ username: 'admin', name: 'Ünïcode "quoted"' }] }));
     await store.close();
@@ -66,7 +68,7 @@ describe('npm run store -- export|import', { skip: noPostgres }, () => {
 
   it('refuses to import into a database that holds data, or export into a folder that does', async () => {
     const source = path.join(work, 'again');
-    await cp(path.join(REPO, 'data'), source, { recursive: true });
+    await copyDemoData(source);
     const url = await cluster.createDatabase();
     assert.equal((await run(url, 'import', source)).code, 0);
     const twice = await run(url, 'import', source);

@@ -86,7 +86,7 @@ describe('files the service cannot use', () => {
     assert.equal(entry.available, false);
     assert.match(entry.error as string, /notes\.csv has no sheet with source and destination columns \(its first row has 1 filled cell/);
     assert.ok(!JSON.stringify(entry).includes(CANARY) && !JSON.stringify(entry).includes('root'));
-    const err = await rejectsWith(registry.run(query(endpoint('notes', 'notes'))), 'datasource_unavailable');
+    const err = await rejectsWith(registry.run(query(endpoint('notes', 'notes'))), 'validation_failed');
     assert.ok(!err.message.includes(CANARY));
   });
 

@@ -2,7 +2,7 @@
 // zip bombs (honest and lying about their size), files over each limit, and
 // names such as __proto__. None may crash the process, pollute prototypes or
 // take memory; each shows as unavailable (with the limit named) and fails a
-// query with datasource_unavailable (503), while good files beside it work.
+// query with validation_failed (422: the file is there, but not a usable sheet), while good files beside it work.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -22,7 +22,7 @@ afterEach(() => cleanup());
 
 const SHEET = [['source', 'destination', 'capacity'], ['a', 'b', 10]];
 
-/** Asserts the file is listed as unavailable and a query on it is a 503, both naming `reason`; and good.csv still works. */
+/** Asserts the file is listed as unavailable and a query on it is a 422 (there, but wrong), both naming `reason`; and good.csv still works. */
 async function assertUnavailable(limits: Parameters<typeof registryFor>[1], key: string, ep: string, reason: RegExp) {
   const registry = registryFor(dir, limits);
   const list = await registry.list();
@@ -32,8 +32,8 @@ async function assertUnavailable(limits: Parameters<typeof registryFor>[1], key:
   assert.match(entry.error as string, reason);
   // docs/api.md: context holds sheet_id and sheet_name (strings); a workbook's unknown tab is ''.
   assert.deepEqual(Object.entries(entry.context).map(([k, v]) => [k, typeof v]), [['sheet_id', 'string'], ['sheet_name', 'string']]);
-  const err = await rejectsWith(registry.run(query(ep)), 'datasource_unavailable');
-  assert.equal(err.status, 503);
+  const err = await rejectsWith(registry.run(query(ep)), 'validation_failed');
+  assert.equal(err.status, 422);
   assert.match(err.message, reason);
   assert.equal((await registry.run(query(endpoint('good', 'good')))).records.length, 1);
   assert.ok(!err.message.includes(dir), 'messages never show the server path');

@@ -42,7 +42,8 @@ describe('files that change while the service runs', () => {
     await rename(path.join(dir, 'book.tmp'), path.join(dir, 'book.xlsx'));
     assert.deepEqual(Object.keys(await registry.list()), [endpoint('book', 'New')]);
     assert.equal((await registry.run(query(endpoint('book', 'New')))).records.length, 4);
-    await rejectsWith(registry.run(query(endpoint('book', 'Old'))), 'datasource_unavailable');
+    // The workbook is there; its tab is not: 422 naming the tabs it has.
+    assert.match((await rejectsWith(registry.run(query(endpoint('book', 'Old'))), 'validation_failed')).message, /its edge sheets: "New"/);
   });
 
   it('an unchanged file is served from the cache; a touched one is read again', async () => {
@@ -65,7 +66,7 @@ describe('files that change while the service runs', () => {
     const ep = endpoint('w', 'Circuits');
     assert.equal((await registry.run(query(ep))).records.length, 2);
     await writeFile(path.join(dir, 'w.xlsx'), 'not a zip at all');
-    await rejectsWith(registry.run(query(ep)), 'datasource_unavailable');
+    await rejectsWith(registry.run(query(ep)), 'validation_failed');
     assert.equal((await registry.list())[endpoint('w', '')]?.available, false);
     await writeXlsx(dir, 'w.xlsx', [{ name: 'Circuits', rows: circuits(3) }]);
     assert.equal((await registry.run(query(ep))).records.length, 3);

@@ -182,9 +182,9 @@ describe('headers', () => {
     const half = list[endpoint('book', 'Half')];
     assert.equal(half.available, false);
     assert.match(half.error as string, /no destination column/);
-    const err = await rejectsWith(registryFor(dir).run(query(endpoint('book', 'Half'))), 'datasource_unavailable');
+    const err = await rejectsWith(registryFor(dir).run(query(endpoint('book', 'Half'))), 'validation_failed');
     assert.match(err.message, /no destination column/);
-    const nodes = await rejectsWith(registryFor(dir).run(query(endpoint('book', 'Nodes'))), 'datasource_unavailable');
+    const nodes = await rejectsWith(registryFor(dir).run(query(endpoint('book', 'Nodes'))), 'validation_failed');
     assert.match(nodes.message, /no edge sheet "Nodes"; its edge sheets: "Circuits", "Half"/);
   });
 });

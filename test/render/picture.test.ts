@@ -199,18 +199,18 @@ describe('demo map in headless Chromium', { skip: skipWithout('Chromium', exists
       const colours = new Set<number>();
       for (let i = 0; i < img.px.length; i += 4) colours.add((img.px[i] << 16) | (img.px[i + 1] << 8) | img.px[i + 2]);
       assert.ok(colours.size > 200, `a drawn picture, not a blank page: ${colours.size} distinct colours`);
-      // The SVG has no fixed size: it fills the 1200x700 window, the size of its viewBox, so nodes are where resvg has them.
+      // The SVG's natural size is its viewBox's, 1200x700: it fills the window, so nodes are where resvg has them.
       assertPicture(img, 1200, 700, 'chromium');
     } finally {
       await page.close();
     }
   });
 
-  it('scales the picture to its window: at 600x400 the whole map shows, at half size', async () => {
-    const { page } = await open(demoId, { width: 600, height: 400 });
+  it('scales to the size CSS gives an <img> of it: at 600x400 the whole map shows, at half size', async () => {
+    const page = await browser.newPage({ viewport: { width: 600, height: 400 } });
     try {
-      const r = await page.evaluate(() => { const b = document.documentElement.getBoundingClientRect(); return [b.width, b.height]; });
-      assert.deepEqual(r, [600, 400], 'the root fills the window');
+      const src = `data:image/svg+xml;base64,${Buffer.from(demoSvg).toString('base64')}`;
+      await page.setContent(`<body style="margin:0"><img style="display:block;width:600px;height:400px" src="${src}"></body>`, { waitUntil: 'load' });
       const img = pngRaster(await page.screenshot({ type: 'png' }), 600, 400);
       // The 1200x700 view fitted into 600x400: half size, centred vertically (25 px above and below).
       for (const s of knownSpots(1200, 700)) {
@@ -222,13 +222,14 @@ describe('demo map in headless Chromium', { skip: skipWithout('Chromium', exists
     }
   });
 
-  it('fills the width of the element holding an <img> of it, at its aspect ratio', async () => {
+  it('shows at its natural size in a bare <img>, and fills the width CSS gives it at its aspect ratio', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     try {
       const src = `data:image/svg+xml;base64,${Buffer.from(demoSvg).toString('base64')}`;
-      await page.setContent(`<div style="width:900px"><img id="map" src="${src}"></div>`, { waitUntil: 'load' });
-      const r = await page.evaluate(() => { const b = document.getElementById('map')!.getBoundingClientRect(); return [b.width, b.height]; });
-      assert.deepEqual(r, [900, 525]);
+      await page.setContent(`<img id="bare" src="${src}"><div style="width:900px"><img id="map" style="width:100%" src="${src}"></div>`, { waitUntil: 'load' });
+      const box = (id: string) => page.evaluate((el) => { const b = document.getElementById(el)!.getBoundingClientRect(); return [b.width, b.height]; }, id);
+      assert.deepEqual(await box('bare'), [1200, 700], 'not a 300x150 thumbnail');
+      assert.deepEqual(await box('map'), [900, 525]);
     } finally {
       await page.close();
     }

@@ -79,9 +79,9 @@ describe('POST /api/v1/dataset/', () => {
     assert.deepEqual(await get(d.datasetId), d);
   });
 
-  it('normalizes the query (operator "" is equal, a single value becomes a list)', async () => {
-    const d = await body(await create(revision('N', [{ field: 'name', operator: '', value: 'x' }])));
-    assert.deepEqual(d.query.filters, [{ field: 'name', operator: 'equal', value: ['x'] }]);
+  it('normalizes the query (operator null is equal, "" is kept for Terranova\'s editor, a single value becomes a list)', async () => {
+    const d = await body(await create(revision('N', [{ field: 'name', operator: '', value: 'x' }, { field: 'name', operator: null, value: 'y' }])));
+    assert.deepEqual(d.query.filters, [{ field: 'name', operator: '', value: ['x'] }, { field: 'name', operator: 'equal', value: ['y'] }]);
   });
 
   it('saves an endpoint that cannot run yet (Terranova\'s placeholder "esdb") and reports it in problems; update is 422', async () => {

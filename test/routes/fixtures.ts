@@ -12,6 +12,12 @@ export function steppingClock(start = '2026-11-22T10:00:00.000Z') {
   };
 }
 
+/** sampleMap's configuration as reads show it: its datasetId layer with the equivalent mapjsonUrl (resources/maps.ts). */
+export const shownConfiguration = (baseUrl: string) => {
+  const { configuration } = sampleMap();
+  return { ...configuration, layers: configuration.layers.map((l) => ({ ...l, mapjsonUrl: `${baseUrl}/api/v1/output/dataset/${l.datasetId}/geographic/static/` })) };
+};
+
 export const sampleMap = (name = 'Backbone', extra: Record<string, unknown> = {}) => ({
   name,
   configuration: {

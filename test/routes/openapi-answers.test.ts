@@ -105,6 +105,7 @@ before(async () => {
   ids.usedDataset = await dataset('circuits', true); // drawn by the map below: deleting it is refused
   ids.noPositions = await dataset('nopos', true);
   ids.gone = await dataset('gone', false); // its sheet is not there
+  ids.placeholder = (await post('/api/v1/dataset/', { name: 'Placeholder', query: { endpoint: 'esdb', filters: [] } })).datasetId as string;
   ids.template = await template();
   ids.usedTemplate = await template();
   ids.map = await publishedMap('Probed', [layer({ datasetId: ids.usedDataset, templateId: ids.usedTemplate })]);
@@ -126,6 +127,7 @@ const UNKNOWN: Record<string, string> = { mapId: 'Nope000', datasetId: 'Nope000'
 /** Bodies that pass validation, by request schema. */
 const BODIES: Record<string, (n: number) => unknown> = {
   MapRevision: (n) => mapWith(`Probe ${n}`, []),
+  MapMergePatch: (n) => ({ name: `Probe ${n}` }),
   DatasetRevision: () => revision('circuits'),
   NewTemplate: (n) => sampleTemplate(`Probe ${n}`),
   UserCreate: (n) => ({ username: `probe${n}`, password: 'a password long enough', scope: [t.settings.auth.scopes.read] }),
@@ -290,6 +292,8 @@ const particular = (): Array<[string, string, () => Promise<Response>, number]> 
     ...mapOutputs(goneMap, 503, 'a live layer of a sheet that is not there'),
     ...editor('gone', 503, 'a sheet that is not there'),
     ['put /api/v1/dataset/id/{datasetId}/', 'a sheet that is not there', as('PUT', `/api/v1/dataset/id/${dataset}/`, t.all, revision('gone')), 503],
+    ['post /api/v1/dataset/id/{datasetId}/refresh/', 'a sheet that is not there', as('POST', `/api/v1/dataset/id/${gone}/refresh/`, t.all), 503],
+    ['post /api/v1/dataset/id/{datasetId}/refresh/', 'a placeholder endpoint (an unknown kind)', as('POST', `/api/v1/dataset/id/${ids.placeholder}/refresh/`, t.all), 422],
     ['patch /api/v1/output/query/{layout}/', 'a sheet that is not there', as('PATCH', '/api/v1/output/query/raw/', t.all, revision('gone')), 503],
     ['patch /api/v1/output/map/', 'a live layer of a sheet that is not there', as('PATCH', '/api/v1/output/map/', t.all, mapWith('Preview', [layer({ datasetId: gone, datatype: 'dynamic' })])), 503],
   ];

@@ -123,13 +123,20 @@ describe('GET /api/v1/output/dataset/{id}/{layout}/{datatype}/{output_type}/', (
     assert.equal((await out(executed, 'geographic', 'snapshot', 'json', '?template=Zz9Zz9Z')).status, 404);
   });
 
-  it('?version= picks a version; a version without results is 404 for snapshot', async () => {
-    assert.equal((await out(executed, 'geographic', 'snapshot', 'json', '?version=2')).status, 200);
+  it('?version= picks a version; a snapshot of a version without results runs that version\'s query live and says so', async () => {
+    const v2 = await body(await out(executed, 'geographic', 'snapshot', 'json', '?version=2'));
+    assert.equal(v2.warnings, undefined);
+    // Version 1 was created with no filters: its own query (every row), not version 2's, run live.
     const v1 = await out(executed, 'geographic', 'snapshot', 'json', '?version=1');
-    assert.equal(v1.status, 404);
-    assert.match((await body(v1)).detail, /no stored results/);
+    assert.equal(v1.status, 200);
+    const live = await body(v1);
+    assert.deepEqual(live.warnings, [`dataset ${executed} version 1 has no stored results (it was created, never updated): drawn from a live run of its query`]);
+    const all = await body(await out(executed, 'geographic', 'dynamic', 'json', '?version=1'));
+    assert.deepEqual(live.edges, all.edges);
     assert.equal((await out(executed, 'geographic', 'snapshot', 'json', '?version=9')).status, 404);
-    assert.equal((await out(unexecuted, 'geographic', 'snapshot', 'json')).status, 404);
+    const created = await out(unexecuted, 'geographic', 'static', 'svg');
+    assert.equal(created.status, 200, 'a map layer on "Static Version 1" has a picture');
+    assert.match(await created.text(), /^<svg /);
   });
 
   it('an empty ?template= or ?version= counts as absent, as it does in a layer\'s mapjsonUrl', async () => {
@@ -196,6 +203,14 @@ async function createMap(json: unknown) {
 }
 
 describe('GET /api/v1/output/map/{mapId}/, /json/ and /svg/', () => {
+  it('a layer on "Static Version 1" of a dataset only created is drawn from a live run, with a warning naming the layer', async () => {
+    const id = await createMap(mapBody({}, [{ name: 'New', mapjsonUrl: `/api/v1/output/dataset/${unexecuted}/geographic/static/?version=1` }]));
+    const map = await body(await t.request(`/api/v1/output/map/${id}/json/`, { token: t.write }));
+    assert.ok(JSON.parse(map.configuration.layers[0].mapjson).edges.length > 0);
+    assert.deepEqual(map.warnings, [`layer 1 ("New"): dataset ${unexecuted} version 1 has no stored results (it was created, never updated): drawn from a live run of its query`]);
+    assert.equal((await t.request(`/api/v1/output/map/${id}/svg/`, { token: t.write })).status, 200);
+  });
+
   it('the bare route answers the configuration, layers at the top level, with Terranova\'s defaults filled in; the stored map stays as sent', async () => {
     const id = await createMap(mapBody());
     const res = await t.request(`/api/v1/output/map/${id}/`, { token: t.write });

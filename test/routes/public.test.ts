@@ -2,7 +2,7 @@
 // version is public, and only its versions stored as public are shown.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { body, createMap, sampleMap, start, type Started } from './fixtures.ts';
+import { body, createMap, sampleMap, shownConfiguration, start, type Started } from './fixtures.ts';
 
 let t: Started;
 const ids: Record<string, string> = {};
@@ -58,7 +58,7 @@ describe('GET /api/v1/public/maps/', () => {
 
   it('takes the filters and fields of the maps list, but not public', async () => {
     assert.deepEqual((await list(`?mapId=${ids.public}&mapId=${ids.private}`)).items.map((m: any) => m.mapId), [ids.public]);
-    assert.deepEqual((await list(`?name=public%20edited&fields=configuration`)).items, [{ configuration: sampleMap().configuration }]);
+    assert.deepEqual((await list(`?name=public%20edited&fields=configuration`)).items, [{ configuration: shownConfiguration(t.settings.server.baseUrl) }]);
     assert.equal((await list('?public=false')).total, (await list()).total, 'public is not a filter here: an unknown parameter, ignored');
     assert.equal((await list('?fields=secret')).status, 400);
   });

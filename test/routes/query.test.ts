@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { csvText, endpoint, xlsxBuffer } from '../datasources/helpers.ts';
+import { layoutsComputed } from '../../render/layout-client.ts';
 import { body, start, type Started } from './fixtures.ts';
 
 const API_URL = '/api/v1';
@@ -187,6 +188,18 @@ describe('PATCH /api/v1/output/query/{raw|logical|geographic}/: previews of an u
     assert.equal(topology.pathLayout.type, 'curveLinear');
     assert.deepEqual(topology.nodes.map((n: any) => n.name).sort(), ['amst-cr5', 'fran-cr5', 'lond-cr5']);
     assert.deepEqual(topology.edges.map((e: any) => e.name).sort(), ['AMST-FRAN', 'FRAN-LOND', 'LOND-AMST']);
+  });
+
+  it('logical: a repeated preview of unchanged data costs no layout; changed data does', async () => {
+    // Filters no other test uses: the first preview of this graph computes its layout.
+    const json = revision(RNE, [{ field: 'region', operator: '', value: ['europe', 'transatlantic'] }]);
+    const first = await (await preview('logical', json)).text();
+    const before = layoutsComputed();
+    for (let i = 0; i < 3; i++) assert.equal(await (await preview('logical', json)).text(), first, 'the same answer');
+    assert.equal(layoutsComputed(), before, 'no layout for the same graph');
+    const changed = await body(await preview('logical', revision(RNE, [{ field: 'region', operator: '', value: ['americas', 'transatlantic'] }])));
+    assert.ok(layoutsComputed() > before, 'a new graph is laid out');
+    assert.deepEqual(changed.nodes.map((n: any) => n.name).sort(), ['chic-cr5', 'lond-cr5', 'newy-cr5']);
   });
 
   it('geographic: the positions of the Sites tab (Lat/Lon headers)', async () => {

@@ -139,6 +139,17 @@ describe('PUT /api/v1/user/{username}/', () => {
   before(async () => {
     assert.equal((await create(ctx, 'erin', ['svc:maps:read', 'svc:admin'])).status, 201);
   });
+  it('takes what Terranova\'s editor sends: the username as its email, beside the username', async () => {
+    const json = { username: 'erin', email: 'erin', name: 'Erin', scope: ['svc:maps:read', 'svc:admin'] };
+    const res = await ctx.t.request('/api/v1/user/erin/', { method: 'PUT', token: ctx.admin, json });
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.equal((await body(res)).email, 'erin');
+    // Not an address and not this user's name: still refused.
+    const other = await ctx.t.request('/api/v1/user/erin/', { method: 'PUT', token: ctx.admin, json: { ...json, email: 'frank' } });
+    assert.equal(other.status, 422);
+    assert.match((await body(other)).detail, /email/);
+    await ctx.t.request('/api/v1/user/erin/', { method: 'PUT', token: ctx.admin, json: { email: '' } });
+  });
   it('updates name and scope and keeps the password', async () => {
     const res = await ctx.t.request('/api/v1/user/erin/', { method: 'PUT', token: ctx.admin,
       json: { username: 'erin', name: 'Erin E.', scope: ['svc:maps:read', 'svc:maps:write', 'svc:admin'] } });
