@@ -80,7 +80,11 @@ export interface SceneLayer {
   topology: Topology;
   style: LayerStyle;
   target: DrawTarget;
-  /** Layers sharing a namespace resolve circuit ends by name among all their nodes (the diff picture's statuses); default: the layer alone. */
+  /**
+   * Layers sharing a namespace are one network: a node name is drawn once (by the first layer that has it, one
+   * marker at one place, spread once) and every layer's circuits resolve their ends by name among all their
+   * nodes (a map's geographic layers; the diff picture's statuses). Default: the layer alone.
+   */
   namespace?: object;
 }
 
@@ -124,14 +128,22 @@ const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? [])
 export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   const extent = emptyExtent();
   let textPx = Infinity, hiddenPx = 0;
+  // Names drawn so far per namespace: a router in two layers of a map is one marker (the first layer's).
+  // Leaves and groups apart: one layer's site group may bear the name another layer gives a router.
+  const drawn = new Map<object, Set<string>>();
   // Project every node; leaves get the markup they show and its box.
   const perLayer = layers.map((l) => {
     const scale = l.target.textScale ?? 1;
     const placed: Placed[] = [];
     const groupNodes: [TopologyNode, Pt][] = [];
+    const ns = l.namespace ?? l;
+    let seen = drawn.get(ns);
+    if (!seen) drawn.set(ns, (seen = new Set()));
     for (const n of l.topology.nodes) {
       const p = frame.project(n.coordinate);
-      if (!valid(p)) continue;
+      const key = `${n.children ? 'g' : 'n'}:${n.name}`;
+      if (!valid(p) || seen.has(key)) continue;
+      seen.add(key);
       if (n.children) { groupNodes.push([n, p]); continue; }
       const shown = shownMarkup(safeMarkup(n.meta.svg), scale, true, l.target.halo);
       textPx = Math.min(textPx, shown.minPx);
@@ -161,13 +173,30 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     for (const p of perLayer[i].placed) if (!names.has(p.node.name)) names.set(p.node.name, p);
   });
 
+  // Label priority counts every circuit at a node, whichever layer of its namespace draws it.
+  const degree = new Map<object, Map<string, number>>(), capacity = new Map<object, Map<string, number>>();
+  for (const l of layers) {
+    const ns = l.namespace ?? l;
+    const deg = degree.get(ns) ?? new Map<string, number>(), cap = capacity.get(ns) ?? new Map<string, number>();
+    degree.set(ns, deg);
+    capacity.set(ns, cap);
+    for (const e of l.topology.edges) {
+      const c = Number.parseFloat(text(e.meta.capacity));
+      for (const name of new Set(endNames(e))) {
+        deg.set(name, (deg.get(name) ?? 0) + 1);
+        if (Number.isFinite(c)) cap.set(name, (cap.get(name) ?? 0) + c);
+      }
+    }
+  }
+
   const markers: Rect[] = [];
   const labels: LabelRequest[] = [];
   const pieces: Scene['lines'] = [];
   layers.forEach((l, li) => {
     const { topology: t, style, target } = l;
     const { placed, groupNodes } = perLayer[li];
-    const names = byName.get(l.namespace ?? l)!;
+    const ns = l.namespace ?? l;
+    const names = byName.get(ns)!;
     // Group nodes first and faint, as Terranova draws them, so members stay readable; only where no other marker is.
     // Node colour is set once per layer and inherited: fill and `color` (templates may use currentColor).
     const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
@@ -192,18 +221,12 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     }
     target.inner.set(setAttrs(target.groups.group(), { class: 'group-nodes', opacity: 0.45, ...nodeStyle }).node, groupMarkup.join(''));
 
-    const degree = new Map<string, number>(), capacity = new Map<string, number>();
     const edgeMarkup: string[] = [];
     const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
     const tension = typeof t.pathLayout?.tension === 'number' ? t.pathLayout.tension : undefined;
     const minApart = Math.max(6, 2.5 * style.edgeWidth);
     for (const e of t.edges) {
       const ends = endNames(e);
-      const cap = Number.parseFloat(text(e.meta.capacity));
-      for (const name of new Set(ends)) {
-        degree.set(name, (degree.get(name) ?? 0) + 1);
-        if (Number.isFinite(cap)) capacity.set(name, (capacity.get(name) ?? 0) + cap);
-      }
       const { at, lines } = frame.line(e.coordinates);
       if (at.length < 2) continue;
       // The picture grows to where the points are, not to where a line across the world's edge runs off it.
@@ -214,9 +237,12 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
         let [a, b] = [names.get(ends[0]), names.get(ends[1] ?? ends[0])];
         const d2 = (p: Placed | undefined, q: Pt) => (p ? (p.at[0] - q[0]) ** 2 + (p.at[1] - q[1]) ** 2 : Infinity);
         if (d2(a, at[0]) > d2(b, at[0])) [a, b] = [b, a];
-        const move = (p: Placed | undefined): Pt => (p ? [p.shown[0] - p.at[0], p.shown[1] - p.at[1]] : [0, 0]);
+        // A circuit ends on its nodes' markers: moved as they were spread, or, drawn in one piece, onto them (the marker
+        // may be another layer's node of that name, whose coordinates that layer's data gives a little otherwise).
+        const move = (p: Placed | undefined, end: Pt | null): Pt => (p ? [p.shown[0] - (end ?? p.at)[0], p.shown[1] - (end ?? p.at)[1]] : [0, 0]);
+        const one = lines.length === 1 ? lines[0] : null;
         // Each piece of a circuit across the world's edge moves alike: its ends are the same nodes a world apart.
-        drawn = lines.map((pts) => follow(pts, move(a), move(b), e, minApart));
+        drawn = lines.map((pts) => follow(pts, move(a, one?.[0] ?? null), move(b, one?.[one.length - 1] ?? null), e, minApart));
         if (lines.length === 1) for (const p of drawn[0]) grow(extent, p[0], p[1], p[0], p[1]);
       }
       const capText = text(e.meta.capacity);
@@ -246,7 +272,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       leafMarkup.push(nodeMarkup(p.node, p.shown, p.markup));
       if (p.text) continue;
       const name = p.node.name;
-      labels.push({ text: labelText(name), marker: box, degree: degree.get(name) ?? 0, capacity: capacity.get(name) ?? 0, name });
+      labels.push({ text: labelText(name), marker: box, degree: degree.get(ns)?.get(name) ?? 0, capacity: capacity.get(ns)?.get(name) ?? 0, name });
     }
     if (anchorMarkup.length > 0) {
       const anchors = setAttrs(target.nodes.group(), { class: 'anchors', fill: style.color, stroke: '#555555', 'stroke-width': 0.8, 'stroke-opacity': 0.8 });

@@ -109,7 +109,9 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   // Cluster titles go over edges, nodes and labels, with a halo in the background colour.
   const panelFill = transparent ? '#ffffff' : bg;
   const titles = g({ class: 'cluster-titles', stroke: panelFill, 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
-  const geoScene = frame ? drawScene(geographic.map((l) => ({ ...l, target })), frame) : null;
+  // The geographic layers are one network: a router in several of them is one marker that every layer's circuits meet.
+  const network = {};
+  const geoScene = frame ? drawScene(geographic.map((l) => ({ ...l, target, namespace: network })), frame) : null;
 
   // The logical panel goes right of the geography, leaving room for the widest label its nodes may take there.
   let geoBox: Box | null = frame?.fixed ? { ...frame.fixed } : null;
