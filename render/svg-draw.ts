@@ -26,12 +26,16 @@ import { markerBox } from './marker-box.ts';
 import { shownMarkup } from './template-text.ts';
 import { spreadMarkers } from './spread.ts';
 import { follow } from './follow.ts';
+import { capacityWidth, formatCapacity, parseCapacity } from './capacity.ts';
+import { edgeValue, type EdgeColoring } from './edge-colors.ts';
 
 export interface LayerStyle {
   name: string;
   color: string;
   edgeWidth: number;
   logical: boolean;
+  /** Circuits coloured by a field's values (a layer's `edgeColorBy`); none: all in `color`. */
+  edgeColors?: EdgeColoring;
 }
 
 export interface Extent {
@@ -181,10 +185,10 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     degree.set(ns, deg);
     capacity.set(ns, cap);
     for (const e of l.topology.edges) {
-      const c = Number.parseFloat(text(e.meta.capacity));
+      const c = parseCapacity(e.meta.capacity);
       for (const name of new Set(endNames(e))) {
         deg.set(name, (deg.get(name) ?? 0) + 1);
-        if (Number.isFinite(c)) cap.set(name, (cap.get(name) ?? 0) + c);
+        if (c !== null) cap.set(name, (cap.get(name) ?? 0) + c);
       }
     }
   }
@@ -224,9 +228,13 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     const edgeMarkup: string[] = [];
     const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
     const tension = typeof t.pathLayout?.tension === 'number' ? t.pathLayout.tension : undefined;
-    const minApart = Math.max(6, 2.5 * style.edgeWidth);
+    const coloring = style.edgeColors;
     for (const e of t.edges) {
       const ends = endNames(e);
+      // Wider with more capacity (capacity.ts); parallel circuits kept apart by their own width.
+      const gbps = parseCapacity(e.meta.capacity);
+      const width = capacityWidth(gbps, style.edgeWidth);
+      const minApart = Math.max(6, 2.5 * width);
       const { at, lines } = frame.line(e.coordinates);
       if (at.length < 2) continue;
       // The picture grows to where the points are, not to where a line across the world's edge runs off it.
@@ -245,11 +253,15 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
         drawn = lines.map((pts) => follow(pts, move(a, one?.[0] ?? null), move(b, one?.[one.length - 1] ?? null), e, minApart));
         if (lines.length === 1) for (const p of drawn[0]) grow(extent, p[0], p[1], p[0], p[1]);
       }
-      const capText = text(e.meta.capacity);
-      const title = elementMarkup('title', {}, escapeText(capText ? `${e.name} (${capText})` : e.name));
+      // The tooltip says the capacity with its unit (as written when it names none we read) and the coloured field's value.
+      const value = coloring ? edgeValue(e.meta, coloring.field) : '';
+      const colour = value ? coloring?.colors.get(value) : undefined;
+      const facts = [gbps !== null ? formatCapacity(gbps) : text(e.meta.capacity), value && `${coloring?.field}: ${value}`].filter(Boolean);
+      const title = elementMarkup('title', {}, escapeText(facts.length > 0 ? `${e.name} (${facts.join(', ')})` : e.name));
+      const look = { ...(width !== style.edgeWidth ? { 'stroke-width': fmt(width) } : {}), ...(colour ? { stroke: colour } : {}) };
       for (const pts of drawn) {
         for (let i = 1; i < pts.length; i++) pieces.push([pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]]);
-        edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) }, title));
+        edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0), ...look }, title));
       }
     }
     const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 });

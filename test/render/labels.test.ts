@@ -55,7 +55,7 @@ function assertReadable(svg: string, names: readonly string[], what: string) {
 
 /** The point where the first cubic segment of a drawn circuit ends: its bend (offset midpoint). */
 function bendOf(svg: string, title: string): [number, number] {
-  const m = new RegExp(`<path d="M[^"]*?C[-\\d.]+ [-\\d.]+ [-\\d.]+ [-\\d.]+ ([-\\d.]+) ([-\\d.]+)[^"]*"><title>${title} `).exec(svg);
+  const m = new RegExp(`<path d="M[^"]*?C[-\\d.]+ [-\\d.]+ [-\\d.]+ [-\\d.]+ ([-\\d.]+) ([-\\d.]+)[^"]*"[^>]*><title>${title} `).exec(svg);
   assert.ok(m, `circuit ${title} drawn as a curve`);
   return [Number(m[1]), Number(m[2])];
 }
