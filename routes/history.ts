@@ -10,8 +10,7 @@ import { historyPage, remove, restore, revert, tombstoneView } from '../resource
 import type { StoredVersion } from '../resources/types.ts';
 import type { Content } from '../resources/collection.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { renderDiffSvg } from '../render/diff-svg.ts';
-import { buildTopologyCached } from '../render/topology-cache.ts';
+import { datasetDiffSvg } from '../history/diff-picture.ts';
 import { datasetSide } from '../resources/changes.ts';
 import type { Store } from '../store/types.ts';
 import { LimitParamSchema, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
@@ -104,13 +103,9 @@ export function diffPicture(o: { datasets: VersionedCollection; store: Store; se
     if (layout !== 'geographic' && layout !== 'logical') throw notFound('no such output: layout must be one of geographic, logical');
     const size = parsePictureSize(params(c, ['width', 'height']).once);
     const { from, to } = await diffPair(c, o.datasets, resource);
-    const topology = async (v: StoredVersion) => {
-      const side = await datasetSide(o.store, v);
-      return buildTopologyCached(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
-    };
     return o.send.picture(c, format, ['diff', resource, from.version, to.version, layout, sizeKey(size)].join('\n'), async () => {
-      const [before, after] = await Promise.all([topology(from), topology(to)]);
-      return renderDiffSvg(before, after, { layout, ...size });
+      const [before, after] = await Promise.all([datasetSide(o.store, from), datasetSide(o.store, to)]);
+      return datasetDiffSvg(before, after, { layout, ...size });
     });
   };
 }
