@@ -25,6 +25,7 @@ import { publicRoutes } from './routes/public.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { diffPicture } from './routes/history.ts';
+import { mapDiffRoutes } from './routes/map-diff.ts';
 import { operations, RESOURCE_ROUTES } from './routes/api-operations.ts';
 import { operationRoutes } from './routes/operation.ts';
 import { createUserData } from './resources/userdata.ts';
@@ -88,6 +89,7 @@ export async function createApp(deps: AppDeps) {
   app.route('/', publicRoutes({ maps: resources.maps }));
   const diff = diffPicture({ datasets: resources.datasets.collection, store, send });
   app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl, diff }));
+  app.route('/', mapDiffRoutes({ auth, ...resources, datasources, send, baseUrl }));
   app.route('/', datasourceRoutes(datasources));
   app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
   app.route('/', openApiRoutes(settings));

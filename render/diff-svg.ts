@@ -37,6 +37,8 @@ const LEGEND_ORDER: DiffStatus[] = ['added', 'removed', 'changed', 'unchanged'];
 
 export interface DiffSvgOptions {
   layout: Layout;
+  /** Lines under the legend's four (a map's layers added or removed). */
+  notes?: readonly string[];
   /** Picture size in px (picture-size.ts); none: no fixed size, the picture scales to its container. */
   width?: number;
   height?: number;
@@ -75,7 +77,7 @@ function sameMeta(a: Record<string, unknown>, b: Record<string, unknown>): boole
  * geographically, its place did; a circuit when its fields did (it follows
  * its routers; a moved router is marked, not every circuit at it).
  */
-function compareTopologies(before: Topology, after: Topology, logical: boolean): DiffMarks {
+export function compareTopologies(before: Topology, after: Topology, logical: boolean): DiffMarks {
   const mark = <T extends { name: string }>(a: readonly T[], b: readonly T[], key: (x: T) => string, same: (x: T, y: T) => boolean) => {
     const out = new Map<string, DiffStatus>();
     const old = new Map<string, T>();
@@ -100,7 +102,7 @@ function compareTopologies(before: Topology, after: Topology, logical: boolean):
 }
 
 /** Both versions in one topology: `after`'s routers, circuits and groups, then what only `before` has. */
-function unionOf(before: Topology, after: Topology): Topology {
+export function unionOf(before: Topology, after: Topology): Topology {
   const names = new Set((after.nodes ?? []).map((n) => n.name));
   const keys = new Set((after.edges ?? []).map((e) => edgeKey(e, true)));
   return {
@@ -117,7 +119,7 @@ const legendLabels = (nodes: Record<DiffStatus, TopologyNode[]>, edges: Record<D
   LEGEND_ORDER.map((s) => `${s}: ${count(nodes[s].length, 'node')}, ${count(edges[s].length, 'edge')}`);
 const ROW = 18, PAD = 8, FONT_PX = 11;
 const legendSize = (labels: string[], k: number) => ({
-  w: (PAD * 2 + 40 + Math.max(...labels.map((l) => textWidth(l, FONT_PX)))) * k,
+  w: (PAD * 2 + Math.max(...labels.map((l, i) => (i < LEGEND_ORDER.length ? 40 : 0) + textWidth(l, FONT_PX)))) * k,
   h: (PAD * 2 + ROW * labels.length) * k,
 });
 
@@ -135,6 +137,11 @@ function drawLegend(parent: G, labels: string[], at: { x: number; y: number }, k
     });
     setAttrs(entry.circle(), { cx: x + (PAD + 30) * k, cy, r: 4 * k, fill: DIFF_COLORS[s], stroke: '#1a1a1a', 'stroke-width': 0.8 * k });
     setAttrs(entry.plain(labels[i]), { x: x + (PAD + 40) * k, y: cy, dy: '0.35em', 'font-size': FONT_PX * k, fill: '#222222' });
+  });
+  // Further rows are notes (a map's layers added or removed), text only.
+  labels.slice(LEGEND_ORDER.length).forEach((note, i) => {
+    const cy = y + (PAD + ROW * (LEGEND_ORDER.length + i) + ROW / 2) * k;
+    setAttrs(parent.plain(note), { x: x + PAD * k, y: cy, dy: '0.35em', 'font-size': FONT_PX * k, fill: '#222222' });
   });
 }
 
@@ -203,7 +210,7 @@ export function renderUnionDiffSvg(union: Topology, marks: DiffMarks, options: D
   }), frame);
   const all = { ...scene, extent: { x0: Math.min(scene.extent.x0, extent.x0), y0: Math.min(scene.extent.y0, extent.y0), x1: Math.max(scene.extent.x1, extent.x1), y1: Math.max(scene.extent.y1, extent.y1) } };
 
-  const rows = legendLabels(nodes, edges);
+  const rows = [...legendLabels(nodes, edges), ...(options.notes ?? [])];
   const fitted = fitPicture(all, { fixed: null, size, minW: 240, minH: 150, legend: (k) => legendSize(rows, k), obstacles: clusters.titles.map(toRect) });
   drawLabels(leaders, labels, inner, all, fitted);
   const { box } = fitted;

@@ -77,7 +77,7 @@ export function historyRoutes(o: HistoryDeps) {
 }
 
 /** `?from=N&to=M`: two versions (tombstones included); default the latest against the one before it. */
-async function diffPair(c: Context, col: VersionedCollection, id: string) {
+export async function diffPair(c: Context, col: VersionedCollection, id: string) {
   const { once } = params(c, ['from', 'to']);
   const numbers = col.versionNumbers(id);
   const rawTo = once('to'), rawFrom = once('from');
