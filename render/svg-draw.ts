@@ -120,7 +120,7 @@ const nodeMarkup = (n: TopologyNode, at: Pt, markup: string) =>
   elementMarkup('g', { transform: `translate(${fmt(at[0])},${fmt(at[1])})` },
     elementMarkup('title', {}, escapeText(n.name)) + markup);
 
-interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect; markup: string; text: boolean }
+interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect; markup: string; text: boolean; said: string }
 
 const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x + b.x1, y1: y + b.y1 });
 const moved = (p: Placed) => Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]) > ANCHOR_AFTER_PX;
@@ -153,7 +153,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       textPx = Math.min(textPx, shown.minPx);
       hiddenPx = Math.max(hiddenPx, shown.hiddenPx);
       const box = markerBox(shown.markup, size(n, 'computed_width', 10), size(n, 'computed_height', 10));
-      placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text });
+      placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text, said: shown.hiddenText });
     }
     return { placed, groupNodes };
   });
@@ -284,7 +284,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       leafMarkup.push(nodeMarkup(p.node, p.shown, p.markup));
       if (p.text) continue;
       const name = p.node.name;
-      labels.push({ text: labelText(name), marker: box, degree: degree.get(ns)?.get(name) ?? 0, capacity: capacity.get(ns)?.get(name) ?? 0, name });
+      // One labelling scheme at every size: a node whose template's text is too small to show here is labelled with that text.
+      labels.push({ text: labelText(p.said || name), marker: box, degree: degree.get(ns)?.get(name) ?? 0, capacity: capacity.get(ns)?.get(name) ?? 0, name });
     }
     if (anchorMarkup.length > 0) {
       const anchors = setAttrs(target.nodes.group(), { class: 'anchors', fill: style.color, stroke: '#555555', 'stroke-width': 0.8, 'stroke-opacity': 0.8 });

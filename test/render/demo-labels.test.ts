@@ -62,6 +62,25 @@ describe('The demo map picture', () => {
   }
 });
 
+describe('The demo map\'s labelling at every size', () => {
+  it('labels a node with the text its template shows at full size (its caption), else its name, at every size', async () => {
+    const map = JSON.parse(await get(`/api/v1/public/output/map/${mapId}/json/`, false)) as { configuration: { layers: { mapjson: string }[] } };
+    const nodes = map.configuration.layers.flatMap((l) => (JSON.parse(l.mapjson) as { nodes: { name: string; children?: unknown; meta: { svg?: string } }[] }).nodes)
+      .filter((n) => !n.children);
+    // What each node says: the text its template draws, else its name.
+    const says = new Set(nodes.map((n) => [...String(n.meta.svg ?? '').matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1].trim()).join(' ') || n.name));
+    const captioned = nodes.filter((n) => String(n.meta.svg ?? '').includes('<text')).map((n) => n.name);
+    assert.ok(captioned.length > 0, 'the demo has captioned routers');
+    for (const size of ['', '?width=600', '?width=400']) {
+      const p = pictureBoxes(await get(`/api/v1/public/output/map/${mapId}/svg/${size}`, false));
+      const labels = p.labels.map((l) => l.name);
+      assert.ok(labels.length >= 5, `${size}: ${labels}`);
+      assert.deepEqual(labels.filter((x) => !says.has(x)), [], `${size}: labels saying what the node does not say at full size`);
+      assert.deepEqual(labels.filter((x) => captioned.includes(x)), [], `${size}: a captioned router labelled by its name`);
+    }
+  });
+});
+
 describe('The demo datasets\' pictures', () => {
   for (const layout of ['geographic', 'logical']) {
     it(`are readable in the ${layout} layout, full size and 800 px wide`, async () => {
