@@ -20,7 +20,7 @@ const MAX_SAMPLE_WIDTH = LEGEND_ROW - 4;
 
 interface Entry { text: string; color: string; width: number }
 /** A row: one entry (a layer, a value), or the capacities' entries side by side. */
-export interface LegendRow { entries: Entry[]; indent: boolean }
+export interface LegendRow { entries: Entry[]; indent: boolean; capacity?: true }
 const one = (text: string, color: string, width: number, indent = false): LegendRow => ({ entries: [{ text, color, width }], indent });
 
 const MAX_CHARS = 48;
@@ -49,7 +49,7 @@ export function legendRows(layers: readonly { topology: Topology; style: LayerSt
   const caps = [...capacities].sort((a, b) => a[1].gbps - b[1].gbps);
   const picked = caps.length <= MAX_CAPACITY_ROWS ? caps
     : [...new Set(Array.from({ length: MAX_CAPACITY_ROWS }, (_, i) => Math.round((i * (caps.length - 1)) / (MAX_CAPACITY_ROWS - 1))))].map((i) => caps[i]);
-  if (picked.length > 0) rows.push({ entries: picked.map(([text, c]) => ({ text, color: '#555555', width: Math.min(c.width, MAX_SAMPLE_WIDTH) })), indent: false });
+  if (picked.length > 0) rows.push({ entries: picked.map(([text, c]) => ({ text, color: '#555555', width: Math.min(c.width, MAX_SAMPLE_WIDTH) })), indent: false, capacity: true });
   return rows;
 }
 
@@ -78,3 +78,19 @@ export function drawLegend(parent: G, rows: readonly LegendRow[], at: { x: numbe
     }
   });
 }
+
+/** The most of a picture's area a legend may take. */
+const MAX_SHARE = 1 / 6;
+
+/** The legends to try, largest first: every row, then without the capacities, then the layers' rows only. */
+export function legendChoices(rows: readonly LegendRow[]): LegendRow[][] {
+  const out: LegendRow[][] = [];
+  for (const keep of [(_: LegendRow) => true, (r: LegendRow) => !r.capacity, (r: LegendRow) => !r.capacity && !r.indent]) {
+    const choice = rows.filter(keep);
+    if (choice.length > 0 && !out.some((c) => c.length === choice.length)) out.push(choice);
+  }
+  return out;
+}
+
+/** Whether a legend of size `legend` takes at most a sixth of the picture `box`. */
+export const legendFits = (legend: { w: number; h: number }, box: { w: number; h: number }) => legend.w * legend.h <= MAX_SHARE * box.w * box.h;

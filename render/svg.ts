@@ -15,12 +15,12 @@ import { countryPaths, type Box } from './countries.ts';
 import { type Rect, union } from './box-index.ts';
 import { drawScene, emptyExtent, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
 import { drawLogicalLayers } from './svg-logical.ts';
-import { drawLabels, fitPicture } from './picture-fit.ts';
+import { drawLabels, fitPicture, type Fitted } from './picture-fit.ts';
 import { fitAspect, sizeAttributes, textScale, toBox, toRect, type PictureSize } from './picture-size.ts';
 import { MIN_TEXT_PX } from './template-text.ts';
 import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
-import { drawLegend, LEGEND_PAD, LEGEND_ROW, legendRows, legendSize } from './legend.ts';
+import { drawLegend, LEGEND_PAD, LEGEND_ROW, legendChoices, legendFits, legendRows, legendSize, type LegendRow } from './legend.ts';
 import { edgeColoring } from './edge-colors.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 import { PICTURE_FONT_FAMILY } from './picture-font.ts';
@@ -126,14 +126,22 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   if (logical.clusters.titles.length === 0) titles.remove();
   const scene = mergeScenes(geoScene, logical.scene, logical.box);
 
-  const rows = legendRows(input.layers);
-  const showLegend = input.showLegend && rows.length > 0;
   const fixed = frame?.fixed ? (logical.box ? toBox(union(toRect(frame.fixed), toRect(logical.box))) : frame.fixed) : null;
-  const fitted = fitPicture(scene, {
-    fixed, size, minW: 200, minH: 150, legend: showLegend ? (k) => legendSize(rows, k) : null,
-    // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
-    obstacles: logical.clusters.titles.map(toRect),
-  });
+  // The legend takes at most a sixth of the picture: fewer rows where the whole one would take more, none where even
+  // the layers' rows would (legend.ts legendChoices).
+  const choices = input.showLegend ? legendChoices(legendRows(input.layers)) : [];
+  let rows: LegendRow[] | null = null;
+  let fitted!: Fitted;
+  for (const choice of [...choices, null]) {
+    rows = choice;
+    fitted = fitPicture(scene, {
+      fixed, size, minW: 200, minH: 150, legend: choice ? (k) => legendSize(choice, k) : null,
+      // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
+      obstacles: logical.clusters.titles.map(toRect),
+    });
+    if (!choice || legendFits(legendSize(choice, fitted.k), fitted.box)) break;
+  }
+  const showLegend = rows !== null;
   // The picture's scale came out other than foreseen (a logical panel; labels): draw it again at that scale rather than
   // show text under a legible size, leave out text that would have been legible, or spread markers (geographic layers
   // only) closer than 3 px; a third time, with a little room, if that framing came out smaller still.
@@ -144,7 +152,7 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   // Cluster titles too small to read at this size are left out, like template text; each cluster's box keeps its name in a <title>.
   for (const title of titles.children()) if (Number(title.attr('font-size')) / fitted.k < MIN_TEXT_PX) title.remove();
   const { box } = fitted;
-  if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), rows, fitted.legendAt, fitted.k);
+  if (rows && fitted.legendAt) drawLegend(g({ class: 'legend' }), rows, fitted.legendAt, fitted.k);
   // Land only where the geography is: not under the logical panel.
   const landBox = logical.box && geoScene ? { ...box, w: Math.max(0, logical.box.x - box.x) } : box;
 
