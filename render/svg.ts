@@ -141,7 +141,6 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
     });
     if (!choice || legendFits(legendSize(choice, fitted.k), fitted.box)) break;
   }
-  const showLegend = rows !== null;
   // The picture's scale came out other than foreseen (a logical panel; labels): draw it again at that scale rather than
   // show text under a legible size, leave out text that would have been legible, or spread markers (geographic layers
   // only) closer than 3 px; a third time, with a little room, if that framing came out smaller still.
