@@ -27,6 +27,7 @@ import { layOut } from './layout-client.ts';
 import type { LayoutResult } from './layout-thread.mjs';
 import { centralUnits, elkGraph, groupTree, type Variant } from './logical-graph.ts';
 import { routeCrossings } from './route-crossings.ts';
+import { stressDrawing } from './stress-drawing.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
 
 export { bfsLevels } from './logical-graph.ts';
@@ -177,6 +178,20 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     if (off(wrapped.aspect) < off(best.aspect)) best = wrapped;
   }
 
+  // 3. A mesh or a ring is not a hierarchy: its stress layout (as neato's: circuits short and alike, straight, a ring
+  // drawn round) is kept when it has no edge through a node and no more crossings than the layered drawing. Only for
+  // graphs without groups (ELK draws those as clusters) that are not trees (which are hierarchies), and small ones.
+  if (small && groups.length === 0 && !isForest(nodes.length, ends)) {
+    const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
+    const geo = nodes.every((n) => hasPlace(n.coordinate)) ? nodes.map((n) => n.coordinate) : undefined;
+    const stress = stressDrawing(boxes, ends, geo);
+    if (stress) {
+      const centre = (i: number): [number, number] => { const [x, y, w, h] = stress.nodes[`n${i}`]; return [x + w / 2, y + h / 2]; };
+      const crossings = routeCrossings(ends, Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [centre(a), centre(b)]])));
+      if (crossings <= best.crossings) best = { out: stress, flipped: ends.map(() => false), crossings, aspect: stress.width / stress.height, across: false };
+    }
+  }
+
   const { out, flipped } = best;
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);
   const scale = Math.min(LNG_SPAN / W, LAT_SPAN / H);
@@ -199,6 +214,21 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   });
   return { bends, pixelsPerDegree: 1 / scale };
 }
+
+/** Whether the circuits form no cycle (a tree or several): a hierarchy, drawn in layers. */
+function isForest(n: number, ends: readonly [number, number][]): boolean {
+  const parent = [...Array(n).keys()];
+  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+  for (const [a, b] of ends) {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra === rb) return false;
+    parent[ra] = rb;
+  }
+  return true;
+}
+
+/** A node placed by its data (not the [0, 0] of a node without coordinates). */
+const hasPlace = (c: LatLng | undefined) => Array.isArray(c) && Number.isFinite(c[0]) && Number.isFinite(c[1]) && !(c[0] === 0 && c[1] === 0);
 
 /** Up to `k` roots, the most central units first (by eccentricity, logical-graph.ts): their drawings have the fewest layers, nearest a dashboard's shape. */
 function rootsToTry(units: number, links: [number, number][], k: number): number[] {

@@ -1,0 +1,67 @@
+// A logical drawing by stress layout (stress-layout.ts), in the shape ELK's
+// drawings have (layout-thread.mjs LayoutResult: node boxes, edge routes),
+// so logical-layout.ts can weigh it against ELK's and keep the better:
+// straight circuits centre to centre, nodes spaced so no two boxes come
+// closer than GAP, or no drawing (null) when a circuit would pass through a
+// node it does not end at.
+import type { LayoutResult } from './layout-thread.mjs';
+import type { Pt } from './paths.ts';
+import { stressLayout } from './stress-layout.ts';
+
+/** Ideal circuit length and the least room between two node boxes (px), as ELK's spacing. */
+const LENGTH = 70;
+const GAP = 20;
+const MARGIN = 12;
+/** A drawing taller than wide (ASPECT[0]) is stretched wider to ASPECT[1], no further: stretching lengthens circuits. A wide one is left as it is. */
+const ASPECT = [1, 1.1];
+
+type Box = { w: number; h: number };
+
+/** Whether segment p-q enters box b (centre c, shrunk by 1 px: grazing is not through). */
+function enters(p: Pt, q: Pt, c: Pt, b: Box): boolean {
+  const x0 = c[0] - b.w / 2 + 1, x1 = c[0] + b.w / 2 - 1, y0 = c[1] - b.h / 2 + 1, y1 = c[1] + b.h / 2 - 1;
+  let t0 = 0, t1 = 1;
+  const dx = q[0] - p[0], dy = q[1] - p[1];
+  for (const [pp, qq] of [[-dx, p[0] - x0], [dx, x1 - p[0]], [-dy, p[1] - y0], [dy, y1 - p[1]]]) {
+    if (Math.abs(pp) < 1e-12) { if (qq < 0) return false; continue; }
+    const t = qq / pp;
+    if (pp < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
+  }
+  return t1 - t0 > 1e-9;
+}
+
+export function stressDrawing(boxes: readonly Box[], ends: readonly (readonly [number, number])[], geo?: readonly Pt[]): LayoutResult | null {
+  const n = boxes.length;
+  const at = stressLayout(n, ends, LENGTH, geo);
+  // Spread evenly until no two boxes come within GAP of each other (a scale keeps the shape and its compass order).
+  let scale = 1;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const dx = Math.abs(at[i][0] - at[j][0]), dy = Math.abs(at[i][1] - at[j][1]);
+      const needX = (boxes[i].w + boxes[j].w) / 2 + GAP, needY = (boxes[i].h + boxes[j].h) / 2 + GAP;
+      const s = Math.min(dx > 1e-9 ? needX / dx : Infinity, dy > 1e-9 ? needY / dy : Infinity);
+      if (Number.isFinite(s)) scale = Math.max(scale, s);
+    }
+  }
+  // A dashboard is wider than tall: a tall drawing is stretched sideways, which keeps the compass order and every
+  // crossing as it was, and only ever moves boxes apart.
+  const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
+  const aspect = span(0) / Math.max(span(1), 1e-9);
+  const [fx, fy] = aspect < ASPECT[0] ? [ASPECT[1] / aspect, 1] : [1, 1];
+  for (const p of at) { p[0] *= scale * fx; p[1] *= scale * fy; }
+  scale = 1;
+  const x0 = Math.min(...at.map((p, i) => p[0] * scale - boxes[i].w / 2)) - MARGIN;
+  const y0 = Math.min(...at.map((p, i) => p[1] * scale - boxes[i].h / 2)) - MARGIN;
+  const c = at.map((p): Pt => [p[0] * scale - x0, p[1] * scale - y0]);
+  for (const [a, b] of ends) {
+    for (let k = 0; k < n; k++) if (k !== a && k !== b && enters(c[a], c[b], c[k], boxes[k])) return null;
+  }
+  const out: LayoutResult = { width: 0, height: 0, nodes: {}, routes: {} };
+  c.forEach((p, i) => {
+    out.nodes[`n${i}`] = [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h];
+    out.width = Math.max(out.width, p[0] + boxes[i].w / 2 + MARGIN);
+    out.height = Math.max(out.height, p[1] + boxes[i].h / 2 + MARGIN);
+  });
+  ends.forEach((_, k) => { out.routes[`e${k}`] = []; });
+  return out;
+}
