@@ -325,3 +325,17 @@ describe('The diff picture', () => {
     assertReadable(svg, [...names], 'diff');
   });
 });
+
+describe('A dense metro region at a dashboard panel\'s size', () => {
+  it('labels every one of 22 sites in 1119x310 (with leader lines where needed), overlapping nothing', async () => {
+    const more: Record<string, [number, number]> = {
+      BRU1: [50.850, 4.351], BRU2: [50.840, 4.380], DUS1: [51.227, 6.773], CGN1: [50.937, 6.960], MUC1: [48.137, 11.575], MUC2: [48.150, 11.540],
+    };
+    const all = { ...SITES, ...more };
+    const names = Object.keys(all);
+    const chain = names.slice(1).map((n, i) => rec(String(i + 1), `${names[i]}-${n}`, ep(names[i], ...all[names[i]]), ep(n, ...all[n])));
+    const t = await buildTopology(chain, { name: 'Metros', layout: 'geographic' });
+    const p = assertReadable(renderTopologySvg(t, { width: 1119, height: 310 }), names, '1119x310');
+    assert.deepEqual(names.filter((n) => !p.labels.some((l) => l.name === n)), [], 'every site labelled');
+  });
+});
