@@ -30,6 +30,45 @@ function enters(p: Pt, q: Pt, c: Pt, b: Box): boolean {
   return t1 - t0 > 1e-9;
 }
 
+/** Rounds of nudging nodes off the circuits that pass through them. */
+const NUDGES = 30;
+
+/**
+ * Nudges each node a circuit passes through off it, across the circuit, just
+ * far enough for its box to clear the line (neato leaves such crossings as
+ * they are); true when no circuit passes through a node and no two boxes
+ * overlap afterwards.
+ */
+function clearPaths(c: Pt[], boxes: readonly Box[], ends: readonly (readonly [number, number])[]): boolean {
+  const n = c.length;
+  for (let round = 0; round < NUDGES; round++) {
+    let hit = false;
+    for (const [a, b] of ends) {
+      for (let k = 0; k < n; k++) {
+        if (k === a || k === b || !enters(c[a], c[b], c[k], boxes[k])) continue;
+        hit = true;
+        const [dx, dy] = [c[b][0] - c[a][0], c[b][1] - c[a][1]];
+        const len = Math.hypot(dx, dy) || 1;
+        let [nx, ny] = [-dy / len, dx / len];
+        const side = (c[k][0] - c[a][0]) * nx + (c[k][1] - c[a][1]) * ny;
+        if (side < 0) [nx, ny] = [-nx, -ny];
+        // Far enough that the box's nearest corner clears the line, plus a little.
+        const reach = (Math.abs(nx) * boxes[k].w + Math.abs(ny) * boxes[k].h) / 2 + 4;
+        const by = reach - Math.abs(side);
+        c[k] = [c[k][0] + nx * by, c[k][1] + ny * by];
+      }
+    }
+    if (!hit) break;
+  }
+  for (const [a, b] of ends) for (let k = 0; k < n; k++) if (k !== a && k !== b && enters(c[a], c[b], c[k], boxes[k])) return false;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (Math.abs(c[i][0] - c[j][0]) < (boxes[i].w + boxes[j].w) / 2 && Math.abs(c[i][1] - c[j][1]) < (boxes[i].h + boxes[j].h) / 2) return false;
+    }
+  }
+  return true;
+}
+
 export function stressDrawing(boxes: readonly Box[], ends: readonly (readonly [number, number])[], geo?: readonly Pt[]): LayoutResult | null {
   const n = boxes.length;
   const at = stressLayout(n, ends, LENGTH, geo);
@@ -53,9 +92,7 @@ export function stressDrawing(boxes: readonly Box[], ends: readonly (readonly [n
   const x0 = Math.min(...at.map((p, i) => p[0] * scale - boxes[i].w / 2)) - MARGIN;
   const y0 = Math.min(...at.map((p, i) => p[1] * scale - boxes[i].h / 2)) - MARGIN;
   const c = at.map((p): Pt => [p[0] * scale - x0, p[1] * scale - y0]);
-  for (const [a, b] of ends) {
-    for (let k = 0; k < n; k++) if (k !== a && k !== b && enters(c[a], c[b], c[k], boxes[k])) return null;
-  }
+  if (!clearPaths(c, boxes, ends)) return null;
   const out: LayoutResult = { width: 0, height: 0, nodes: {}, routes: {} };
   c.forEach((p, i) => {
     out.nodes[`n${i}`] = [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h];
