@@ -7,6 +7,8 @@
 import type { LayoutResult } from './layout-thread.mjs';
 import type { Pt } from './paths.ts';
 import { stressLayout } from './stress-layout.ts';
+import { octilinear } from './octilinear.ts';
+import { routeCrossings } from './route-crossings.ts';
 
 /** Ideal circuit length and the least room between two node boxes (px), as ELK's spacing. */
 const LENGTH = 70;
@@ -69,30 +71,55 @@ function clearPaths(c: Pt[], boxes: readonly Box[], ends: readonly (readonly [nu
   return true;
 }
 
-export function stressDrawing(boxes: readonly Box[], ends: readonly (readonly [number, number])[], geo?: readonly Pt[]): LayoutResult | null {
-  const n = boxes.length;
-  const at = stressLayout(n, ends, LENGTH, geo);
-  // Spread evenly until no two boxes come within GAP of each other (a scale keeps the shape and its compass order).
+/** The factor that spreads `at` evenly until no two boxes come within GAP of each other (a scale keeps angles and compass order). */
+function spreadScale(at: readonly Pt[], boxes: readonly Box[]): number {
   let scale = 1;
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
+  for (let i = 0; i < at.length; i++) {
+    for (let j = i + 1; j < at.length; j++) {
       const dx = Math.abs(at[i][0] - at[j][0]), dy = Math.abs(at[i][1] - at[j][1]);
       const needX = (boxes[i].w + boxes[j].w) / 2 + GAP, needY = (boxes[i].h + boxes[j].h) / 2 + GAP;
       const s = Math.min(dx > 1e-9 ? needX / dx : Infinity, dy > 1e-9 ? needY / dy : Infinity);
       if (Number.isFinite(s)) scale = Math.max(scale, s);
     }
   }
-  // A dashboard is wider than tall: a tall drawing is stretched sideways, which keeps the compass order and every
-  // crossing as it was, and only ever moves boxes apart.
-  const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
-  const aspect = span(0) / Math.max(span(1), 1e-9);
-  const [fx, fy] = aspect < ASPECT[0] ? [ASPECT[1] / aspect, 1] : [1, 1];
-  for (const p of at) { p[0] *= scale * fx; p[1] *= scale * fy; }
-  scale = 1;
+  return scale;
+}
+
+const straightCrossings = (at: readonly Pt[], ends: readonly (readonly [number, number])[]) =>
+  routeCrossings(ends as [number, number][], Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [at[a], at[b]]])));
+
+/**
+ * Positions spread apart, shifted to start at MARGIN, with every circuit
+ * clear of the nodes it does not end at; null when that cannot be had.
+ */
+function placed(at: readonly Pt[], boxes: readonly Box[], ends: readonly (readonly [number, number])[]): Pt[] | null {
+  const scale = spreadScale(at, boxes);
   const x0 = Math.min(...at.map((p, i) => p[0] * scale - boxes[i].w / 2)) - MARGIN;
   const y0 = Math.min(...at.map((p, i) => p[1] * scale - boxes[i].h / 2)) - MARGIN;
   const c = at.map((p): Pt => [p[0] * scale - x0, p[1] * scale - y0]);
-  if (!clearPaths(c, boxes, ends)) return null;
+  return clearPaths(c, boxes, ends) ? c : null;
+}
+
+/** `at`, stretched sideways in place to ASPECT[1] when it is taller than ASPECT[0] allows. */
+function widen(at: Pt[]): Pt[] {
+  const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
+  const aspect = span(0) / Math.max(span(1), 1e-9);
+  if (aspect < ASPECT[0]) for (const p of at) p[0] *= ASPECT[1] / aspect;
+  return at;
+}
+
+export function stressDrawing(boxes: readonly Box[], ends: readonly (readonly [number, number])[], geo?: readonly Pt[]): LayoutResult | null {
+  const at = stressLayout(boxes.length, ends, LENGTH, geo);
+  // A dashboard is wider than tall: a tall drawing is stretched sideways, which keeps the compass order and every
+  // crossing as it was, and only ever moves nodes apart.
+  widen(at);
+  // With geography, the schematic: circuits straightened towards 0/45/90 degrees (octilinear.ts), kept where that
+  // adds no crossing and the nodes can still be placed clear of the circuits (widened again if it came out tall:
+  // its level and upright circuits stay so).
+  const schematic = geo ? widen(octilinear(at, ends)) : null;
+  const c = (schematic && straightCrossings(schematic, ends) <= straightCrossings(at, ends) ? placed(schematic, boxes, ends) : null)
+    ?? placed(at, boxes, ends);
+  if (!c) return null;
   const out: LayoutResult = { width: 0, height: 0, nodes: {}, routes: {} };
   c.forEach((p, i) => {
     out.nodes[`n${i}`] = [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h];

@@ -11,7 +11,8 @@
 //   area per node: the box around nodes and edges over the node count, in
 //     node spacings squared;
 //   compass order kept: for nodes with coordinates, the share of pairs whose
-//     east-west and north-south order the drawing keeps.
+//     east-west and north-south order the drawing keeps;
+//   octilinear: the share of edges whose ends lie at 0/45/90 degrees (5 off).
 import { crossings, throughNodes, type Drawing, type P } from './layout-geometry.ts';
 
 export interface Quality {
@@ -23,6 +24,8 @@ export interface Quality {
   areaPerNode: number;
   /** Share of node pairs (and axes) in compass order; null without coordinates. */
   compassKept: number | null;
+  /** Share of edges whose ends lie within 5 degrees of a multiple of 45 from each other (a schematic's lines). */
+  octilinear: number;
 }
 
 const centre = (r: { x: number; y: number; w: number; h: number }): P => [r.x + r.w / 2, r.y + r.h / 2];
@@ -91,10 +94,18 @@ export function quality(d: Drawing, geo?: ReadonlyMap<string, readonly [number, 
     bends: d.lines.reduce((s, l) => s + bendsOf(l.pts), 0),
     areaPerNode: Number.isFinite(x0) ? ((x1 - x0) * (y1 - y0)) / (unit * unit) / Math.max(1, names.length) : 0,
     compassKept,
+    octilinear: d.lines.length === 0 ? 1 : d.lines.filter((l) => {
+      const [a, b] = [d.nodes.get(l.a), d.nodes.get(l.b)];
+      if (!a || !b) return false;
+      const [p, q] = [centre(a), centre(b)];
+      const angle = Math.atan2(q[1] - p[1], q[0] - p[0]), octant = Math.PI / 4;
+      return Math.abs(angle - Math.round(angle / octant) * octant) <= (5 * Math.PI) / 180;
+    }).length / d.lines.length,
   };
 }
 
 /** One printed line of a quality, for the bench and test messages. */
 export const describeQuality = (q: Quality) =>
   `${q.crossings} crossings, ${q.through} edges through nodes, edge length total ${q.totalLength.toFixed(1)} (CV ${q.lengthCv.toFixed(2)}), ` +
-  `${q.bends} bends, area per node ${q.areaPerNode.toFixed(1)}${q.compassKept === null ? '' : `, compass order kept ${(100 * q.compassKept).toFixed(0)}%`}`;
+  `${q.bends} bends, area per node ${q.areaPerNode.toFixed(1)}${q.compassKept === null ? '' : `, compass order kept ${(100 * q.compassKept).toFixed(0)}%`}, ` +
+  `${(100 * q.octilinear).toFixed(0)}% of edges at 0/45/90 degrees`;

@@ -37,6 +37,18 @@ describe('a ring', () => {
   });
 });
 
+describe('a backbone with coordinates (Abilene)', () => {
+  it('is drawn as a schematic: circuits at 0/45/90 degrees, straight, the compass order mostly kept, no crossing', async () => {
+    const g = backbones().find((b) => b.name.includes('abilene'))!;
+    const { d, geo } = await drawn(g);
+    const q = quality(d, geo);
+    assert.equal(q.crossings, 0, describeQuality(q));
+    assert.equal(q.bends, 0, describeQuality(q));
+    assert.ok(q.octilinear >= 0.9, describeQuality(q));
+    assert.ok(q.compassKept! >= 0.85, describeQuality(q));
+  });
+});
+
 describe('the corpus beside dot and neato', { skip: !DOT }, () => {
   for (const g of [ring(6), dualHomed(), mesh(40, 70), ...backbones(), ...demoGraphs()]) {
     it(`${g.name}: no edge through a node, at most dot's crossings`, async () => {
