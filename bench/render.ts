@@ -29,6 +29,7 @@ import { markerBox } from '../render/marker-box.ts';
 import { spreadMarkers } from '../render/spread.ts';
 import { placeLabels } from '../render/labels.ts';
 import { benchLogical } from './render-logical.ts';
+import { benchQuality } from './render-quality.ts';
 import { benchReadable } from './render-readable.ts';
 import { escapeAttr, escapeText } from '../svg-safety/sanitize.ts';
 import type { Topology } from '../render/types.ts';
@@ -180,6 +181,7 @@ export async function benchRender(): Promise<string[]> {
   lines.push(...(await benchReadable()));
   note('logical layouts beside dot');
   lines.push(...await benchLogical(generateGraph, has('dot')));
+  lines.push(...await benchQuality(has('dot') && has('neato')));
   return lines;
 }
 

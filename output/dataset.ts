@@ -3,7 +3,7 @@
 // its versions. Everything that shapes an output is in its cache key or read
 // through the loaders (their dependencies): a new parameter that changes the
 // answer must join the key, or requests differing by it would share one output.
-import { renderDiffSvg } from '../render/diff-svg.ts';
+import { datasetDiffSvg } from '../history/diff-picture.ts';
 import { buildTopology } from '../render/topology.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
 import type { Layout } from '../render/types.ts';
@@ -43,12 +43,8 @@ export async function datasetTopology(a: DatasetAsk, load: LayerLoaders) {
 export const diffPictureKey = (id: string, from: StoredVersion, to: StoredVersion, layout: Layout, size: { width?: number; height?: number }) =>
   ['diff', id, from.version, to.version, layout, sizeKey(size)].join('\n');
 
-/** The picture of a change (added green, removed dashed red, changed amber). */
+/** The picture of a change (added green, removed dashed red, changed amber): both versions laid out once, marked by the JSON diff (history/diff-picture.ts). */
 export async function diffPicture(store: Store, from: StoredVersion, to: StoredVersion, layout: Layout, size: { width?: number; height?: number }) {
-  const topology = async (v: StoredVersion) => {
-    const side = await datasetSide(store, v);
-    return buildTopologyCached(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
-  };
-  const [before, after] = await Promise.all([topology(from), topology(to)]);
-  return renderDiffSvg(before, after, { layout, ...size });
+  const [before, after] = await Promise.all([datasetSide(store, from), datasetSide(store, to)]);
+  return datasetDiffSvg(before, after, { layout, ...size });
 }

@@ -14,9 +14,11 @@ import type { Pt } from './paths.ts';
 export function follow(at: Pt[], da: Pt, db: Pt, e: TopologyEdge, minApart: number): Pt[] {
   const lens = [0];
   for (let i = 1; i < at.length; i++) lens.push(lens[i - 1] + Math.hypot(at[i][0] - at[i - 1][0], at[i][1] - at[i - 1][1]));
-  const total = lens[lens.length - 1] || 1;
+  const total = lens[lens.length - 1];
   const pts = at.map(([x, y], i): Pt => {
-    const t = lens[i] / total;
+    // A circuit between two routers of one site starts with its points at one place: blended by index, its ends go
+    // to their two markers and it is drawn as a short bar between them (by length, all would follow the first: a loop).
+    const t = total > 0 ? lens[i] / total : i / (at.length - 1);
     return [x + da[0] * (1 - t) + db[0] * t, y + da[1] * (1 - t) + db[1] * t];
   });
   const k = Number(e.meta.parallel_count ?? 1), i = Number(e.meta.parallel_index ?? 0);

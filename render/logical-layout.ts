@@ -27,6 +27,7 @@ import { layOut } from './layout-client.ts';
 import type { LayoutResult } from './layout-thread.mjs';
 import { centralUnits, elkGraph, groupTree, type Variant } from './logical-graph.ts';
 import { routeCrossings } from './route-crossings.ts';
+import { stressDrawing } from './stress-drawing.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
 
 export { bfsLevels } from './logical-graph.ts';
@@ -137,45 +138,65 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   };
   const better = (a: Drawing, b: Drawing) => a.crossings < b.crossings || (a.crossings === b.crossings && off(a.aspect) < off(b.aspect) - 1e-9);
 
-  // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
-  let root: number | undefined;
-  let best = await draw({ levelsAsLayers: !small });
-  if (small) {
-    const links = ends.map(([a, b]) => [tree.unit[a], tree.unit[b]] as [number, number]);
-    const tries = Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / size)) - 1;
-    for (const r of rootsToTry(tree.units, links, tries)) {
-      if (best.crossings === 0) break;
-      const next = await draw({ root: r });
-      if (better(next, best)) { best = next; root = r; }
+  // A mesh or a ring is not a hierarchy: its stress layout (as neato's: circuits short and alike, straight, a ring
+  // drawn round; a schematic with coordinates) is kept when it has no edge through a node and no more crossings than
+  // the layered drawing, which is not drawn at all when the stress layout has no crossing. Only for graphs without
+  // groups (ELK draws those as clusters) that are not trees (which are hierarchies), and small ones.
+  let stressed: Drawing | null = null;
+  if (small && groups.length === 0 && !isForest(nodes.length, ends)) {
+    const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
+    const geo = nodes.every((n) => hasPlace(n.coordinate)) ? nodes.map((n) => n.coordinate) : undefined;
+    const stress = stressDrawing(boxes, ends, geo);
+    if (stress) {
+      const centre = (i: number): [number, number] => { const [x, y, w, h] = stress.nodes[`n${i}`]; return [x + w / 2, y + h / 2]; };
+      const crossings = routeCrossings(ends, Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [centre(a), centre(b)]])));
+      stressed = { out: stress, flipped: ends.map(() => false), crossings, aspect: stress.width / stress.height, across: false };
     }
   }
-  // 2. Its shape: spaced out within layers towards 16:10 (no crossing more), else wrapped if it is a strip.
-  if (small && !good(best.aspect)) {
-    const tried: Drawing[] = [];
-    // Spacing within layers widens a top-to-bottom drawing and heightens a left-to-right one; the aspect ratio
-    // follows it about linearly, so two drawings per direction give the spacing to ask for.
-    const stretch = async (direction: string, first?: Drawing) => {
-      const at = (spacing: number) => draw({ root, options: { 'elk.direction': direction, 'elk.spacing.nodeNode': String(spacing) } });
-      const lo = first ?? await at(SPACING);
-      tried.push(lo);
-      if (good(lo.aspect)) return;
-      const hi = await at(MAX_SPACING);
-      tried.push(hi);
-      if ((lo.aspect - TARGET_ASPECT) * (hi.aspect - TARGET_ASPECT) < 0) {
-        tried.push(await at(Math.round(SPACING + ((TARGET_ASPECT - lo.aspect) / (hi.aspect - lo.aspect)) * (MAX_SPACING - SPACING))));
+  const layered = async (): Promise<Drawing> => {
+    // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
+    let root: number | undefined;
+    let best = await draw({ levelsAsLayers: !small });
+    if (small) {
+      const links = ends.map(([a, b]) => [tree.unit[a], tree.unit[b]] as [number, number]);
+      const tries = Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / size)) - 1;
+      for (const r of rootsToTry(tree.units, links, tries)) {
+        if (best.crossings === 0) break;
+        const next = await draw({ root: r });
+        if (better(next, best)) { best = next; root = r; }
       }
-    };
-    // Top to bottom, spacing gains at most about 1.7x (0.75 to 1.29 on the North America demo): not tried from further off.
-    if (best.aspect < GOOD[0] && best.aspect * 1.7 >= GOOD[0]) await stretch('DOWN', best);
-    if (!tried.some((d) => good(d.aspect))) await stretch('RIGHT');
-    for (const d of tried) if (d.crossings <= best.crossings && off(d.aspect) < off(best.aspect)) best = d;
-  }
-  // Wrapping cuts the layers' axis only: it helps a strip along the layers (a long chain; wide when laid left to right),
-  // never one across them (a top-to-bottom drawing too wide).
-  if (best.aspect < STRIP[0] || (best.across && best.aspect > STRIP[1])) {
-    const wrapped = await draw({ root, options: WRAP_OPTIONS, levelsAsLayers: !small });
-    if (off(wrapped.aspect) < off(best.aspect)) best = wrapped;
-  }
+    }
+    // 2. Its shape: spaced out within layers towards 16:10 (no crossing more), else wrapped if it is a strip.
+    if (small && !good(best.aspect)) {
+      const tried: Drawing[] = [];
+      // Spacing within layers widens a top-to-bottom drawing and heightens a left-to-right one; the aspect ratio
+      // follows it about linearly, so two drawings per direction give the spacing to ask for.
+      const stretch = async (direction: string, first?: Drawing) => {
+        const at = (spacing: number) => draw({ root, options: { 'elk.direction': direction, 'elk.spacing.nodeNode': String(spacing) } });
+        const lo = first ?? await at(SPACING);
+        tried.push(lo);
+        if (good(lo.aspect)) return;
+        const hi = await at(MAX_SPACING);
+        tried.push(hi);
+        if ((lo.aspect - TARGET_ASPECT) * (hi.aspect - TARGET_ASPECT) < 0) {
+          tried.push(await at(Math.round(SPACING + ((TARGET_ASPECT - lo.aspect) / (hi.aspect - lo.aspect)) * (MAX_SPACING - SPACING))));
+        }
+      };
+      // Top to bottom, spacing gains at most about 1.7x (0.75 to 1.29 on the North America demo): not tried from further off.
+      if (best.aspect < GOOD[0] && best.aspect * 1.7 >= GOOD[0]) await stretch('DOWN', best);
+      if (!tried.some((d) => good(d.aspect))) await stretch('RIGHT');
+      for (const d of tried) if (d.crossings <= best.crossings && off(d.aspect) < off(best.aspect)) best = d;
+    }
+    // Wrapping cuts the layers' axis only: it helps a strip along the layers (a long chain; wide when laid left to right),
+    // never one across them (a top-to-bottom drawing too wide).
+    if (best.aspect < STRIP[0] || (best.across && best.aspect > STRIP[1])) {
+      const wrapped = await draw({ root, options: WRAP_OPTIONS, levelsAsLayers: !small });
+      if (off(wrapped.aspect) < off(best.aspect)) best = wrapped;
+    }
+    return best;
+  };
+  let best = stressed?.crossings === 0 ? stressed : await layered();
+  if (stressed && stressed.crossings <= best.crossings) best = stressed;
 
   const { out, flipped } = best;
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);
@@ -199,6 +220,21 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   });
   return { bends, pixelsPerDegree: 1 / scale };
 }
+
+/** Whether the circuits form no cycle (a tree or several): a hierarchy, drawn in layers. */
+function isForest(n: number, ends: readonly [number, number][]): boolean {
+  const parent = [...Array(n).keys()];
+  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+  for (const [a, b] of ends) {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra === rb) return false;
+    parent[ra] = rb;
+  }
+  return true;
+}
+
+/** A node placed by its data (not the [0, 0] of a node without coordinates). */
+const hasPlace = (c: LatLng | undefined) => Array.isArray(c) && Number.isFinite(c[0]) && Number.isFinite(c[1]) && !(c[0] === 0 && c[1] === 0);
 
 /** Up to `k` roots, the most central units first (by eccentricity, logical-graph.ts): their drawings have the fewest layers, nearest a dashboard's shape. */
 function rootsToTry(units: number, links: [number, number][], k: number): number[] {

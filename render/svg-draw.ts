@@ -26,12 +26,16 @@ import { markerBox } from './marker-box.ts';
 import { shownMarkup } from './template-text.ts';
 import { spreadMarkers } from './spread.ts';
 import { follow } from './follow.ts';
+import { capacityWidth, formatCapacity, parseCapacity } from './capacity.ts';
+import { edgeValue, type EdgeColoring } from './edge-colors.ts';
 
 export interface LayerStyle {
   name: string;
   color: string;
   edgeWidth: number;
   logical: boolean;
+  /** Circuits coloured by a field's values (a layer's `edgeColorBy`); none: all in `color`. */
+  edgeColors?: EdgeColoring;
 }
 
 export interface Extent {
@@ -80,7 +84,11 @@ export interface SceneLayer {
   topology: Topology;
   style: LayerStyle;
   target: DrawTarget;
-  /** Layers sharing a namespace resolve circuit ends by name among all their nodes (the diff picture's statuses); default: the layer alone. */
+  /**
+   * Layers sharing a namespace are one network: a node name is drawn once (by the first layer that has it, one
+   * marker at one place, spread once) and every layer's circuits resolve their ends by name among all their
+   * nodes (a map's geographic layers; the diff picture's statuses). Default: the layer alone.
+   */
   namespace?: object;
 }
 
@@ -112,7 +120,7 @@ const nodeMarkup = (n: TopologyNode, at: Pt, markup: string) =>
   elementMarkup('g', { transform: `translate(${fmt(at[0])},${fmt(at[1])})` },
     elementMarkup('title', {}, escapeText(n.name)) + markup);
 
-interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect; markup: string; text: boolean }
+interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect; markup: string; text: boolean; said: string }
 
 const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x + b.x1, y1: y + b.y1 });
 const moved = (p: Placed) => Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]) > ANCHOR_AFTER_PX;
@@ -124,20 +132,28 @@ const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? [])
 export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   const extent = emptyExtent();
   let textPx = Infinity, hiddenPx = 0;
+  // Names drawn so far per namespace: a router in two layers of a map is one marker (the first layer's).
+  // Leaves and groups apart: one layer's site group may bear the name another layer gives a router.
+  const drawn = new Map<object, Set<string>>();
   // Project every node; leaves get the markup they show and its box.
   const perLayer = layers.map((l) => {
     const scale = l.target.textScale ?? 1;
     const placed: Placed[] = [];
     const groupNodes: [TopologyNode, Pt][] = [];
+    const ns = l.namespace ?? l;
+    let seen = drawn.get(ns);
+    if (!seen) drawn.set(ns, (seen = new Set()));
     for (const n of l.topology.nodes) {
       const p = frame.project(n.coordinate);
-      if (!valid(p)) continue;
+      const key = `${n.children ? 'g' : 'n'}:${n.name}`;
+      if (!valid(p) || seen.has(key)) continue;
+      seen.add(key);
       if (n.children) { groupNodes.push([n, p]); continue; }
       const shown = shownMarkup(safeMarkup(n.meta.svg), scale, true, l.target.halo);
       textPx = Math.min(textPx, shown.minPx);
       hiddenPx = Math.max(hiddenPx, shown.hiddenPx);
       const box = markerBox(shown.markup, size(n, 'computed_width', 10), size(n, 'computed_height', 10));
-      placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text });
+      placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text, said: shown.hiddenText });
     }
     return { placed, groupNodes };
   });
@@ -161,13 +177,30 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     for (const p of perLayer[i].placed) if (!names.has(p.node.name)) names.set(p.node.name, p);
   });
 
+  // Label priority counts every circuit at a node, whichever layer of its namespace draws it.
+  const degree = new Map<object, Map<string, number>>(), capacity = new Map<object, Map<string, number>>();
+  for (const l of layers) {
+    const ns = l.namespace ?? l;
+    const deg = degree.get(ns) ?? new Map<string, number>(), cap = capacity.get(ns) ?? new Map<string, number>();
+    degree.set(ns, deg);
+    capacity.set(ns, cap);
+    for (const e of l.topology.edges) {
+      const c = parseCapacity(e.meta.capacity);
+      for (const name of new Set(endNames(e))) {
+        deg.set(name, (deg.get(name) ?? 0) + 1);
+        if (c !== null) cap.set(name, (cap.get(name) ?? 0) + c);
+      }
+    }
+  }
+
   const markers: Rect[] = [];
   const labels: LabelRequest[] = [];
   const pieces: Scene['lines'] = [];
   layers.forEach((l, li) => {
     const { topology: t, style, target } = l;
     const { placed, groupNodes } = perLayer[li];
-    const names = byName.get(l.namespace ?? l)!;
+    const ns = l.namespace ?? l;
+    const names = byName.get(ns)!;
     // Group nodes first and faint, as Terranova draws them, so members stay readable; only where no other marker is.
     // Node colour is set once per layer and inherited: fill and `color` (templates may use currentColor).
     const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
@@ -192,18 +225,16 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     }
     target.inner.set(setAttrs(target.groups.group(), { class: 'group-nodes', opacity: 0.45, ...nodeStyle }).node, groupMarkup.join(''));
 
-    const degree = new Map<string, number>(), capacity = new Map<string, number>();
     const edgeMarkup: string[] = [];
     const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
     const tension = typeof t.pathLayout?.tension === 'number' ? t.pathLayout.tension : undefined;
-    const minApart = Math.max(6, 2.5 * style.edgeWidth);
+    const coloring = style.edgeColors;
     for (const e of t.edges) {
       const ends = endNames(e);
-      const cap = Number.parseFloat(text(e.meta.capacity));
-      for (const name of new Set(ends)) {
-        degree.set(name, (degree.get(name) ?? 0) + 1);
-        if (Number.isFinite(cap)) capacity.set(name, (capacity.get(name) ?? 0) + cap);
-      }
+      // Wider with more capacity (capacity.ts); parallel circuits kept apart by their own width.
+      const gbps = parseCapacity(e.meta.capacity);
+      const width = capacityWidth(gbps, style.edgeWidth);
+      const minApart = Math.max(6, 2.5 * width);
       const { at, lines } = frame.line(e.coordinates);
       if (at.length < 2) continue;
       // The picture grows to where the points are, not to where a line across the world's edge runs off it.
@@ -214,16 +245,23 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
         let [a, b] = [names.get(ends[0]), names.get(ends[1] ?? ends[0])];
         const d2 = (p: Placed | undefined, q: Pt) => (p ? (p.at[0] - q[0]) ** 2 + (p.at[1] - q[1]) ** 2 : Infinity);
         if (d2(a, at[0]) > d2(b, at[0])) [a, b] = [b, a];
-        const move = (p: Placed | undefined): Pt => (p ? [p.shown[0] - p.at[0], p.shown[1] - p.at[1]] : [0, 0]);
+        // A circuit ends on its nodes' markers: moved as they were spread, or, drawn in one piece, onto them (the marker
+        // may be another layer's node of that name, whose coordinates that layer's data gives a little otherwise).
+        const move = (p: Placed | undefined, end: Pt | null): Pt => (p ? [p.shown[0] - (end ?? p.at)[0], p.shown[1] - (end ?? p.at)[1]] : [0, 0]);
+        const one = lines.length === 1 ? lines[0] : null;
         // Each piece of a circuit across the world's edge moves alike: its ends are the same nodes a world apart.
-        drawn = lines.map((pts) => follow(pts, move(a), move(b), e, minApart));
+        drawn = lines.map((pts) => follow(pts, move(a, one?.[0] ?? null), move(b, one?.[one.length - 1] ?? null), e, minApart));
         if (lines.length === 1) for (const p of drawn[0]) grow(extent, p[0], p[1], p[0], p[1]);
       }
-      const capText = text(e.meta.capacity);
-      const title = elementMarkup('title', {}, escapeText(capText ? `${e.name} (${capText})` : e.name));
+      // The tooltip says the capacity with its unit (as written when it names none we read) and the coloured field's value.
+      const value = coloring ? edgeValue(e.meta, coloring.field) : '';
+      const colour = value ? coloring?.colors.get(value) : undefined;
+      const facts = [gbps !== null ? formatCapacity(gbps) : text(e.meta.capacity), value && `${coloring?.field}: ${value}`].filter(Boolean);
+      const title = elementMarkup('title', {}, escapeText(facts.length > 0 ? `${e.name} (${facts.join(', ')})` : e.name));
+      const look = { ...(width !== style.edgeWidth ? { 'stroke-width': fmt(width) } : {}), ...(colour ? { stroke: colour } : {}) };
       for (const pts of drawn) {
         for (let i = 1; i < pts.length; i++) pieces.push([pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]]);
-        edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0) }, title));
+        edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0), ...look }, title));
       }
     }
     const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 });
@@ -246,7 +284,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       leafMarkup.push(nodeMarkup(p.node, p.shown, p.markup));
       if (p.text) continue;
       const name = p.node.name;
-      labels.push({ text: labelText(name), marker: box, degree: degree.get(name) ?? 0, capacity: capacity.get(name) ?? 0, name });
+      // One labelling scheme at every size: a node whose template's text is too small to show here is labelled with that text.
+      labels.push({ text: labelText(p.said || name), marker: box, degree: degree.get(ns)?.get(name) ?? 0, capacity: capacity.get(ns)?.get(name) ?? 0, name });
     }
     if (anchorMarkup.length > 0) {
       const anchors = setAttrs(target.nodes.group(), { class: 'anchors', fill: style.color, stroke: '#555555', 'stroke-width': 0.8, 'stroke-opacity': 0.8 });

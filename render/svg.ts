@@ -15,11 +15,13 @@ import { countryPaths, type Box } from './countries.ts';
 import { type Rect, union } from './box-index.ts';
 import { drawScene, emptyExtent, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
 import { drawLogicalLayers } from './svg-logical.ts';
-import { drawLabels, fitPicture } from './picture-fit.ts';
+import { drawLabels, fitPicture, type Fitted } from './picture-fit.ts';
 import { fitAspect, sizeAttributes, textScale, toBox, toRect, type PictureSize } from './picture-size.ts';
 import { MIN_TEXT_PX } from './template-text.ts';
 import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
+import { drawLegend, LEGEND_PAD, LEGEND_ROW, legendChoices, legendFits, legendRows, legendSize, type LegendRow } from './legend.ts';
+import { edgeColoring } from './edge-colors.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 import { PICTURE_FONT_FAMILY } from './picture-font.ts';
 
@@ -102,14 +104,16 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   const land = canvas.group();
   const g = (attrs: Record<string, string | number>) => setAttrs(canvas.group(), attrs) as G;
   // Template text is drawn only where it will be legible at the scale the picture is seen at (template-text.ts).
-  const textAt = scale ?? likelyTextScale(frame, points, size, input.showLegend ? input.layers.length : 0);
+  const textAt = scale ?? likelyTextScale(frame, points, size, input.showLegend ? legendRows(input.layers).length : 0);
   const target: DrawTarget = { groups: g({}), edges: g({}), nodes: g({}), inner, textScale: textAt, halo: dark ? '#000000' : '#ffffff' };
   const leaders = g({ class: 'leaders', stroke: dark ? '#bbbbbb' : '#666666', fill: 'none' });
   const labels = g({ class: 'labels', fill: dark ? '#f2f2f2' : '#222222', stroke: dark ? '#000000' : '#ffffff', 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
   // Cluster titles go over edges, nodes and labels, with a halo in the background colour.
   const panelFill = transparent ? '#ffffff' : bg;
   const titles = g({ class: 'cluster-titles', stroke: panelFill, 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
-  const geoScene = frame ? drawScene(geographic.map((l) => ({ ...l, target })), frame) : null;
+  // The geographic layers are one network: a router in several of them is one marker that every layer's circuits meet.
+  const network = {};
+  const geoScene = frame ? drawScene(geographic.map((l) => ({ ...l, target, namespace: network })), frame) : null;
 
   // The logical panel goes right of the geography, leaving room for the widest label its nodes may take there.
   let geoBox: Box | null = frame?.fixed ? { ...frame.fixed } : null;
@@ -122,14 +126,21 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   if (logical.clusters.titles.length === 0) titles.remove();
   const scene = mergeScenes(geoScene, logical.scene, logical.box);
 
-  const styles = input.layers.map((l) => l.style);
-  const showLegend = input.showLegend && styles.length > 0;
   const fixed = frame?.fixed ? (logical.box ? toBox(union(toRect(frame.fixed), toRect(logical.box))) : frame.fixed) : null;
-  const fitted = fitPicture(scene, {
-    fixed, size, minW: 200, minH: 150, legend: showLegend ? (k) => legendSize(styles, k) : null,
-    // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
-    obstacles: logical.clusters.titles.map(toRect),
-  });
+  // The legend takes at most a sixth of the picture: fewer rows where the whole one would take more, none where even
+  // the layers' rows would (legend.ts legendChoices).
+  const choices = input.showLegend ? legendChoices(legendRows(input.layers)) : [];
+  let rows: LegendRow[] | null = null;
+  let fitted!: Fitted;
+  for (const choice of [...choices, null]) {
+    rows = choice;
+    fitted = fitPicture(scene, {
+      fixed, size, minW: 200, minH: 150, legend: choice ? (k) => legendSize(choice, k) : null,
+      // Labels keep off cluster titles; a member's label may sit inside its cluster's box.
+      obstacles: logical.clusters.titles.map(toRect),
+    });
+    if (!choice || legendFits(legendSize(choice, fitted.k), fitted.box)) break;
+  }
   // The picture's scale came out other than foreseen (a logical panel; labels): draw it again at that scale rather than
   // show text under a legible size, leave out text that would have been legible, or spread markers (geographic layers
   // only) closer than 3 px; a third time, with a little room, if that framing came out smaller still.
@@ -140,7 +151,7 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   // Cluster titles too small to read at this size are left out, like template text; each cluster's box keeps its name in a <title>.
   for (const title of titles.children()) if (Number(title.attr('font-size')) / fitted.k < MIN_TEXT_PX) title.remove();
   const { box } = fitted;
-  if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
+  if (rows && fitted.legendAt) drawLegend(g({ class: 'legend' }), rows, fitted.legendAt, fitted.k);
   // Land only where the geography is: not under the logical panel.
   const landBox = logical.box && geoScene ? { ...box, w: Math.max(0, logical.box.x - box.x) } : box;
 
@@ -172,24 +183,6 @@ function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null
     textPx: Math.min(Infinity, ...parts.map((p) => p.textPx)),
     hiddenPx: Math.max(0, ...parts.map((p) => p.hiddenPx)),
   };
-}
-
-const LEGEND_ROW = 18, LEGEND_PAD = 8;
-const legendSize = (styles: LayerStyle[], k: number) => ({
-  w: (LEGEND_PAD * 2 + 28 + Math.max(...styles.map((s, i) => textWidth(s.name || `Layer ${i + 1}`, 11)))) * k,
-  h: (LEGEND_PAD * 2 + LEGEND_ROW * styles.length) * k,
-});
-
-/** A legend of layers at (x, y): under the content (fitted pictures), or over a corner of the view clear of markers, else under it (viewport pictures: picture-fit.ts); k scales it with the labels. */
-function drawLegend(parent: G, styles: LayerStyle[], at: { x: number; y: number }, k: number): void {
-  const { w, h } = legendSize(styles, k);
-  const { x, y } = at;
-  setAttrs(parent.rect(), { x, y, width: w, height: h, rx: 4 * k, fill: '#ffffff', 'fill-opacity': 0.9, stroke: '#999999', 'stroke-width': 0.8 * k });
-  styles.forEach((s, i) => {
-    const cy = y + (LEGEND_PAD + LEGEND_ROW * i + LEGEND_ROW / 2) * k;
-    setAttrs(parent.line(), { x1: x + LEGEND_PAD * k, y1: cy, x2: x + (LEGEND_PAD + 20) * k, y2: cy, stroke: s.color, 'stroke-width': Math.min(Math.max(s.edgeWidth, 2), 6) * k });
-    setAttrs(parent.plain(s.name || `Layer ${i + 1}`), { x: x + (LEGEND_PAD + 28) * k, y: cy, dy: '0.35em', 'font-size': 11 * k, fill: '#222222' });
-  });
 }
 
 export interface TopologySvgOptions {
@@ -238,6 +231,7 @@ export function renderMapSvg(map: { name?: string; configuration?: MapConfigurat
       color: color(layer.color, PALETTE[i % PALETTE.length]),
       edgeWidth: Math.min(Math.max(Number(layer.edgeWidth ?? 2) || 2, 0.5), 20),
       logical: layerLogical(layer, t),
+      edgeColors: typeof layer.edgeColorBy === 'string' && layer.edgeColorBy ? edgeColoring(t, layer.edgeColorBy) : undefined,
     };
     return [{ topology: t, style }];
   });

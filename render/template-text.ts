@@ -33,6 +33,8 @@ export interface Shown {
   minPx: number;
   /** The largest font size of the text left out for its size, in picture units (0 when none). */
   hiddenPx: number;
+  /** The text left out for its size ('' when none): a label placed for the node says it instead (one labelling scheme at every size). */
+  hiddenText: string;
 }
 
 type El = DomLike & {
@@ -66,7 +68,7 @@ function fontPx(el: El, inherited: number): number {
  * that sets no stroke of its own haloed in `halo`.
  */
 export function shownMarkup(markup: string, scale: number, keepText = true, halo = '#ffffff'): Shown {
-  if (!markup.includes('<text')) return { markup, text: false, minPx: Infinity, hiddenPx: 0 };
+  if (!markup.includes('<text')) return { markup, text: false, minPx: Infinity, hiddenPx: 0, hiddenText: '' };
   const minPx = keepText ? MIN_TEXT_PX * scale : Infinity;
   const key = `${minPx}:${halo}:${markup}`;
   const hit = cache.get(key);
@@ -76,16 +78,18 @@ export function shownMarkup(markup: string, scale: number, keepText = true, halo
     root = parseFragment(markup);
   } catch {
     // Sanitizer output always parses, unless it outgrew the fragment limit: drawn as it is.
-    return { markup, text: true, minPx: Infinity, hiddenPx: 0 };
+    return { markup, text: true, minPx: Infinity, hiddenPx: 0, hiddenText: '' };
   }
   let smallest = Infinity, hidden = 0;
+  const hiddenText: string[] = [];
   const visit = (parent: El, px: number, outlined: boolean) => {
     for (const child of Array.from(parent.childNodes)) {
       if (!isEl(child)) continue;
       const own = fontPx(child, px);
       const isText = TEXT.has(child.localName ?? '');
       if (isText && own < minPx) {
-        if (keepText && (child.textContent ?? '').trim()) hidden = Math.max(hidden, own);
+        const said = (child.textContent ?? '').trim();
+        if (keepText && said) { hidden = Math.max(hidden, own); hiddenText.push(said); }
         parent.removeChild(child);
         continue;
       }
@@ -106,7 +110,7 @@ export function shownMarkup(markup: string, scale: number, keepText = true, halo
   const out: string[] = [];
   for (const child of Array.from(root.childNodes)) out.push(serialize(child));
   const joined = out.join('');
-  const shown: Shown = { markup: markSafe(joined), text: joined.includes('<text'), minPx: smallest, hiddenPx: hidden };
+  const shown: Shown = { markup: markSafe(joined), text: joined.includes('<text'), minPx: smallest, hiddenPx: hidden, hiddenText: hiddenText.join(' ') };
   if (cache.size >= MAX_CACHED) cache.clear();
   cache.set(key, shown);
   return shown;

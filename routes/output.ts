@@ -15,6 +15,7 @@ import { Dependencies } from '../output/cache.ts';
 import { datasetOutputKey, datasetTopology, diffPicture, diffPictureKey } from '../output/dataset.ts';
 import { outputLoaders } from '../output/loaders.ts';
 import { configurationOutput, mapJson, mapOutputKey, mapPicture, sizeKey, warned, wholeMapOutput } from '../output/map.ts';
+import { mapDiffKey, mapDiffPicture } from '../output/map-diff.ts';
 import type { PictureFormat } from '../output/send.ts';
 import { renderTopologySvg } from '../render/svg.ts';
 import type { StoredVersion } from '../resources/types.ts';
@@ -91,6 +92,14 @@ function changePicture({ datasets, store, send }: RouteDeps) {
     return send.picture(c, format, diffPictureKey(resource, from, to, layout, pictureSize), () => diffPicture(store, from, to, layout, pictureSize));
   };
 }
+
+/** `GET …/output/map/{id}/diff/{svg|png}/?from=N&to=M`: the picture of a map's change (output/map-diff.ts). */
+const mapChangePicture = (format: PictureFormat) => (deps: RouteDeps) => async (c: Context<AppEnv>) => {
+  const id = pathId(c, 'mapId', 'map');
+  const pictureSize = parsePictureSize(params(c, ['from', 'to', 'width', 'height']).once);
+  const { from, to } = await diffPair(c, deps.maps.collection, id);
+  return deps.send.picture(c, format, mapDiffKey(id, from, to, pictureSize), (read) => mapDiffPicture(from, to, outputLoaders(deps, read), pictureSize));
+};
 
 type VersionAsked = ReturnType<typeof parseOutputQuery>['version'];
 type Found = StoredVersion | Promise<StoredVersion>;
@@ -171,6 +180,10 @@ export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
     handle: mapPictureOf(privateMap, 'svg') }),
   route({ method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge },
     handle: mapPictureOf(privateMap, 'png') }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/diff/svg/', tag: 'output', summary: 'Picture of the change between two versions of a map', description: 'Its geographic layers as one network: circuits added in green, removed dashed red, changed in amber, unchanged grey; layers added or removed named in the legend. Default: the latest version against the one before it.', scope: 'read', pathParams: mapId, query: [...diffParams, ...pictureSize], effects: ['versions', 'layers', 'render'], answers: { 200: svg },
+    handle: mapChangePicture('svg') }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/diff/png/', tag: 'output', summary: 'Picture of the change between two versions of a map, as PNG', description: 'The picture of `…/diff/svg/` with the same parameters, rasterized.', scope: 'read', pathParams: mapId, query: [...diffParams, ...pictureSize], effects: ['versions', 'layers', 'render'], answers: { 200: png, 422: pngTooLarge },
+    handle: mapChangePicture('png') }),
   route({ method: 'patch', path: '/api/v1/output/map/', tag: 'output', summary: 'Preview an unsaved map configuration', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, effects: ['layers'], answers: { 200: json('normalized map output') },
     // Nothing stored, nothing kept: its reads record into dependencies no one asks for.
     handle: (deps) => async (c, input) => {

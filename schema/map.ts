@@ -64,6 +64,8 @@ const LayerSchema = v.looseObject({
   nodeWidth: v.optional(v.nullable(Num(0, 200))),
   edgeWidth: v.optional(v.nullable(Num(0, 100))),
   pathOffset: v.optional(v.nullable(Num(0, 200))),
+  /** Colour circuits by this field of theirs, a legend entry per value (docs/api.md: Map layers). */
+  edgeColorBy: Str(100),
   /** Our way to name the data (docs/api.md: Map layers). */
   datasetId: v.optional(v.nullable(v.pipe(v.string(), v.regex(ID_PATTERN, 'expected 7 letters or digits')))),
   datasetVersion: v.optional(v.nullable(v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(1, 'must be at least 1')))),

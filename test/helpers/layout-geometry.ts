@@ -169,9 +169,10 @@ function bezier(ctrl: P[], steps = 16): P[] {
   return out;
 }
 
-/** `dot -Tjson` of `source`, read back as a drawing (edges sampled along their splines). */
-export function dotDrawing(source: string): Drawing {
-  const out = JSON.parse(execFileSync('dot', ['-Tjson'], { input: source, maxBuffer: 1 << 28 }).toString());
+/** `dot -Tjson` (or another Graphviz engine's: `neato`, nodes kept apart) of `source`, read back as a drawing (edges sampled along their splines). */
+export function dotDrawing(source: string, engine: 'dot' | 'neato' = 'dot'): Drawing {
+  const args = engine === 'neato' ? ['-Tjson', '-Goverlap=false', '-Gsplines=false'] : ['-Tjson'];
+  const out = JSON.parse(execFileSync(engine, args, { input: source, maxBuffer: 1 << 28 }).toString());
   const names: string[] = [];
   const nodes = new Map<string, Rect>();
   const clusters = new Map<string, { box: Rect }>();

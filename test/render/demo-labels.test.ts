@@ -51,7 +51,8 @@ describe('The demo map picture', () => {
     it(`is readable${size ? ` at ${size}` : ''}: no overlaps, every node titled`, async () => {
       const svg = await get(`/api/v1/public/output/map/${mapId}/svg/${size}`, false);
       const map = JSON.parse(await get(`/api/v1/public/output/map/${mapId}/json/`, false)) as { configuration: { layers: { mapjson: string }[] } };
-      const names = map.configuration.layers.flatMap((l) => leafNames(JSON.parse(l.mapjson)));
+      // A router two layers list (BOST, NEWY) is one marker (docs/render.md: Routers shared by layers).
+      const names = [...new Set(map.configuration.layers.flatMap((l) => leafNames(JSON.parse(l.mapjson))))];
       const p = assertReadable(svg, names, `demo map ${size}`);
       assert.ok(p.legend, 'the demo map shows its legend');
       assert.ok(p.labels.length >= (size ? 5 : 20), `labels placed: ${p.labels.length}`);
@@ -59,6 +60,25 @@ describe('The demo map picture', () => {
       assert.equal(p.texts.length > 0, size === '', `template text shown: ${p.texts.length}`);
     });
   }
+});
+
+describe('The demo map\'s labelling at every size', () => {
+  it('labels a node with the text its template shows at full size (its caption), else its name, at every size', async () => {
+    const map = JSON.parse(await get(`/api/v1/public/output/map/${mapId}/json/`, false)) as { configuration: { layers: { mapjson: string }[] } };
+    const nodes = map.configuration.layers.flatMap((l) => (JSON.parse(l.mapjson) as { nodes: { name: string; children?: unknown; meta: { svg?: string } }[] }).nodes)
+      .filter((n) => !n.children);
+    // What each node says: the text its template draws, else its name.
+    const says = new Set(nodes.map((n) => [...String(n.meta.svg ?? '').matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1].trim()).join(' ') || n.name));
+    const captioned = nodes.filter((n) => String(n.meta.svg ?? '').includes('<text')).map((n) => n.name);
+    assert.ok(captioned.length > 0, 'the demo has captioned routers');
+    for (const size of ['', '?width=600', '?width=400']) {
+      const p = pictureBoxes(await get(`/api/v1/public/output/map/${mapId}/svg/${size}`, false));
+      const labels = p.labels.map((l) => l.name);
+      assert.ok(labels.length >= 5, `${size}: ${labels}`);
+      assert.deepEqual(labels.filter((x) => !says.has(x)), [], `${size}: labels saying what the node does not say at full size`);
+      assert.deepEqual(labels.filter((x) => captioned.includes(x)), [], `${size}: a captioned router labelled by its name`);
+    }
+  });
 });
 
 describe('The demo datasets\' pictures', () => {

@@ -55,7 +55,7 @@ describe('renderDiffSvg', () => {
     const [before, after] = await versions();
     const doc = parseSvg(renderDiffSvg(before, after, { layout: 'geographic' }));
     const cases: [string, DiffStatus][] = [
-      ['sea-den (400)', 'changed'], ['nyc-bos (100)', 'removed'], ['chi-atl (10)', 'added'], ['chi-nyc (100)', 'unchanged'],
+      ['sea-den (400 Gbps)', 'changed'], ['nyc-bos (100 Gbps)', 'removed'], ['chi-atl (10 Gbps)', 'added'], ['chi-nyc (100 Gbps)', 'unchanged'],
     ];
     for (const [title, status] of cases) {
       const { el, paint, group } = drawn(doc, title);
@@ -129,6 +129,6 @@ describe('renderDiffSvg', () => {
         assert.equal(g.getElementsByTagName('title').length, 0, `nothing ${status}`);
       }
     }
-    assert.equal(drawn(doc, 'chi-nyc (100)').group.getAttribute('data-diff'), 'unchanged');
+    assert.equal(drawn(doc, 'chi-nyc (100 Gbps)').group.getAttribute('data-diff'), 'unchanged');
   });
 });

@@ -35,7 +35,7 @@ describe('renderTopologySvg', () => {
     const labels = [...Array.from(doc.getElementsByTagName('text'))].map((x) => x.textContent);
     assert.deepEqual(labels.sort(), ['CHI1', 'DEN1', 'SEA1', 'SEA2']);
     const titles = Array.from(doc.getElementsByTagName('title')).map((x) => x.textContent);
-    assert.ok(titles.includes('den-chi (400)'), titles.join('|'));
+    assert.ok(titles.includes('den-chi (400 Gbps)'), titles.join('|'));
     assert.deepEqual(activeContent(svg), []);
   });
 

@@ -263,7 +263,8 @@ const particular = (): Array<[string, string, () => Promise<Response>, number]> 
     ['', 'json/', 'svg/', 'png/'].flatMap((tail): Array<[string, string, () => Promise<Response>, number]> => [
       [`get /api/v1/output/map/{mapId}/${tail}`, what, get(`/api/v1/output/map/${id}/${tail}`), status],
       [`get /api/v1/public/output/map/{mapId}/${tail}`, what, get(`/api/v1/public/output/map/${id}/${tail}`, undefined), status],
-    ]);
+    ]).concat(['svg/', 'png/'].map((tail): [string, string, () => Promise<Response>, number] =>
+      [`get /api/v1/output/map/{mapId}/diff/${tail}`, what, get(`/api/v1/output/map/${id}/diff/${tail}`), status]));
   const editor = (sheet: string, status: number, what: string): Array<[string, string, () => Promise<Response>, number]> => [
     ['get /api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/filterable_columns/', what, get(`/api/v1/datasources/spreadsheet/${sheet}/${sheet}/filterable_columns/`), status],
     ['get /api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/distinct/{field}/', what, get(`/api/v1/datasources/spreadsheet/${sheet}/${sheet}/distinct/name/`), status],

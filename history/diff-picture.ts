@@ -1,0 +1,46 @@
+// The picture of a dataset's change (docs/api.md: Diffs), drawn from the same
+// diff its JSON answers (diff-dataset.ts), so the picture's counts are the
+// JSON's: routers and circuits, never site groups. Both versions' circuits
+// are laid out once, as one topology (the union: the later version's
+// records, then the earlier's that it no longer has), so in a logical
+// layout what did not change keeps its place instead of every router moving
+// between two separate layouts.
+import type { EdgeRecord } from '../datasources/types.ts';
+import type { DatasetQuery } from '../schema/dataset.ts';
+import { renderUnionDiffSvg, type DiffMarks, type DiffStatus } from '../render/diff-svg.ts';
+import { buildTopology } from '../render/topology.ts';
+import type { Layout } from '../render/types.ts';
+import { diffDataset, type DatasetSide } from './diff-dataset.ts';
+
+const SEP = '\u0000';
+
+/** A record's key: its name, and its id where several records of either side share the name (as diff-dataset.ts keys them). */
+function keyer(...sides: (readonly EdgeRecord[])[]) {
+  const shared = new Set<string>();
+  for (const records of sides) {
+    const seen = new Set<string>();
+    for (const r of records) {
+      const name = String(r?.name ?? '');
+      if (seen.has(name)) shared.add(name);
+      seen.add(name);
+    }
+  }
+  return (name: unknown, id: unknown) => (shared.has(String(name ?? '')) ? `${String(name ?? '')}${SEP}${String(id ?? '')}` : String(name ?? ''));
+}
+
+export async function datasetDiffSvg(before: DatasetSide, after: DatasetSide, options: { layout: Layout; width?: number; height?: number }): Promise<string> {
+  const a = before.records ?? [], b = after.records ?? [];
+  const key = keyer(a, b);
+  const later = new Set(b.map((r) => key(r?.name, r?.id)));
+  const union = [...b, ...a.filter((r) => !later.has(key(r?.name, r?.id)))];
+  const query = (after.records ? after.query : before.query) ?? undefined;
+  const topology = await buildTopology(union, { name: after.name || before.name, layout: options.layout, query: query as DatasetQuery | undefined, template: null });
+  const diff = diffDataset(before, after);
+  const nodes = new Map<string, DiffStatus>(), edges = new Map<string, DiffStatus>();
+  for (const status of ['added', 'removed', 'changed'] as const) {
+    for (const n of diff.nodes[status]) nodes.set(n.name, status);
+    for (const e of diff.edges[status] as { name: string; id?: unknown }[]) edges.set(key(e.name, e.id), status);
+  }
+  const marks: DiffMarks = { nodes, edges };
+  return renderUnionDiffSvg(topology, marks, { ...options, title: `Changes to ${after.name || before.name || 'topology'}` });
+}

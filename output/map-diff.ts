@@ -1,0 +1,32 @@
+// The picture of a map's change (docs/api.md: Diffs): each version's visible
+// geographic layers resolved as the map's picture resolves them (datasets,
+// templates, overrides; output/layers.ts), drawn by
+// history/map-diff-picture.ts on one frame. Both versions are stored for
+// good, so their numbers key the cached picture; the datasets and templates
+// their layers read are its dependencies.
+import { mapDiffSvg, type DiffLayer } from '../history/map-diff-picture.ts';
+import type { StoredVersion } from '../resources/types.ts';
+import type { MapRevision } from '../schema/map.ts';
+import { layerTopologies, type LayerLoaders } from './layers.ts';
+import { sizeKey } from './map.ts';
+
+export const mapDiffKey = (id: string, from: StoredVersion, to: StoredVersion, size: { width?: number; height?: number }) =>
+  ['map-diff', id, from.version, to.version, sizeKey(size)].join('\n');
+
+/** A version's visible geographic layers, named as its legend names them (a tombstone has none; logical layers are each their own layout). */
+async function layersOf(version: StoredVersion, loaders: LayerLoaders): Promise<DiffLayer[]> {
+  if (version.deleted === true) return [];
+  const map = version as unknown as MapRevision;
+  const { topologies } = await layerTopologies(map, loaders);
+  return (map.configuration?.layers ?? []).flatMap((layer, i) => {
+    const t = topologies[i];
+    const logical = layer.layout === 'logical' || t?.pathLayout?.type === 'curveLinear';
+    if (!t || layer.visible === false || logical) return [];
+    return [{ name: typeof layer.name === 'string' && layer.name ? layer.name : t.name || `Layer ${i + 1}`, topology: t }];
+  });
+}
+
+export async function mapDiffPicture(from: StoredVersion, to: StoredVersion, loaders: LayerLoaders, size: { width?: number; height?: number }) {
+  const [before, after] = await Promise.all([layersOf(from, loaders), layersOf(to, loaders)]);
+  return mapDiffSvg(String(to.name ?? from.name ?? 'map'), before, after, size);
+}

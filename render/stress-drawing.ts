@@ -1,0 +1,140 @@
+// A logical drawing by stress layout (stress-layout.ts), in the shape ELK's
+// drawings have (layout-thread.mjs LayoutResult: node boxes, edge routes),
+// so logical-layout.ts can weigh it against ELK's and keep the better:
+// straight circuits centre to centre, nodes spaced so no two boxes come
+// closer than GAP, or no drawing (null) when a circuit would pass through a
+// node it does not end at.
+import type { LayoutResult } from './layout-thread.mjs';
+import type { Pt } from './paths.ts';
+import { stressLayout } from './stress-layout.ts';
+import { octilinear } from './octilinear.ts';
+import { routeCrossings } from './route-crossings.ts';
+
+/** Ideal circuit length and the least room between two node boxes (px), as ELK's spacing. */
+const LENGTH = 70;
+const GAP = 20;
+const MARGIN = 12;
+/** A drawing taller than wide (ASPECT[0]) is stretched wider to ASPECT[1], no further: stretching lengthens circuits. A wide one is left as it is. */
+const ASPECT = [1, 1.1];
+
+type Box = { w: number; h: number };
+
+/** Whether segment p-q enters box b (centre c, shrunk by 1 px: grazing is not through). */
+function enters(p: Pt, q: Pt, c: Pt, b: Box): boolean {
+  const x0 = c[0] - b.w / 2 + 1, x1 = c[0] + b.w / 2 - 1, y0 = c[1] - b.h / 2 + 1, y1 = c[1] + b.h / 2 - 1;
+  let t0 = 0, t1 = 1;
+  const dx = q[0] - p[0], dy = q[1] - p[1];
+  for (const [pp, qq] of [[-dx, p[0] - x0], [dx, x1 - p[0]], [-dy, p[1] - y0], [dy, y1 - p[1]]]) {
+    if (Math.abs(pp) < 1e-12) { if (qq < 0) return false; continue; }
+    const t = qq / pp;
+    if (pp < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
+  }
+  return t1 - t0 > 1e-9;
+}
+
+/**
+ * The most a schematic may be spread to part two nodes it brought together:
+ * beyond it the whole drawing would grow for one pair (the Europe demo
+ * dataset came out 2252 px wide for 20 nodes), and the stress drawing is
+ * kept instead.
+ */
+const MAX_SCHEMATIC_SCALE = 1.5;
+
+/** Rounds of nudging nodes off the circuits that pass through them. */
+const NUDGES = 30;
+
+/**
+ * Nudges each node a circuit passes through off it, across the circuit, just
+ * far enough for its box to clear the line (neato leaves such crossings as
+ * they are); true when no circuit passes through a node and no two boxes
+ * overlap afterwards.
+ */
+function clearPaths(c: Pt[], boxes: readonly Box[], ends: readonly (readonly [number, number])[]): boolean {
+  const n = c.length;
+  for (let round = 0; round < NUDGES; round++) {
+    let hit = false;
+    for (const [a, b] of ends) {
+      for (let k = 0; k < n; k++) {
+        if (k === a || k === b || !enters(c[a], c[b], c[k], boxes[k])) continue;
+        hit = true;
+        const [dx, dy] = [c[b][0] - c[a][0], c[b][1] - c[a][1]];
+        const len = Math.hypot(dx, dy) || 1;
+        let [nx, ny] = [-dy / len, dx / len];
+        const side = (c[k][0] - c[a][0]) * nx + (c[k][1] - c[a][1]) * ny;
+        if (side < 0) [nx, ny] = [-nx, -ny];
+        // Far enough that the box's nearest corner clears the line, plus a little.
+        const reach = (Math.abs(nx) * boxes[k].w + Math.abs(ny) * boxes[k].h) / 2 + 4;
+        const by = reach - Math.abs(side);
+        c[k] = [c[k][0] + nx * by, c[k][1] + ny * by];
+      }
+    }
+    if (!hit) break;
+  }
+  for (const [a, b] of ends) for (let k = 0; k < n; k++) if (k !== a && k !== b && enters(c[a], c[b], c[k], boxes[k])) return false;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (Math.abs(c[i][0] - c[j][0]) < (boxes[i].w + boxes[j].w) / 2 && Math.abs(c[i][1] - c[j][1]) < (boxes[i].h + boxes[j].h) / 2) return false;
+    }
+  }
+  return true;
+}
+
+/** The factor that spreads `at` evenly until no two boxes come within GAP of each other (a scale keeps angles and compass order). */
+function spreadScale(at: readonly Pt[], boxes: readonly Box[]): number {
+  let scale = 1;
+  for (let i = 0; i < at.length; i++) {
+    for (let j = i + 1; j < at.length; j++) {
+      const dx = Math.abs(at[i][0] - at[j][0]), dy = Math.abs(at[i][1] - at[j][1]);
+      const needX = (boxes[i].w + boxes[j].w) / 2 + GAP, needY = (boxes[i].h + boxes[j].h) / 2 + GAP;
+      const s = Math.min(dx > 1e-9 ? needX / dx : Infinity, dy > 1e-9 ? needY / dy : Infinity);
+      if (Number.isFinite(s)) scale = Math.max(scale, s);
+    }
+  }
+  return scale;
+}
+
+const straightCrossings = (at: readonly Pt[], ends: readonly (readonly [number, number])[]) =>
+  routeCrossings(ends as [number, number][], Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [at[a], at[b]]])));
+
+/**
+ * Positions spread apart, shifted to start at MARGIN, with every circuit
+ * clear of the nodes it does not end at; null when that cannot be had.
+ */
+function placed(at: readonly Pt[], boxes: readonly Box[], ends: readonly (readonly [number, number])[], maxScale = Infinity): Pt[] | null {
+  const scale = spreadScale(at, boxes);
+  if (scale > maxScale) return null;
+  const x0 = Math.min(...at.map((p, i) => p[0] * scale - boxes[i].w / 2)) - MARGIN;
+  const y0 = Math.min(...at.map((p, i) => p[1] * scale - boxes[i].h / 2)) - MARGIN;
+  const c = at.map((p): Pt => [p[0] * scale - x0, p[1] * scale - y0]);
+  return clearPaths(c, boxes, ends) ? c : null;
+}
+
+/** `at`, stretched sideways in place to ASPECT[1] when it is taller than ASPECT[0] allows. */
+function widen(at: Pt[]): Pt[] {
+  const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
+  const aspect = span(0) / Math.max(span(1), 1e-9);
+  if (aspect < ASPECT[0]) for (const p of at) p[0] *= ASPECT[1] / aspect;
+  return at;
+}
+
+export function stressDrawing(boxes: readonly Box[], ends: readonly (readonly [number, number])[], geo?: readonly Pt[]): LayoutResult | null {
+  const at = stressLayout(boxes.length, ends, LENGTH, geo);
+  // A dashboard is wider than tall: a tall drawing is stretched sideways, which keeps the compass order and every
+  // crossing as it was, and only ever moves nodes apart.
+  widen(at);
+  // With geography, the schematic: circuits straightened towards 0/45/90 degrees (octilinear.ts), kept where that
+  // adds no crossing and the nodes can still be placed clear of the circuits (widened again if it came out tall:
+  // its level and upright circuits stay so).
+  const schematic = geo ? widen(octilinear(at, ends)) : null;
+  const c = (schematic && straightCrossings(schematic, ends) <= straightCrossings(at, ends) ? placed(schematic, boxes, ends, MAX_SCHEMATIC_SCALE) : null)
+    ?? placed(at, boxes, ends);
+  if (!c) return null;
+  const out: LayoutResult = { width: 0, height: 0, nodes: {}, routes: {} };
+  c.forEach((p, i) => {
+    out.nodes[`n${i}`] = [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h];
+    out.width = Math.max(out.width, p[0] + boxes[i].w / 2 + MARGIN);
+    out.height = Math.max(out.height, p[1] + boxes[i].h / 2 + MARGIN);
+  });
+  ends.forEach((_, k) => { out.routes[`e${k}`] = []; });
+  return out;
+}

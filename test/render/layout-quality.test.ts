@@ -1,0 +1,69 @@
+// Logical layouts measured, not assumed (docs/render.md: Layout quality): on
+// the corpus (a ring, a dual-homed hierarchy, a generated mesh, real R&E
+// backbones from the Internet Topology Zoo, the demo's datasets), our
+// drawing beside Graphviz `dot` and `neato` run here on the same graphs,
+// each read back and measured by test/helpers/layout-quality.ts.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderTopologySvg } from '../../render/svg.ts';
+import { buildTopology } from '../../render/topology.ts';
+import { backbones, demoGraphs, dualHomed, mesh, ring, type CorpusGraph } from '../helpers/layout-corpus.ts';
+import { dotDrawing, dotSource, hasDot, svgDrawing } from '../helpers/layout-geometry.ts';
+import { describeQuality, quality } from '../helpers/layout-quality.ts';
+
+const DOT = hasDot();
+if (!DOT) console.log('# Graphviz is not installed: the comparisons with dot and neato are skipped (apt-get install graphviz)');
+
+const drawn = async (g: CorpusGraph) => {
+  const t = await buildTopology(g.records, { name: g.name, layout: 'logical', query: g.query as never });
+  const geo = new Map<string, [number, number]>();
+  for (const r of g.records) for (const e of r.endpoints) if (typeof e.latitude === 'number') geo.set(e.name, [e.latitude, Number(e.longitude)]);
+  return { t, d: svgDrawing(renderTopologySvg(t)), geo: g.geo ? geo : undefined };
+};
+
+describe('a ring', () => {
+  it('of 6 routers is drawn as a simple polygon in ring order, straight and without a crossing', async () => {
+    const { d } = await drawn(ring(6));
+    const q = quality(d);
+    assert.equal(q.crossings, 0);
+    assert.equal(q.bends, 0);
+    const centres = [...d.nodes].map(([name, r]) => ({ name, x: r.x + r.w / 2, y: r.y + r.h / 2 }));
+    const cx = centres.reduce((s, c) => s + c.x, 0) / 6, cy = centres.reduce((s, c) => s + c.y, 0) / 6;
+    const around = centres.sort((a, b) => Math.atan2(a.y - cy, a.x - cx) - Math.atan2(b.y - cy, b.x - cx)).map((c) => Number(c.name.slice(1)));
+    // In ring order, one way round or the other.
+    const steps = around.map((v, i) => (around[(i + 1) % 6] - v + 6) % 6);
+    assert.ok(steps.every((s) => s === 1) || steps.every((s) => s === 5), `around the centre: ${around}`);
+    assert.ok(q.lengthCv < 0.1, `circuits alike: CV ${q.lengthCv.toFixed(2)}`);
+  });
+});
+
+describe('a backbone with coordinates (Abilene)', () => {
+  it('is drawn as a schematic: circuits at 0/45/90 degrees, straight, the compass order mostly kept, no crossing', async () => {
+    const g = backbones().find((b) => b.name.includes('abilene'))!;
+    const { d, geo } = await drawn(g);
+    const q = quality(d, geo);
+    assert.equal(q.crossings, 0, describeQuality(q));
+    assert.equal(q.bends, 0, describeQuality(q));
+    assert.ok(q.octilinear >= 0.9, describeQuality(q));
+    assert.ok(q.compassKept! >= 0.85, describeQuality(q));
+  });
+});
+
+describe('the corpus beside dot and neato', { skip: !DOT }, () => {
+  for (const g of [ring(6), dualHomed(), mesh(40, 70), ...backbones(), ...demoGraphs()]) {
+    it(`${g.name}: no edge through a node, at most dot's crossings`, async () => {
+      const { t, d, geo } = await drawn(g);
+      const ours = quality(d, geo);
+      const source = dotSource(t, 'TB');
+      const dot = quality(dotDrawing(source), geo, false), neato = quality(dotDrawing(source, 'neato'), geo, false);
+      const what = `\n  ours:  ${describeQuality(ours)}\n  dot:   ${describeQuality(dot)}\n  neato: ${describeQuality(neato)}`;
+      assert.equal(ours.through, 0, what);
+      assert.ok(ours.crossings <= dot.crossings, what);
+      // Drawn by stress layout (straight: no bends): its circuits about as short and alike as neato's, its geography kept.
+      if (ours.bends === 0 && t.edges.length > 0) {
+        assert.ok(ours.totalLength <= 1.3 * neato.totalLength, `total length${what}`);
+        if (ours.compassKept !== null) assert.ok(ours.compassKept >= 0.75, `compass order${what}`);
+      }
+    });
+  }
+});
