@@ -20,6 +20,7 @@ import { docsRoutes } from './routes/docs.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { outputRoutes } from './routes/output.ts';
 import { outputSender } from './routes/output-send.ts';
+import { RenderPool } from './pool/pool.ts';
 import { createOutputCache } from './render/output-cache.ts';
 import { publicRoutes } from './routes/public.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -76,7 +77,9 @@ export async function createApp(deps: AppDeps) {
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, now: () => now().getTime() });
-  const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
+  const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
+    memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue });
+  const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, pool, settings.server.trustProxy);
 
   app.route('/', healthRoutes(resources.problems));
   app.route('/', authRoutes(auth));

@@ -146,6 +146,17 @@ export const SettingsSchema = v.strictObject({
     pngMaxSide: v.optional(v.pipe(positiveInt, v.maxValue(16_384, 'expected at most 16384')), 8192),
     /** Most pixels of a PNG in all (each takes 4 bytes of memory while it is drawn). */
     pngMaxPixels: v.optional(v.pipe(positiveInt, v.maxValue(100_000_000, 'expected at most 100000000')), 16_777_216),
+    /** Most seconds one picture, PNG or big diff may take on a render thread; longer is 422 (docs/api.md: Limits). */
+    renderTimeoutSeconds: v.optional(v.pipe(positiveInt, v.maxValue(600, 'expected at most 600')), 10),
+    /** Most MB of heap a render thread may use; a render that needs more is 422. */
+    renderMemoryMB: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(64, 'expected at least 64'),
+      v.maxValue(16_384, 'expected at most 16384')), 512),
+    /** Render threads; 0: sized to the machine (its cores, 2 to 4). */
+    renderThreads: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more'),
+      v.maxValue(32, 'expected at most 32')), 0),
+    /** Renders waiting for a thread, all callers together; beyond it, 503 at once. */
+    renderQueue: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more'),
+      v.maxValue(10_000, 'expected at most 10000')), 32),
   }), {}),
   datasources: v.nullish(v.strictObject({
     spreadsheet: v.nullish(v.strictObject({

@@ -31,7 +31,7 @@ const plain = (s: string) => s.replace(/<[^>]*>/g, '').replace(/&(#x?[0-9a-f]+|[
   e[0] === '#' ? String.fromCodePoint(Number.parseInt(e[1] === 'x' || e[1] === 'X' ? e.slice(2) : e.slice(1), e[1] === 'x' || e[1] === 'X' ? 16 : 10) || 32) : ENTITIES[e] ?? ' ');
 
 /** How far from the node a template's drawing counts for placement: this many times its data box's larger side... */
-export const MARKER_REACH_FACTOR = 8;
+const MARKER_REACH_FACTOR = 8;
 /** ...and at least this many units (room for a site name written beside a small badge). */
 export const MARKER_REACH_MIN = 256;
 

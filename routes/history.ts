@@ -10,7 +10,6 @@ import { historyPage, remove, restore, revert, tombstoneView } from '../resource
 import type { StoredVersion } from '../resources/types.ts';
 import type { Content } from '../resources/collection.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { renderDiffSvg } from '../render/diff-svg.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
 import { datasetSide } from '../resources/changes.ts';
 import type { Store } from '../store/types.ts';
@@ -110,7 +109,7 @@ export function diffPicture(o: { datasets: VersionedCollection; store: Store; se
     };
     return o.send.picture(c, format, ['diff', resource, from.version, to.version, layout, sizeKey(size)].join('\n'), async () => {
       const [before, after] = await Promise.all([topology(from), topology(to)]);
-      return renderDiffSvg(before, after, { layout, ...size });
+      return { kind: 'diff', before, after, options: { layout, ...size } };
     });
   };
 }

@@ -11,7 +11,6 @@ import { notFound } from '../errors.ts';
 import { resolveMapLayers } from '../map-output/layers.ts';
 import { withTerranovaDefaults } from '../map-output/map-defaults.ts';
 import { Dependencies } from '../render/output-cache.ts';
-import { renderMapSvg, renderTopologySvg } from '../render/svg.ts';
 import { buildTopology } from '../render/topology.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
 import type { Datasets } from '../resources/datasets.ts';
@@ -86,7 +85,7 @@ export function outputRoutes(o: OutputDeps) {
     const size = outputType === 'json' ? {} : parsePictureSize(query.get);
     const key = ['dataset', id, query.version, layout, datatype, template ?? '', sizeKey(size)].join('\n');
     if (outputType === 'json') return send.json(c, key, async (deps) => JSON.stringify(await topology(deps)));
-    return send.picture(c, outputType, key, async (deps) => renderTopologySvg(await topology(deps), { layout, ...size }));
+    return send.picture(c, outputType, key, async (deps) => ({ kind: 'topology', topology: await topology(deps), options: { layout, ...size } }));
   };
   app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), datasetOutput);
   // Without an output type: topology JSON, at the URL Terranova's editor writes into a layer's mapjsonUrl.
@@ -134,7 +133,7 @@ export function outputRoutes(o: OutputDeps) {
         return withVersion(get(c, query.version), (version) =>
           send.picture(c, format, `${key(version)}\n${sizeKey(size)}`, async (deps) => {
             const { stored, topologies } = await mapOutput(version, deps);
-            return renderMapSvg(stored as { name?: string }, topologies, size);
+            return { kind: 'map', map: stored as { name?: string }, topologies, size };
           }));
       }));
     }
