@@ -4,6 +4,7 @@
 import { serve as listen } from '@hono/node-server';
 import { Hono } from 'hono';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { bootstrapAdminOf } from './auth/bootstrap.ts';
@@ -130,6 +131,7 @@ export async function serve(env: NodeJS.ProcessEnv = process.env, options: Serve
       s.once('listening', () => s.off('error', refused));
     });
     limitConnections(server, settings, log);
+    limitConnectionsPerAddress(server, settings, log);
     // Only with the port ours: a start that cannot listen creates no user and prints no password
     // that the next start would never show again.
     await bootstrapAdminOf(settings, store, env.MTS_ADMIN_PASSWORD, log);
@@ -247,6 +249,39 @@ function limitConnections(server: http.Server, settings: Settings, log: Logger) 
     // Flush the answer, then close at once: a client still sending must not keep the slot.
     socket.end(answer, () => socket.destroy());
     setTimeout(() => socket.destroy(), 1000).unref();
+  });
+}
+
+/**
+ * server.maxConnectionsPerAddress: one client address may hold only a share
+ * of the connections (a quarter of server.maxConnections unless set), so
+ * slow bodies from one address cannot take every slot; a connection beyond
+ * its share is closed as soon as it is accepted while other addresses are
+ * served. Behind a proxy every connection comes from the proxy: not applied.
+ */
+function limitConnectionsPerAddress(server: http.Server, settings: Settings, log: Logger) {
+  const { maxConnections, maxConnectionsPerAddress, trustProxy } = settings.server;
+  if (trustProxy) return;
+  const cap = maxConnectionsPerAddress > 0 ? maxConnectionsPerAddress : Math.max(1, Math.ceil(maxConnections / 4));
+  const open = new Map<string, number>();
+  let reported = 0;
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const n = (open.get(address) ?? 0) + 1;
+    if (n > cap) {
+      if (Date.now() - reported > DROP_REPORT_MS) {
+        reported = Date.now();
+        log.error(`connection limit of one address reached (server.maxConnectionsPerAddress: ${cap}): closing new connections from ${address}`);
+      }
+      socket.destroy();
+      return;
+    }
+    open.set(address, n);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
   });
 }
 

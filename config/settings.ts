@@ -58,6 +58,8 @@ export const SettingsSchema = v.strictObject({
     keepAliveTimeoutSeconds: v.optional(seconds, 5),
     /** Most connections open at once; a new one beyond is closed as soon as it is accepted. */
     maxConnections: v.optional(positiveInt, 1000),
+    /** Most connections one client address holds at once (0: a quarter of maxConnections); more are closed at once. Not applied behind a proxy (trustProxy). */
+    maxConnectionsPerAddress: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')), 0),
     /** Cross-origin requests from browsers (dashboards, status pages, Terranova's editor). */
     cors: v.nullish(v.strictObject({
       /** Origins allowed on the whole API: a list, or "*" for any (credentials are then never allowed). */

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
 import { datasetSide } from '../resources/changes.ts';
 import type { Store } from '../store/types.ts';
-import { LimitParamSchema, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
+import { LimitParamSchema, VERSION_PAGE, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
 import { parseParam, parsePictureSize, params } from './list-query.ts';
 import { actingUser, ifMatch, pathId, sendList, sendSerialized } from './versioned.ts';
 import { sizeKey, type OutputSender, type PictureFormat } from './output-send.ts';
@@ -45,9 +45,10 @@ export function historyRoutes(o: HistoryDeps) {
     const resource = id(c);
     const { once } = params(c, ['limit', 'offset']);
     const limit = once('limit'), offset = once('offset');
-    return sendList(c, historyPage(col, resource,
-      offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
-      limit === undefined ? undefined : parseParam(LimitParamSchema, 'limit', limit)));
+    // Paged by default (docs/api.md: Paging): a history of 10,000 versions is not read at once.
+    const paging = { offset: offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
+      limit: limit === undefined ? VERSION_PAGE : parseParam(LimitParamSchema, 'limit', limit) };
+    return sendList(c, historyPage(col, resource, paging.offset, paging.limit), paging);
   });
 
   app.get(`${base}/diff`, auth.requireScope('read'), async (c) => {

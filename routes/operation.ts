@@ -127,7 +127,7 @@ export function listParams(spec: ListSpec): QueryParam[] {
 
 export const ok = (description: string, schema?: v.GenericSchema, extra: Partial<Answer> = {}): Answer => ({ description, schema, ...extra });
 export const listed = (what: string, item: v.GenericSchema): Answer =>
-  ({ description: `${what} with the selected fields, ordered by ID then version; X-Total-Count is the number before limit/offset`, schema: item, list: true, headers: ['X-Total-Count'] });
+  ({ description: `${what} with the selected fields, ordered by ID then version; X-Total-Count is the number before limit/offset; Link names the next page of a paged list`, schema: item, list: true, headers: ['X-Total-Count', 'Link'] });
 export const created = (what: string, schema: v.GenericSchema): Answer =>
   ({ description: `the created ${what} (version 1)`, schema, headers: ['Location', 'ETag'] });
 export const version = (what: string, schema: v.GenericSchema): Answer => ({ description: what, schema, headers: ['ETag'] });
