@@ -11,11 +11,11 @@ import { openFileStore } from '../store/file.ts';
 
 const PASSWORD = 'benchmark password 1';
 
-/** The app over `dir` and the headers of an admin token; `input` adds settings. */
-export async function startService(dir: string, input: SettingsInput = {}) {
+/** The app over `dir` and the headers of an admin token; `input` adds settings; `onOutputRender` counts renders. */
+export async function startService(dir: string, input: SettingsInput = {}, onOutputRender?: (key: string) => void) {
   const settings = parseSettings({ ...input, data: { dir } }, {}, dir);
   const store = await openFileStore(dir);
-  const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD });
+  const app = await createApp({ settings, store, log: createMemoryLogger(), adminPassword: PASSWORD, onOutputRender });
   const res = await app.request('/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ grant_type: 'password', username: 'admin', password: PASSWORD }) });
   const token = ((await res.json()) as { access_token: string }).access_token;
