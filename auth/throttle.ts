@@ -13,7 +13,9 @@
 // - per address, over all usernames: perAddress.maxFailures per
 //   perAddress.windowSeconds, against one address trying many usernames.
 // The last two never block a known pair: an address from which that username
-// signed in successfully within knownAddressDays (kept in memory, at most
+// signed in successfully within knownAddressDays (kept in memory and, with the
+// data folder, in the store through a KnownKeeper so restarts forget no one:
+// known-addresses.ts; at most
 // KNOWN_PER_USER addresses a username and KNOWN_USERS usernames, oldest
 // dropped first). A known pair that uses up its own limit is forgotten, so a
 // stranger behind the user's address gets maxFailures guesses, not more.
@@ -214,12 +216,38 @@ class FailureCounter {
   }
 }
 
+/** Known pairs as kept: by username key, each address with when it stops counting (epoch ms), oldest first. */
+export type KnownSnapshot = Record<string, Record<string, number>>;
+
+/** Where known pairs are kept across restarts: those kept at start, and a call with every change. */
+export interface KnownKeeper {
+  initial?: KnownSnapshot;
+  changed(known: KnownSnapshot): void;
+}
+
+/** A renewal moves a pair's end by this much before it is kept again (a sign-in a second is no write a second). */
+const KEEP_RENEWAL_MS = 86_400_000;
+
 /** Addresses each username signed in from, with when that stops counting; bounded, oldest dropped first. */
 class KnownAddresses {
   /** By username key; Map order is the order of last sign-in, oldest first (so are the inner maps). */
   private byUser = new Map<string, Map<string, number>>();
 
-  constructor(private ttlMs: number) {}
+  constructor(private ttlMs: number, private keeper?: KnownKeeper) {
+    const now = Date.now();
+    for (const [user, addresses] of Object.entries(keeper?.initial ?? {})) {
+      if (typeof addresses !== 'object' || addresses === null) continue;
+      const live = Object.entries(addresses).filter(([, until]) => typeof until === 'number' && until > now).slice(-KNOWN_PER_USER);
+      if (live.length && this.byUser.size < KNOWN_USERS) this.byUser.set(user, new Map(live));
+    }
+  }
+
+  private keep() {
+    if (!this.keeper) return;
+    const known: KnownSnapshot = {};
+    for (const [user, addresses] of this.byUser) known[user] = Object.fromEntries(addresses);
+    this.keeper.changed(known);
+  }
 
   has(user: string, address: string, now: number): boolean {
     const addresses = this.byUser.get(user);
@@ -238,15 +266,18 @@ class KnownAddresses {
       while (this.byUser.size >= KNOWN_USERS) this.byUser.delete(this.byUser.keys().next().value!);
     }
     this.byUser.set(user, addresses);
+    const before = addresses.get(address);
     addresses.delete(address);
     while (addresses.size >= KNOWN_PER_USER) addresses.delete(addresses.keys().next().value!);
     addresses.set(address, now + this.ttlMs);
+    if (before === undefined || now + this.ttlMs - before >= KEEP_RENEWAL_MS) this.keep();
   }
 
   forget(user: string, address: string) {
     const addresses = this.byUser.get(user);
     if (!addresses?.delete(address)) return;
     if (!addresses.size) this.byUser.delete(user);
+    this.keep();
   }
 
   /** Addresses remembered for a username (for tests and diagnostics). */
@@ -328,8 +359,8 @@ export class LoginThrottle {
   private inFlight = new Map<string, number>();
   private shared?: SharedFailures;
 
-  /** `counters`: the store's shared counters, when replicas share it. */
-  constructor(o: ThrottleOptions, counters?: SharedCounters) {
+  /** `counters`: the store's shared counters, when replicas share it; `keeper`: where known pairs outlive a restart. */
+  constructor(o: ThrottleOptions, counters?: SharedCounters, keeper?: KnownKeeper) {
     const d = THROTTLE_DEFAULTS;
     const shared = counters && new SharedFailures(counters);
     this.shared = shared;
@@ -339,7 +370,7 @@ export class LoginThrottle {
     this.address = new FailureCounter(o.perAddress?.maxFailures ?? d.perAddress.maxFailures,
       (o.perAddress?.windowSeconds ?? d.perAddress.windowSeconds) * 1000, shared, 'address');
     this.knownMs = (o.knownAddressDays ?? d.knownAddressDays) * 86_400_000;
-    this.known = new KnownAddresses(this.knownMs);
+    this.known = new KnownAddresses(this.knownMs, keeper);
     this.slots = new CheckSlots(Math.max(2, o.maxConcurrentChecks ?? d.maxConcurrentChecks), o.maxQueuedChecks ?? d.maxQueuedChecks);
   }
 
