@@ -2,7 +2,7 @@
 // (tests call it directly, no port needed); serve() loads the settings, opens
 // the data folder and listens. Running this file starts the service.
 import { serve as listen } from '@hono/node-server';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -20,7 +20,8 @@ import { queryRoutes } from './routes/query.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { outputRoutes } from './routes/output.ts';
-import { outputSender } from './routes/output-send.ts';
+import { callerOf, outputSender } from './routes/output-send.ts';
+import type { Job } from './pool/jobs.ts';
 import { RenderPool } from './pool/pool.ts';
 import { createOutputCache } from './render/output-cache.ts';
 import { publicRoutes } from './routes/public.ts';
@@ -86,7 +87,8 @@ export async function createApp(deps: AppDeps) {
   app.route('/', authRoutes(auth));
   // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
   // then the history routes of each resource.
-  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store };
+  const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
+  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store, offload };
   app.route('/', operationRoutes(operations(), routeDeps));
   for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
   app.route('/', publicRoutes({ maps: resources.maps }));

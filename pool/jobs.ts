@@ -9,6 +9,7 @@ import { rasterize } from '../render/png.ts';
 import { renderMapSvg, renderTopologySvg, type TopologySvgOptions } from '../render/svg.ts';
 import type { Topology } from '../render/types.ts';
 import { isMarkedSafe, markSafe } from '../svg-safety/safe-markup.ts';
+import { diffDataset, type DatasetSide } from '../history/diff-dataset.ts';
 
 type MapDrawn = Parameters<typeof renderMapSvg>[0];
 
@@ -18,8 +19,8 @@ export type PictureJob =
   | { kind: 'topology'; topology: Topology; options: TopologySvgOptions }
   | { kind: 'diff'; before: Topology; after: Topology; options: DiffSvgOptions };
 
-/** Any work for a render thread: a picture, or the PNG of a sanitized SVG. */
-export type Job = PictureJob | { kind: 'png'; svg: string };
+/** Any work for a render thread: a picture, the PNG of a sanitized SVG, or a big dataset diff (answered as JSON). */
+export type Job = PictureJob | { kind: 'png'; svg: string } | { kind: 'datasetDiff'; before: DatasetSide; after: DatasetSide };
 
 /** A job as sent to the thread, with the node markup strings known to be sanitizer output. */
 export interface SentJob {
@@ -50,5 +51,6 @@ export function runJob(sent: SentJob): string | Uint8Array {
     case 'topology': return renderTopologySvg(job.topology, job.options);
     case 'diff': return renderDiffSvg(job.before, job.after, job.options);
     case 'png': return rasterize(job.svg);
+    case 'datasetDiff': return JSON.stringify(diffDataset(job.before, job.after));
   }
 }

@@ -27,7 +27,7 @@ export interface HistoryDeps {
   /** Live maps using a resource (deleting it is then 409). */
   usedBy?: (id: string) => string[];
   /** What changed between two versions, by meaning. */
-  diff: (id: string, from: StoredVersion, to: StoredVersion) => Promise<object> | object;
+  diff: (id: string, from: StoredVersion, to: StoredVersion, c: Context) => Promise<object> | object;
   /** Content adjustments: a restored map is unpublished, a reverted one keeps its public flag. */
   onRestore?: (content: Content) => Content;
   onRevert?: (content: Content, latest: StoredVersion) => Content;
@@ -54,7 +54,7 @@ export function historyRoutes(o: HistoryDeps) {
   app.get(`${base}/diff`, auth.requireScope('read'), async (c) => {
     const resource = id(c);
     const { from, to } = await diffPair(c, col, resource);
-    return c.json({ [col.descriptor.idField]: resource, from: from.version, to: to.version, ...(await o.diff(resource, from, to)) });
+    return c.json({ [col.descriptor.idField]: resource, from: from.version, to: to.version, ...(await o.diff(resource, from, to, c)) });
   });
 
   app.delete(base, auth.requireScope('write'), async (c) => {

@@ -16,6 +16,7 @@ import type { UserDataStore } from '../resources/userdata.ts';
 import {
   BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, StringFilterSchema, VersionParamSchema,
 } from '../schema/list.ts';
+import type { Job } from '../pool/jobs.ts';
 import type { Store } from '../store/types.ts';
 import { readBody } from './body.ts';
 import type { ListSpec } from './list-query.ts';
@@ -101,6 +102,8 @@ export interface RouteDeps {
   /** server.baseUrl, for Location headers. */
   baseUrl: string;
   store: Store;
+  /** Work done on the render pool for the request's caller (pool/pool.ts): big dataset diffs. */
+  offload?: (job: Job, c: Context) => Promise<string | Uint8Array>;
 }
 
 /** A declared handler: `body()` reads and validates the request body with the declaration's schema (when the handler is ready for it). */

@@ -34,7 +34,7 @@ function send(c: Context, out: Output | Promise<Output>, headers: Readonly<Recor
 }
 
 /** Who a render is done for: the signed-in user, else the client address. */
-function callerOf(c: Context, trustProxy: boolean): Caller {
+export function callerOf(c: Context, trustProxy: boolean): Caller {
   const principal = (c as Context<AppEnv>).get('principal') as AppEnv['Variables']['principal'] | undefined;
   return principal ? { key: `user:${principal.username}`, signedIn: true } : { key: `address:${clientAddress(c, trustProxy)}`, signedIn: false };
 }

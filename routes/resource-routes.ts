@@ -166,7 +166,8 @@ function resourceHistoryRoutes<R>(declared: ResourceRoutesDeclaration<R>, histor
   return historyRoutes({
     auth: deps.auth, segment: declared.segment, collection,
     usedBy: usedBy && ((id) => mapsUsing(deps.maps.collection, usedBy, id)),
-    diff: (_id, from, to) => diffOf(collection.descriptor.collection, deps.store, from, to),
+    diff: (_id, from, to, c) => diffOf(collection.descriptor.collection, deps.store, from, to, deps.offload &&
+      (async (before, after) => JSON.parse(String(await deps.offload?.({ kind: 'datasetDiff', before, after }, c))))),
     onRestore: history.onRestore,
     onRevert: history.onRevert,
   });
