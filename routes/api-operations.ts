@@ -85,12 +85,12 @@ export function operations(): Operation[] {
     ...RESOURCE_ROUTES.flatMap(historyOperations),
     {
       method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/svg/', tag: 'output', summary: 'Picture of the change between two versions of a dataset', description: 'Added in green, removed dashed red, changed in amber, unchanged grey, with a legend. Default: the latest version against the one before it.', scope: 'read',
-      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render'], answers: { 200: svg },
+      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render', 'pool'], answers: { 200: svg },
       servedBy: DATASET_OUTPUT,
     },
     {
       method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/png/', tag: 'output', summary: 'Picture of the change between two versions of a dataset, as PNG', description: 'The picture of `…/diff/{layout}/svg/` with the same parameters, rasterized.', scope: 'read',
-      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render'], answers: { 200: png, 422: pngTooLarge },
+      pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render', 'pool'], answers: { 200: png, 422: pngTooLarge },
       servedBy: DATASET_OUTPUT,
     },
 
@@ -99,7 +99,7 @@ export function operations(): Operation[] {
       method: 'get', path: DATASET_OUTPUT, tag: 'output', summary: 'Render a dataset as topology JSON, SVG or PNG', scope: 'read',
       pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: v.pipe(v.picklist(DATATYPES), v.description('snapshot (or static): stored results; dynamic (or live): run the query now')), output_type: v.pipe(v.picklist(['json', 'svg', 'png']), v.description('json: topology; svg: its picture (image/svg+xml); png: that picture rasterized (image/png)')) },
       query: [oneVersion, { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) }, ...pictureSize.map((q) => ({ ...q, description: 'svg and png only' }))],
-      effects: ['versions', 'datasource', 'render'],
+      effects: ['versions', 'datasource', 'render', 'pool'],
       answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}; the picture (image/svg+xml, image/png) when output_type is svg or png')), 404: fails('not_found', 'snapshot: that version has no stored results (a dataset only created has none yet)'), 422: pngTooLarge },
     },
     {
@@ -111,13 +111,13 @@ export function operations(): Operation[] {
     },
     { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map configuration with its layers resolved into topology', description: 'What the map component\'s "configure from URL" loads: the configuration, `layers` at the top level, each with `mapjson` (a JSON string); Terranova\'s defaults filled in where the stored configuration lacks them.', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the configuration with each layer\'s mapjson filled in')) } },
     { method: 'get', path: '/api/v1/output/map/{mapId}/json/', tag: 'output', summary: 'The whole map with its layers resolved', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the map object (ID, name, version, configuration with each layer\'s mapjson, overrides)')) } },
-    { method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: svg } },
-    { method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge } },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: svg } },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: png, 422: pngTooLarge } },
     { method: 'patch', path: '/api/v1/output/map/', tag: 'output', summary: 'Preview an unsaved map configuration', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, effects: ['layers'], answers: { 200: json('normalized map output') } },
     { method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output (only versions stored as public)', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated map output, for public maps only')) } },
     { method: 'get', path: '/api/v1/public/output/map/{mapId}/json/', tag: 'public', summary: 'The whole public map with its layers resolved', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated json/ output, for public maps only')) } },
-    { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: svg } },
-    { method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: svg } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: png, 422: pngTooLarge } },
 
     // Datasources
     { method: 'get', path: '/api/v1/datasources/', tag: 'datasources', summary: 'Datasource endpoints a dataset query can use', scope: null, answers: { 200: { description: 'object keyed by endpoint string, e.g. spreadsheet?sheet_id=...&sheet_name=...', schema: v.record(v.string(), DatasourceListingSchema) } } },

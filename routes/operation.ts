@@ -54,8 +54,9 @@ export interface Answer {
  * - render: builds topology: 422 (geographic with no coordinates, logical over its limits, a template that fails)
  * - layers: resolves a map's layers: 404 for a layer's dataset, version or template, 422 for a layer it cannot use,
  *   and the versions, datasource and render effects of its datasets
+ * - pool: draws on the render pool: 422 over its time or memory budget, 503 with Retry-After when the pool is busy
  */
-export type Effect = 'versions' | 'write' | 'ifMatch' | 'datasource' | 'render' | 'layers';
+export type Effect = 'versions' | 'write' | 'ifMatch' | 'datasource' | 'render' | 'layers' | 'pool';
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
