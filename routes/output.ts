@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { AppEnv } from '../auth/types.ts';
 import type { DatasourceRegistry } from '../datasources/types.ts';
-import { notFound } from '../errors.ts';
+import { isServiceError, notFound, ServiceError } from '../errors.ts';
 import { resolveMapLayers } from '../map-output/layers.ts';
 import { withTerranovaDefaults } from '../map-output/map-defaults.ts';
 import { Dependencies } from '../render/output-cache.ts';
@@ -49,6 +49,15 @@ function pick<T extends string>(c: Context, name: string, allowed: readonly T[])
   const value = c.req.param(name) as T;
   if (!allowed.includes(value)) throw notFound(`no such output: ${name} must be one of ${allowed.join(', ')}`);
   return value;
+}
+
+/** A sheet's file name in an error's detail, as a public answer must not show it. */
+const FILE_NAME = /[^\s"'()]+\.(csv|xlsx)\b/gi;
+
+/** Rethrows `e` with the names of sheet files in its detail replaced (public routes). */
+function withoutFileNames(e: unknown): never {
+  if (!isServiceError(e) || !e.message.match(FILE_NAME)) throw e;
+  throw new ServiceError(e.code, e.message.replace(FILE_NAME, 'a sheet'), { errors: e.errors, headers: e.headers });
 }
 
 /** `?template=` names no template, as in a layer's mapjsonUrl (map-output/layers.ts): editors write it for none. */
@@ -147,7 +156,15 @@ export function outputRoutes(o: OutputDeps) {
     const id = c.req.param('mapId') ?? '';
     if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');
     return maps.getPublic(id, version);
-  }, (handler) => handler);
+  }, (handler) => (c) => {
+    // Anonymous viewers are not told which files the map is drawn from.
+    try {
+      const answer = handler(c);
+      return answer instanceof Promise ? answer.catch(withoutFileNames) : answer;
+    } catch (e) {
+      return withoutFileNames(e);
+    }
+  });
 
   // Preview of an unsaved MapRevision (the map editor): nothing is stored.
   app.patch('/api/v1/output/map', auth.requireScope('write'), async (c) => {
