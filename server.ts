@@ -15,26 +15,17 @@ import { createDatasources } from './datasources/index.ts';
 import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createResources } from './resources/index.ts';
-import { datasourceRoutes } from './routes/datasources.ts';
-import { queryRoutes } from './routes/query.ts';
-import { docsRoutes } from './routes/docs.ts';
-import { openApiRoutes } from './routes/openapi.ts';
-import { outputRoutes } from './routes/output.ts';
-import { callerOf, outputSender } from './routes/output-send.ts';
+import { createUserData } from './resources/userdata.ts';
+import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
+import { bodySizeLimit, markRequestTimedOut } from './http/body.ts';
+import { withCors } from './http/cors.ts';
+import { errorHandler, notFoundHandler } from './http/on-error.ts';
+import { registerOperations } from './http/register.ts';
+import { createOutputCache } from './output/cache.ts';
+import { callerOf, outputSender } from './output/send.ts';
 import type { Job } from './pool/jobs.ts';
 import { RenderPool } from './pool/pool.ts';
-import { createOutputCache } from './render/output-cache.ts';
-import { publicRoutes } from './routes/public.ts';
-import { authRoutes } from './routes/auth.ts';
-import { healthRoutes } from './routes/health.ts';
-import { diffPicture } from './routes/history.ts';
-import { operations, RESOURCE_ROUTES } from './routes/api-operations.ts';
-import { operationRoutes } from './routes/operation.ts';
-import { createUserData } from './resources/userdata.ts';
-import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
-import { withCors } from './routes/cors.ts';
-import { errorHandler, notFoundHandler } from './routes/on-error.ts';
-import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
+import { OPERATIONS } from './routes/index.ts';
 import { openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 
@@ -79,25 +70,17 @@ export async function createApp(deps: AppDeps) {
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, now: () => now().getTime() });
+  // Pictures, PNGs and big diffs off the event loop, within their budgets (pool/pool.ts).
   const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
     memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, pool, settings.server.trustProxy);
-
-  app.route('/', healthRoutes(resources.problems));
-  app.route('/', authRoutes(auth));
-  // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
-  // then the history routes of each resource.
   const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
-  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store, offload };
-  app.route('/', operationRoutes(operations(), routeDeps));
-  for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
-  app.route('/', publicRoutes({ maps: resources.maps }));
-  const diff = diffPicture({ datasets: resources.datasets.collection, store, send });
-  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl, diff }));
-  app.route('/', datasourceRoutes(datasources));
-  app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
-  app.route('/', openApiRoutes(settings));
-  app.route('/', docsRoutes(settings));
+
+  // Every route, each from its declaration (routes/index.ts), through the one registrar.
+  const routeDeps = {
+    settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, operations: OPERATIONS, offload,
+  };
+  registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined });
   // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.
   app.fetch = withCors(settings, app.fetch, (req, env) => app.getPath(req, { env }));
   return app;

@@ -5,7 +5,7 @@
 // more; writes follow one another, the latest state last. A store shared by
 // replicas (PostgreSQL) keeps them in its shared counters instead (throttle.ts).
 import type { Store } from '../store/types.ts';
-import type { KnownKeeper, KnownSnapshot } from './throttle.ts';
+import type { KnownKeeper, KnownSnapshot } from './throttle-known.ts';
 
 const DOCUMENT = 'known-addresses';
 

@@ -1,4 +1,4 @@
-// Sending outputs through the output cache (render/output-cache.ts): topology
+// Sending outputs through the output cache (output/cache.ts): topology
 // and map JSON, SVG pictures, and PNG pictures, which are the same SVG
 // rasterized (render/png.ts). A route hands over the key of its request and
 // the render that makes the JSON or SVG; a PNG route hands over the SVG
@@ -12,18 +12,17 @@ import type { AppEnv } from '../auth/types.ts';
 import { clientAddress } from '../auth/client-address.ts';
 import type { PictureJob } from '../pool/jobs.ts';
 import type { Caller, RenderPool } from '../pool/pool.ts';
-import type { Dependencies, Output, OutputCache } from '../render/output-cache.ts';
+import type { Dependencies, Output, OutputCache } from './cache.ts';
 import { checkPngSize, PNG_RESPONSE_HEADERS, pictureSize, type PngLimits } from '../render/png.ts';
 import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
-import { sendRendered } from './conditional.ts';
+import { sendRendered } from '../http/conditional.ts';
 
 /** How a route makes its output: a JSON string, recording what it read. */
 type Render = (deps: Dependencies) => Promise<string>;
 /** How a route makes a picture: what the render pool is to draw, recording what it read. */
 export type PictureRender = (deps: Dependencies) => Promise<PictureJob>;
 
-export const PICTURE_FORMATS = ['svg', 'png'] as const;
-export type PictureFormat = (typeof PICTURE_FORMATS)[number];
+export type PictureFormat = 'svg' | 'png';
 
 // As c.json() would send it.
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -63,6 +62,3 @@ export function outputSender(cache: OutputCache, png: PngLimits, pool: RenderPoo
 }
 
 export type OutputSender = ReturnType<typeof outputSender>;
-
-/** The part of a picture's cache key that `?width=` / `?height=` give: pictures of other sizes are other outputs. */
-export const sizeKey = (size: { width?: number; height?: number }) => `${size.width ?? ''}x${size.height ?? ''}`;
