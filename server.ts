@@ -2,9 +2,10 @@
 // (tests call it directly, no port needed); serve() loads the settings, opens
 // the data folder and listens. Running this file starts the service.
 import { serve as listen } from '@hono/node-server';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { bootstrapAdminOf } from './auth/bootstrap.ts';
@@ -25,7 +26,9 @@ import { observeRequests } from './http/observe.ts';
 import { errorHandler, notFoundHandler } from './http/on-error.ts';
 import { registerOperations } from './http/register.ts';
 import { createOutputCache } from './output/cache.ts';
-import { outputSender } from './output/send.ts';
+import { callerOf, outputSender } from './output/send.ts';
+import type { Job } from './pool/jobs.ts';
+import { RenderPool } from './pool/pool.ts';
 import { OPERATIONS } from './routes/index.ts';
 import { missingDataFolder, openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
@@ -79,11 +82,15 @@ export async function createApp(deps: AppDeps) {
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: outputObserver(metrics), now: () => now().getTime() });
-  const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
+  // Pictures, PNGs and big diffs off the event loop, within their budgets (pool/pool.ts).
+  const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
+    memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue });
+  const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, pool, settings.server.trustProxy);
+  const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
 
   // Every route, each from its declaration (routes/index.ts), through the one registrar.
   const routeDeps = {
-    settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, metrics, operations: OPERATIONS,
+    settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, metrics, operations: OPERATIONS, offload,
   };
   registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined });
   // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.
@@ -148,6 +155,7 @@ export async function serve(env: NodeJS.ProcessEnv = process.env, options: Serve
       s.once('listening', () => s.off('error', refused));
     });
     limitConnections(server, settings, log);
+    limitConnectionsPerAddress(server, settings, log);
     // Only with the port ours: a start that cannot listen creates no user and prints no password
     // that the next start would never show again.
     await bootstrapAdminOf(settings, store, env.MTS_ADMIN_PASSWORD, log);
@@ -265,6 +273,39 @@ function limitConnections(server: http.Server, settings: Settings, log: Logger) 
     // Flush the answer, then close at once: a client still sending must not keep the slot.
     socket.end(answer, () => socket.destroy());
     setTimeout(() => socket.destroy(), 1000).unref();
+  });
+}
+
+/**
+ * server.maxConnectionsPerAddress: one client address may hold only a share
+ * of the connections (a quarter of server.maxConnections unless set), so
+ * slow bodies from one address cannot take every slot; a connection beyond
+ * its share is closed as soon as it is accepted while other addresses are
+ * served. Behind a proxy every connection comes from the proxy: not applied.
+ */
+function limitConnectionsPerAddress(server: http.Server, settings: Settings, log: Logger) {
+  const { maxConnections, maxConnectionsPerAddress, trustProxy } = settings.server;
+  if (trustProxy) return;
+  const cap = maxConnectionsPerAddress > 0 ? maxConnectionsPerAddress : Math.max(1, Math.ceil(maxConnections / 4));
+  const open = new Map<string, number>();
+  let reported = 0;
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const n = (open.get(address) ?? 0) + 1;
+    if (n > cap) {
+      if (Date.now() - reported > DROP_REPORT_MS) {
+        reported = Date.now();
+        log.error(`connection limit of one address reached (server.maxConnectionsPerAddress: ${cap}): closing new connections from ${address}`);
+      }
+      socket.destroy();
+      return;
+    }
+    open.set(address, n);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
   });
 }
 

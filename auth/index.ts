@@ -8,6 +8,7 @@ import type { Logger } from '../log.ts';
 import type { Store } from '../store/types.ts';
 import { Accounts } from './accounts.ts';
 import { bootstrapAdmin, keepsLocalUsers } from './bootstrap.ts';
+import { knownAddressKeeper } from './known-addresses.ts';
 import { clientAddress } from './client-address.ts';
 import { HttpBasic } from './http-basic.ts';
 import { type LoginRefused, PasswordLogin } from './login.ts';
@@ -39,7 +40,9 @@ export async function createAuth(o: AuthOptions) {
   const scopes = settings.auth.scopes as Record<ScopeKind, string>;
   const backend = settings.auth.backend;
   const users = new UserDirectory(o.store, o.now, o.passwordCost);
-  const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle, o.store.counters), o.onLoginRefused);
+  // Known addresses outlive a restart: in the shared counters of replicas, else in a document of the data folder.
+  const keeper = o.store.counters ? undefined : knownAddressKeeper(o.store);
+  const login = new PasswordLogin(users, new LoginThrottle(settings.auth.loginThrottle, o.store.counters, keeper), o.onLoginRefused);
   const localUsers = keepsLocalUsers(settings);
   if (localUsers && !o.deferAdmin) await bootstrapAdmin(users, Object.values(scopes), o.adminPassword, o.log, backend);
 

@@ -13,7 +13,9 @@
 // - per address, over all usernames: perAddress.maxFailures per
 //   perAddress.windowSeconds, against one address trying many usernames.
 // The last two never block a known pair: an address from which that username
-// signed in successfully within knownAddressDays (kept in memory, at most
+// signed in successfully within knownAddressDays (kept in memory and, with the
+// data folder, in a private document so restarts forget no one:
+// known-addresses.ts; at most
 // KNOWN_PER_USER addresses a username and KNOWN_USERS usernames, oldest
 // dropped first). A known pair that uses up its own limit is forgotten, so a
 // stranger behind the user's address gets maxFailures guesses, not more.
@@ -41,7 +43,7 @@
 // out of reach leaves each replica to its own. The cap on password checks at
 // once stays per replica: it protects one machine's CPU.
 import { CheckSlots, rateLimited } from './throttle-slots.ts';
-import { KNOWN_PER_USER, KnownAddresses, userKey } from './throttle-known.ts';
+import { KNOWN_PER_USER, KnownAddresses, userKey, type KnownKeeper } from './throttle-known.ts';
 import { FailureCounter, SharedFailures } from './throttle-counters.ts';
 import type { SharedCounters } from '../store/types.ts';
 
@@ -94,8 +96,8 @@ export class LoginThrottle {
   private inFlight = new Map<string, number>();
   private shared?: SharedFailures;
 
-  /** `counters`: the store's shared counters, when replicas share it. */
-  constructor(o: ThrottleOptions, counters?: SharedCounters) {
+  /** `counters`: the store's shared counters, when replicas share it; `keeper`: where known pairs outlive a restart. */
+  constructor(o: ThrottleOptions, counters?: SharedCounters, keeper?: KnownKeeper) {
     const d = THROTTLE_DEFAULTS;
     const shared = counters && new SharedFailures(counters);
     this.shared = shared;
@@ -105,7 +107,7 @@ export class LoginThrottle {
     this.address = new FailureCounter(o.perAddress?.maxFailures ?? d.perAddress.maxFailures,
       (o.perAddress?.windowSeconds ?? d.perAddress.windowSeconds) * 1000, shared, 'address');
     this.knownMs = (o.knownAddressDays ?? d.knownAddressDays) * 86_400_000;
-    this.known = new KnownAddresses(this.knownMs);
+    this.known = new KnownAddresses(this.knownMs, keeper);
     this.slots = new CheckSlots(Math.max(2, o.maxConcurrentChecks ?? d.maxConcurrentChecks), o.maxQueuedChecks ?? d.maxQueuedChecks);
   }
 

@@ -12,6 +12,7 @@ const benches: Bench[] = [
   { name: 'diff', load: async () => (await import('./diff.ts')).benchDiff },
   { name: 'oidc', load: async () => (await import('./oidc.ts')).benchOidc },
   { name: 'sheets', load: async () => (await import('./sheets.ts')).benchSheets },
+  { name: 'bounds', load: async () => (await import('./bounds.ts')).benchBounds },
   { name: 'postgres', load: async () => (await import('./postgres.ts')).benchPostgres },
   { name: 'log', load: async () => (await import('./log.ts')).benchLog },
   { name: 'home', load: async () => (await import('./home.ts')).benchHome },

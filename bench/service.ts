@@ -13,12 +13,13 @@ const PASSWORD = 'benchmark password 1';
 
 /**
  * The app over `dir` and the headers of an admin token; `input` adds settings. The request log is
- * off unless `input` turns it on (with `log` given, it writes there): bench/log.ts measures its cost.
+ * off unless `input` turns it on (with `log` given, it writes there): bench/log.ts measures its cost;
+ * `onOutputRender` counts renders.
  */
-export async function startService(dir: string, input: SettingsInput = {}, log: Logger = createMemoryLogger()) {
+export async function startService(dir: string, input: SettingsInput = {}, log: Logger = createMemoryLogger(), onOutputRender?: (key: string) => void) {
   const settings = parseSettings({ ...input, log: { requests: false, ...input.log }, data: { dir } }, {}, dir);
   const store = await openFileStore(dir);
-  const app = await createApp({ settings, store, log, adminPassword: PASSWORD });
+  const app = await createApp({ settings, store, log, adminPassword: PASSWORD, onOutputRender });
   const res = await app.request('/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ grant_type: 'password', username: 'admin', password: PASSWORD }) });
   const token = ((await res.json()) as { access_token: string }).access_token;

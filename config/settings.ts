@@ -69,6 +69,8 @@ export const SettingsSchema = v.strictObject({
     keepAliveTimeoutSeconds: v.optional(seconds, 5),
     /** Most connections open at once; a new one beyond is closed as soon as it is accepted. */
     maxConnections: v.optional(positiveInt, 1000),
+    /** Most connections one client address holds at once (0: a quarter of maxConnections); more are closed at once. Not applied behind a proxy (trustProxy). */
+    maxConnectionsPerAddress: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')), 0),
     /** Cross-origin requests from browsers (dashboards, status pages, Terranova's editor). */
     cors: v.nullish(v.strictObject({
       /** Origins allowed on the whole API: a list, or "*" for any (credentials are then never allowed). */
@@ -157,6 +159,17 @@ export const SettingsSchema = v.strictObject({
     pngMaxSide: v.optional(v.pipe(positiveInt, v.maxValue(16_384, 'expected at most 16384')), 8192),
     /** Most pixels of a PNG in all (each takes 4 bytes of memory while it is drawn). */
     pngMaxPixels: v.optional(v.pipe(positiveInt, v.maxValue(100_000_000, 'expected at most 100000000')), 16_777_216),
+    /** Most seconds one picture, PNG or big diff may take on a render thread; longer is 422 (docs/api.md: Limits). */
+    renderTimeoutSeconds: v.optional(v.pipe(positiveInt, v.maxValue(600, 'expected at most 600')), 10),
+    /** Most MB of heap a render thread may use; a render that needs more is 422. */
+    renderMemoryMB: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(64, 'expected at least 64'),
+      v.maxValue(16_384, 'expected at most 16384')), 512),
+    /** Render threads; 0: sized to the machine (its cores, 2 to 4). */
+    renderThreads: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more'),
+      v.maxValue(32, 'expected at most 32')), 0),
+    /** Renders waiting for a thread, all callers together; beyond it, 503 at once. */
+    renderQueue: v.optional(v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more'),
+      v.maxValue(10_000, 'expected at most 10000')), 32),
   }), {}),
   /** The log (log.ts): its format and level, and whether every request gets a line. */
   log: v.nullish(v.strictObject({

@@ -7,7 +7,7 @@
 // between two separate layouts.
 import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
-import { renderUnionDiffSvg, type DiffMarks, type DiffStatus } from '../render/diff-svg.ts';
+import type { DiffMarks, DiffStatus, UnionDiff } from '../render/diff-svg.ts';
 import { buildTopology } from '../render/topology.ts';
 import type { Layout } from '../render/types.ts';
 import { diffDataset, type DatasetSide } from './diff-dataset.ts';
@@ -28,7 +28,8 @@ function keyer(...sides: (readonly EdgeRecord[])[]) {
   return (name: unknown, id: unknown) => (shared.has(String(name ?? '')) ? `${String(name ?? '')}${SEP}${String(id ?? '')}` : String(name ?? ''));
 }
 
-export async function datasetDiffSvg(before: DatasetSide, after: DatasetSide, options: { layout: Layout; width?: number; height?: number }): Promise<string> {
+/** What the picture of a dataset's change draws (the union, its marks, the options); the render pool draws it. */
+export async function datasetDiffPicture(before: DatasetSide, after: DatasetSide, options: { layout: Layout; width?: number; height?: number }): Promise<UnionDiff> {
   const a = before.records ?? [], b = after.records ?? [];
   const key = keyer(a, b);
   const later = new Set(b.map((r) => key(r?.name, r?.id)));
@@ -42,5 +43,5 @@ export async function datasetDiffSvg(before: DatasetSide, after: DatasetSide, op
     for (const e of diff.edges[status] as { name: string; id?: unknown }[]) edges.set(key(e.name, e.id), status);
   }
   const marks: DiffMarks = { nodes, edges };
-  return renderUnionDiffSvg(topology, marks, { ...options, title: `Changes to ${after.name || before.name || 'topology'}` });
+  return { union: topology, marks, options: { ...options, title: `Changes to ${after.name || before.name || 'topology'}` } };
 }

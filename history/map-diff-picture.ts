@@ -5,7 +5,7 @@
 // legend line per layer added or removed. A circuit is known by its layer
 // and name, so the same circuit name in two layers is two circuits, and a
 // layer added brings all its circuits as added.
-import { compareTopologies, renderUnionDiffSvg, unionOf } from '../render/diff-svg.ts';
+import { compareTopologies, unionOf, type UnionDiff } from '../render/diff-svg.ts';
 import type { Topology, TopologyEdge } from '../render/types.ts';
 
 /** A layer of one version, as resolved for the map's picture. */
@@ -32,12 +32,13 @@ function merged(layers: readonly DiffLayer[], name: string): Topology {
   return { name, layer: name, pathLayout: layers[0]?.topology.pathLayout ?? { type: 'curveCardinal' }, nodes: [...nodes.values()], edges };
 }
 
-export function mapDiffSvg(title: string, before: readonly DiffLayer[], after: readonly DiffLayer[], size: { width?: number; height?: number }): string {
+/** What the picture of a map's change draws; the render pool draws it. */
+export function mapDiffPicture(title: string, before: readonly DiffLayer[], after: readonly DiffLayer[], size: { width?: number; height?: number }): UnionDiff {
   const [a, b] = [merged(before, title), merged(after, title)];
   const had = new Set(before.map((l) => l.name)), has = new Set(after.map((l) => l.name));
   const notes = [
     ...after.filter((l) => !had.has(l.name)).map((l) => `layer added: ${cut(l.name)}`),
     ...before.filter((l) => !has.has(l.name)).map((l) => `layer removed: ${cut(l.name)}`),
   ];
-  return renderUnionDiffSvg(unionOf(a, b), compareTopologies(a, b, false), { layout: 'geographic', ...size, notes, title: `Changes to ${title}` });
+  return { union: unionOf(a, b), marks: compareTopologies(a, b, false), options: { layout: 'geographic', ...size, notes, title: `Changes to ${title}` } };
 }

@@ -18,7 +18,7 @@ import type { Settings } from '../config/settings.ts';
 import { requestHeader } from '../auth/request-header.ts';
 
 /** Headers a browser script may read from our answers. */
-const EXPOSED = 'ETag, Location, X-Total-Count, X-Result-Count, WWW-Authenticate, Retry-After, Content-Disposition';
+const EXPOSED = 'ETag, Link, Location, X-Total-Count, X-Result-Count, WWW-Authenticate, Retry-After, Content-Disposition';
 const METHODS = 'GET, HEAD, PUT, POST, DELETE, PATCH';
 const MAX_AGE = '600';
 // The datasource listing is public; the routes under it (the dataset editor's) need a token.

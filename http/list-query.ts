@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { badRequest } from '../errors.ts';
 import type { ListQuery, ResourceDescriptor } from '../resources/types.ts';
 import {
-  BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema,
+  BooleanParamSchema, fieldsParamSchema, LimitParamSchema, VERSION_PAGE, OffsetParamSchema, OneVersionParamSchema,
   StringFilterSchema, VersionParamSchema,
 } from '../schema/list.ts';
 import { HeightParamSchema, WidthParamSchema } from '../schema/picture.ts';
@@ -115,7 +115,8 @@ function parseListParams(c: Context, spec: ListSpec): ListQuery {
     version: version === undefined ? 'latest' : parseParam(VersionParamSchema, 'version', version),
     fields: fields.length ? fields : spec.resource.defaultFields,
     filters,
-    limit: limit === undefined ? undefined : parseParam(LimitParamSchema, 'limit', limit),
+    // Lists of older versions are paged by default: no request reads a whole history at once.
+    limit: limit !== undefined ? parseParam(LimitParamSchema, 'limit', limit) : version === undefined || version === 'latest' ? undefined : VERSION_PAGE,
     offset: offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
   };
 }

@@ -193,6 +193,14 @@ const ANSWER_RULES: AnswerRule[] = [
     answers: fixed({ status: 422, codes: ['validation_failed'], text: 'the topology cannot be drawn: geographic with no node coordinates, logical over its limits, or a node template that fails' }),
   },
   {
+    when: 'an operation that draws on the render pool',
+    applies: (op) => does(op, 'pool'),
+    answers: fixed(
+      { status: 422, codes: ['validation_failed'], text: 'the picture takes more than output.renderTimeoutSeconds or output.renderMemoryMB to draw, or the renderer cannot draw it (the detail says which)' },
+      { status: 503, codes: ['resource_unavailable'], text: 'the render queue is full for this caller, or the picture waited its whole time budget for a thread: try again after Retry-After seconds', headers: ['Retry-After'] },
+    ),
+  },
+  {
     when: 'an operation that resolves a map\'s layers',
     applies: (op) => does(op, 'layers'),
     answers: fixed(

@@ -46,8 +46,9 @@ export interface Answer {
  * - render: builds topology: 422 (geographic with no coordinates, logical over its limits, a template that fails)
  * - layers: resolves a map's layers: 404 for a layer's dataset, version or template, 422 for a layer it cannot use,
  *   and the versions, datasource and render effects of its datasets
+ * - pool: draws on the render pool: 422 over its time or memory budget, 503 with Retry-After when the pool is busy
  */
-export type Effect = 'versions' | 'write' | 'ifMatch' | 'datasource' | 'render' | 'layers';
+export type Effect = 'versions' | 'write' | 'ifMatch' | 'datasource' | 'render' | 'layers' | 'pool';
 
 /** A declaration; `D` is what its handler is built from, `B` the validated body. */
 // biome-ignore lint/suspicious/noExplicitAny: a list holds operations of every body type; `operation()` types each handler's body.
@@ -130,7 +131,7 @@ export function listParams(spec: ListSpec): QueryParam[] {
 
 export const ok = (description: string, schema?: v.GenericSchema, extra: Partial<Answer> = {}): Answer => ({ description, schema, ...extra });
 export const listed = (what: string, item: v.GenericSchema): Answer =>
-  ({ description: `${what} with the selected fields, ordered by ID then version; X-Total-Count is the number before limit/offset`, schema: item, list: true, headers: ['X-Total-Count'] });
+  ({ description: `${what} with the selected fields, ordered by ID then version; X-Total-Count is the number before limit/offset; Link names the next page of a paged list`, schema: item, list: true, headers: ['X-Total-Count', 'Link'] });
 export const created = (what: string, schema: v.GenericSchema): Answer =>
   ({ description: `the created ${what} (version 1)`, schema, headers: ['Location', 'ETag'] });
 export const version = (what: string, schema: v.GenericSchema): Answer => ({ description: what, schema, headers: ['ETag'] });

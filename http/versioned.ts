@@ -47,9 +47,20 @@ export function sendVersion(c: Context, col: VersionedCollection, id: string, wh
 const encoder = new TextEncoder();
 
 /** Sends a list with its total in X-Total-Count: whole, or streamed piece by piece as it is read. */
-export async function sendList(c: Context, pending: ListPage | Promise<ListPage>) {
+/** The request's own path and query with `offset` moved on to the page after `paging`'s, when there is one. */
+function nextPage(c: Context, total: number, paging?: { offset: number; limit?: number }): string | undefined {
+  if (!paging || paging.limit === undefined || paging.offset + paging.limit >= total) return undefined;
+  const url = new URL(c.req.url);
+  url.searchParams.set('offset', String(paging.offset + paging.limit));
+  url.searchParams.set('limit', String(paging.limit));
+  return `<${url.pathname}${url.search}>; rel="next"`;
+}
+
+/** A list answer: its items, X-Total-Count, and with `paging` a Link to the next page when there is one. */
+export async function sendList(c: Context, pending: ListPage | Promise<ListPage>, paging?: { offset: number; limit?: number }) {
   const page = await pending;
-  const headers = { 'Content-Type': JSON_TYPE, 'X-Total-Count': String(page.total) };
+  const next = nextPage(c, page.total, paging);
+  const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'X-Total-Count': String(page.total), ...(next ? { Link: next } : {}) };
   if (page.body !== undefined || !page.stream) return c.body(page.body ?? '[]', 200, headers);
   const pieces = page.stream()[Symbol.asyncIterator]();
   const body = new ReadableStream<Uint8Array>({

@@ -3,7 +3,8 @@
 // its versions. Everything that shapes an output is in its cache key or read
 // through the loaders (their dependencies): a new parameter that changes the
 // answer must join the key, or requests differing by it would share one output.
-import { datasetDiffSvg } from '../history/diff-picture.ts';
+import { datasetDiffPicture } from '../history/diff-picture.ts';
+import type { PictureJob } from '../pool/jobs.ts';
 import { buildTopology } from '../render/topology.ts';
 import { buildTopologyCached } from '../render/topology-cache.ts';
 import type { Layout } from '../render/types.ts';
@@ -46,5 +47,6 @@ export const diffPictureKey = (id: string, from: StoredVersion, to: StoredVersio
 /** The picture of a change (added green, removed dashed red, changed amber): both versions laid out once, marked by the JSON diff (history/diff-picture.ts). */
 export async function diffPicture(store: Store, from: StoredVersion, to: StoredVersion, layout: Layout, size: { width?: number; height?: number }) {
   const [before, after] = await Promise.all([datasetSide(store, from), datasetSide(store, to)]);
-  return datasetDiffSvg(before, after, { layout, ...size });
+  // Drawn on the render pool (output/send.ts).
+  return { kind: 'diff', ...(await datasetDiffPicture(before, after, { layout, ...size })) } satisfies PictureJob;
 }

@@ -4,7 +4,8 @@
 // history/map-diff-picture.ts on one frame. Both versions are stored for
 // good, so their numbers key the cached picture; the datasets and templates
 // their layers read are its dependencies.
-import { mapDiffSvg, type DiffLayer } from '../history/map-diff-picture.ts';
+import { mapDiffPicture as unionOfMaps, type DiffLayer } from '../history/map-diff-picture.ts';
+import type { PictureJob } from '../pool/jobs.ts';
 import type { StoredVersion } from '../resources/types.ts';
 import type { MapRevision } from '../schema/map.ts';
 import { layerTopologies, type LayerLoaders } from './layers.ts';
@@ -28,5 +29,6 @@ async function layersOf(version: StoredVersion, loaders: LayerLoaders): Promise<
 
 export async function mapDiffPicture(from: StoredVersion, to: StoredVersion, loaders: LayerLoaders, size: { width?: number; height?: number }) {
   const [before, after] = await Promise.all([layersOf(from, loaders), layersOf(to, loaders)]);
-  return mapDiffSvg(String(to.name ?? from.name ?? 'map'), before, after, size);
+  // Drawn on the render pool (output/send.ts).
+  return { kind: 'diff', ...unionOfMaps(String(to.name ?? from.name ?? 'map'), before, after, size) } satisfies PictureJob;
 }

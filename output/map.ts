@@ -4,9 +4,9 @@
 // cache keys of a map's outputs are here too: a map version never changes,
 // so it keys the output (the public and private routes share it), and what
 // its layers read is recorded as dependencies by the loaders (output/loaders.ts).
+import type { PictureJob } from '../pool/jobs.ts';
 import type { StoredVersion } from '../resources/types.ts';
 import type { MapRevision } from '../schema/map.ts';
-import { renderMapSvg } from '../render/svg.ts';
 import { layerTopologies, resolveMapLayers, type LayerLoaders } from './layers.ts';
 import { withTerranovaDefaults } from './map-defaults.ts';
 
@@ -51,5 +51,6 @@ export async function wholeMapOutput(version: StoredVersion, loaders: LayerLoade
  */
 export async function mapPicture(version: StoredVersion, loaders: LayerLoaders, size: { width?: number; height?: number }) {
   const { topologies } = await layerTopologies(asMap(version), loaders);
-  return renderMapSvg(version as { name?: string }, topologies, size);
+  // Drawn on the render pool (output/send.ts).
+  return { kind: 'map', map: version as { name?: string }, topologies, size } satisfies PictureJob;
 }

@@ -1,7 +1,11 @@
 // Axis-aligned boxes in picture units, and a grid hash over them that answers
 // "does this box (or this line segment) touch anything placed so far?" in
 // about constant time: label placement and marker spreading ask it tens of
-// thousands of times for a 2,000-node picture.
+// thousands of times for a 2,000-node picture. No call costs more than the
+// boxes held: a box over more than LARGE_CELLS cells is kept in a list of its
+// own that every question reads, and a question over more cells than there
+// are boxes reads the boxes instead of the cells, so a box's area (a template
+// that draws far off its node) never sets the cost (docs/render.md: Bounds).
 
 export interface Rect {
   x0: number;
@@ -35,15 +39,26 @@ export function segmentCrosses(s: Seg, r: Rect, eps = 0.01): boolean {
   return clip(-dx, ax - (r.x0 + eps)) && clip(dx, r.x1 - eps - ax) && clip(-dy, ay - (r.y0 + eps)) && clip(dy, r.y1 - eps - ay) && t1 - t0 > 1e-9;
 }
 
+/** Most cells a box is filed under; a larger one goes to the list every question reads. */
+const LARGE_CELLS = 64;
+
 /** A uniform grid of buckets holding boxes and segments; cells are keyed by a hash of their column and row. */
 export class BoxIndex {
   private readonly cells = new Map<number, number[]>();
+  private readonly large: number[] = [];
   private readonly rects: Rect[] = [];
   private readonly segs: (Seg | null)[] = [];
   private stamp = 0;
   private readonly seen: number[] = [];
 
   constructor(private readonly cell: number) {}
+
+  /** How many cells `r` covers (Infinity for a box with no finite extent). */
+  private span(r: Rect): number {
+    const c = this.cell;
+    const n = (Math.floor(r.x1 / c) - Math.floor(r.x0 / c) + 1) * (Math.floor(r.y1 / c) - Math.floor(r.y0 / c) + 1);
+    return Number.isFinite(n) ? n : Infinity;
+  }
 
   private keys(r: Rect, visit: (key: number) => boolean | undefined): boolean {
     const c = this.cell;
@@ -52,11 +67,37 @@ export class BoxIndex {
     return false;
   }
 
+  /**
+   * Calls `visit` with each id filed where `r` may meet it, each once, until it answers true: the large
+   * boxes, then the cells `r` covers, or every id when those are many cells and outnumber the ids.
+   */
+  private candidates(r: Rect, visit: (id: number) => boolean | undefined): boolean {
+    const stamp = ++this.stamp;
+    const once = (id: number) => {
+      if (this.seen[id] === stamp) return undefined;
+      this.seen[id] = stamp;
+      return visit(id);
+    };
+    for (const id of this.large) if (once(id) === true) return true;
+    if (this.span(r) > Math.max(LARGE_CELLS, this.rects.length)) {
+      for (let id = 0; id < this.rects.length; id++) if (once(id) === true) return true;
+      return false;
+    }
+    return this.keys(r, (k) => {
+      for (const id of this.cells.get(k) ?? []) if (once(id) === true) return true;
+      return undefined;
+    });
+  }
+
   private insert(r: Rect, seg: Seg | null): number {
     const id = this.rects.length;
     this.rects.push(r);
     this.segs.push(seg);
     this.seen.push(0);
+    if (this.span(r) > LARGE_CELLS) {
+      this.large.push(id);
+      return id;
+    }
     this.keys(r, (k) => {
       const bucket = this.cells.get(k);
       if (bucket) bucket.push(id);
@@ -76,22 +117,10 @@ export class BoxIndex {
 
   /** Calls `visit` with the id of each box (and segment) that `r` overlaps, until it answers true; answers whether one did. */
   each(r: Rect, visit: (id: number) => unknown): boolean {
-    const stamp = ++this.stamp;
-    const c = this.cell;
-    const cx0 = Math.floor(r.x0 / c), cx1 = Math.floor(r.x1 / c), cy0 = Math.floor(r.y0 / c), cy1 = Math.floor(r.y1 / c);
-    for (let x = cx0; x <= cx1; x++) {
-      for (let y = cy0; y <= cy1; y++) {
-        const bucket = this.cells.get(x * 92821 + y * 68917);
-        if (!bucket) continue;
-        for (const id of bucket) {
-          if (this.seen[id] === stamp) continue;
-          this.seen[id] = stamp;
-          const seg = this.segs[id];
-          if ((seg ? segmentCrosses(seg, r) : overlaps(r, this.rects[id])) && visit(id) === true) return true;
-        }
-      }
-    }
-    return false;
+    return this.candidates(r, (id) => {
+      const seg = this.segs[id];
+      return (seg ? segmentCrosses(seg, r) : overlaps(r, this.rects[id])) && visit(id) === true ? true : undefined;
+    });
   }
 
   /** Whether `r` overlaps any box or segment. */
@@ -101,16 +130,8 @@ export class BoxIndex {
 
   /** Whether segment a-b passes through a box (segments never block segments), ignoring the ids in `except`. */
   segmentBlocked(ax: number, ay: number, bx: number, by: number, except?: ReadonlySet<number>): boolean {
-    const stamp = ++this.stamp;
     const s: Seg = [ax, ay, bx, by];
-    return this.keys({ x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by) }, (k) => {
-      for (const id of this.cells.get(k) ?? []) {
-        if (this.seen[id] === stamp) continue;
-        this.seen[id] = stamp;
-        if (this.segs[id] || except?.has(id)) continue;
-        if (segmentCrosses(s, this.rects[id])) return true;
-      }
-      return undefined;
-    });
+    return this.candidates({ x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by) }, (id) =>
+      (!this.segs[id] && !except?.has(id) && segmentCrosses(s, this.rects[id])) || undefined);
   }
 }

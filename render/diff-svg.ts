@@ -163,6 +163,13 @@ const byStatus = <T>(items: readonly T[], status: (x: T) => DiffStatus) => {
  * stay keep their place), each router and circuit as `marks` says. Groups
  * are drawn with the unchanged, never counted: the counts are of routers.
  */
+/** A change drawn on one layout: the union of both sides, what is marked, and how it is drawn. */
+export interface UnionDiff {
+  union: Topology;
+  marks: DiffMarks;
+  options: DiffSvgOptions & { title: string };
+}
+
 export function renderUnionDiffSvg(union: Topology, marks: DiffMarks, options: DiffSvgOptions & { title: string }): string {
   const logical = options.layout === 'logical';
   // Every node is drawn with the layout's default marker, whose fill is the status colour;

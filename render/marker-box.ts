@@ -4,8 +4,14 @@
 // the markup draws outside it (a template that writes the site's name under
 // its badge). Estimated from the sanitized markup's own attributes - circle,
 // ellipse, rect and text positions, font sizes and anchors - without a layout
-// engine; a shape under a transform keeps to the data box.
+// engine; a shape under a transform keeps to the data box. What a template
+// draws counts only up to MARKER_REACH_FACTOR times its data box's larger
+// side (at least MARKER_REACH_MIN units) from the node, so one far-reaching
+// shape cannot make every marker huge and every picture slow to place
+// (docs/render.md: Bounds); templateReachWarning names such a shape when the
+// template is saved.
 import type { Rect } from './box-index.ts';
+import { compileTemplate } from '../svg-safety/template.ts';
 import { textWidth } from './text-width.ts';
 
 const SVG_DEFAULT_FONT_PX = 16;
@@ -24,17 +30,40 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 const plain = (s: string) => s.replace(/<[^>]*>/g, '').replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (_, e: string) =>
   e[0] === '#' ? String.fromCodePoint(Number.parseInt(e[1] === 'x' || e[1] === 'X' ? e.slice(2) : e.slice(1), e[1] === 'x' || e[1] === 'X' ? 16 : 10) || 32) : ENTITIES[e] ?? ' ');
 
-function grow(r: Rect, x0: number, y0: number, x1: number, y1: number) {
+/** How far from the node a template's drawing counts for placement: this many times its data box's larger side... */
+const MARKER_REACH_FACTOR = 8;
+/** ...and at least this many units (room for a site name written beside a small badge). */
+export const MARKER_REACH_MIN = 256;
+
+const reachOf = (w: number, h: number) => Math.max(MARKER_REACH_FACTOR * Math.max(w, h), MARKER_REACH_MIN);
+
+/** The shape that reaches farthest from the node, and how far. */
+interface Farthest { tag: string; reach: number }
+
+function grow(r: Rect, far: Farthest, tag: string, x0: number, y0: number, x1: number, y1: number) {
   if ([x0, y0, x1, y1].every(Number.isFinite)) {
     r.x0 = Math.min(r.x0, x0); r.y0 = Math.min(r.y0, y0); r.x1 = Math.max(r.x1, x1); r.y1 = Math.max(r.y1, y1);
+    const reach = Math.max(-x0, -y0, x1, y1);
+    if (reach > far.reach) { far.reach = reach; far.tag = tag; }
   }
 }
 
-/** The box of `markup` around the node's position, at least `w` x `h` centred on it. */
+/** The box of `markup` around the node's position, at least `w` x `h` centred on it, at most its reach. */
 export function markerBox(markup: string, w: number, h: number): Rect {
   const key = `${w}x${h}:${markup}`;
   const hit = cache.get(key);
   if (hit) return hit;
+  const r = drawnBox(markup, w, h).box;
+  const reach = Math.max(reachOf(w, h), w / 2, h / 2);
+  const clamped = { x0: Math.max(r.x0, -reach), y0: Math.max(r.y0, -reach), x1: Math.min(r.x1, reach), y1: Math.min(r.y1, reach) };
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(key, clamped);
+  return clamped;
+}
+
+/** The box the markup's shapes and text cover, unbounded, with the shape that reaches farthest. */
+function drawnBox(markup: string, w: number, h: number): { box: Rect; farthest: Farthest } {
+  const far: Farthest = { tag: '', reach: 0 };
   const r: Rect = { x0: -w / 2, y0: -h / 2, x1: w / 2, y1: h / 2 };
   if (!/transform=/.test(markup)) {
     const outerFont = attr(markup.slice(0, markup.indexOf('>') + 1), 'font-size');
@@ -44,11 +73,11 @@ export function markerBox(markup: string, w: number, h: number): Rect {
       const sw = /\sstroke="none"/.test(tag) ? 0 : (attr(tag, 'stroke-width') ?? 1) / 2;
       if (m[1] === 'rect') {
         const x = attr(tag, 'x') ?? 0, y = attr(tag, 'y') ?? 0;
-        grow(r, x - sw, y - sw, x + (attr(tag, 'width') ?? 0) + sw, y + (attr(tag, 'height') ?? 0) + sw);
+        grow(r, far, tag, x - sw, y - sw, x + (attr(tag, 'width') ?? 0) + sw, y + (attr(tag, 'height') ?? 0) + sw);
       } else {
         const cx = attr(tag, 'cx') ?? 0, cy = attr(tag, 'cy') ?? 0;
         const rx = attr(tag, m[1] === 'circle' ? 'r' : 'rx') ?? 0, ry = attr(tag, m[1] === 'circle' ? 'r' : 'ry') ?? 0;
-        grow(r, cx - rx - sw, cy - ry - sw, cx + rx + sw, cy + ry + sw);
+        grow(r, far, tag, cx - rx - sw, cy - ry - sw, cx + rx + sw, cy + ry + sw);
       }
     }
     for (const m of markup.matchAll(/<text(\s[^>]*)?>([\s\S]*?)<\/text>/g)) {
@@ -63,10 +92,28 @@ export function markerBox(markup: string, w: number, h: number): Rect {
       const anchor = raw(tag, 'text-anchor');
       const x0 = anchor === 'middle' ? x - tw / 2 : anchor === 'end' ? x - tw : x;
       const central = /^(central|middle)$/.test(raw(tag, 'dominant-baseline') ?? '');
-      grow(r, x0, central ? y - 0.65 * px : y - 0.95 * px, x0 + tw, central ? y + 0.65 * px : y + 0.3 * px);
+      grow(r, far, `<text>${text.slice(0, 40)}</text>`, x0, central ? y - 0.65 * px : y - 0.95 * px, x0 + tw, central ? y + 0.65 * px : y + 0.3 * px);
     }
   }
-  if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(key, r);
-  return r;
+  return { box: r, farthest: far };
+}
+
+/**
+ * The save answer's warning when a template draws farther from its node than placement counts (a huge
+ * halo, a shape thousands of units off): it names the shape, as drawn for a sample node. Null otherwise.
+ */
+export function templateReachWarning(template: string): string | null {
+  let node: ReturnType<ReturnType<typeof compileTemplate>['render']>;
+  try {
+    node = compileTemplate(template).render({ name: 'example', endpoint_name: 'example', meta: {} });
+  } catch {
+    return null; // refused for its own reasons, with their own message
+  }
+  const w = node.width ?? 10, h = node.height ?? 10;
+  const { farthest } = drawnBox(node.svg, w, h);
+  const reach = Math.max(reachOf(w, h), w / 2, h / 2);
+  if (farthest.reach <= reach) return null;
+  return `${farthest.tag.length > 120 ? `${farthest.tag.slice(0, 117)}...` : farthest.tag} draws ${Math.round(farthest.reach)} units from the node: ` +
+    `it is drawn, but labels and spreading count a marker only ${Math.round(reach)} units out ` +
+    `(${MARKER_REACH_FACTOR} times its data-width/data-height, at least ${MARKER_REACH_MIN}), so it may cover its neighbours and their labels`;
 }

@@ -4,7 +4,7 @@
 // never loaded. The size is checked against the limits before any pixel is
 // allocated. resvg parses, lays out and draws on libuv's thread pool
 // (renderAsync), so the event loop only encodes the PNG (docs/render.md: PNG).
-import { renderAsync } from '@resvg/resvg-js';
+import { Resvg, renderAsync } from '@resvg/resvg-js';
 import { validationFailed } from '../errors.ts';
 import { PICTURE_FONT_FILES, PICTURE_FONT_NAME } from './picture-font.ts';
 
@@ -89,4 +89,39 @@ export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer>
   checkPngSize(pictureSize(svg), limits);
   const image = await inTurn(() => renderAsync(svg, { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' }));
   return image.asPng();
+}
+
+/**
+ * The PNG of a sanitized SVG at its own size, drawn on the calling thread: a
+ * render thread's (pool/), whose time budget then bounds it. The caller checks
+ * the size first (checkPngSize).
+ */
+export function rasterize(svg: string): Uint8Array {
+  return new Resvg(boundFilterRegions(svg), { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' }).render().asPng();
+}
+
+/** Most units a filter region in user space reaches from its element's origin; most times its box in box units. */
+const FILTER_REACH = 256;
+const FILTER_BOX_REACH = 2;
+
+/**
+ * `svg` with every filter region held within a bound (docs/render.md: Bounds).
+ * resvg draws a filter over its whole region, however far it reaches beyond
+ * the picture (a blur 40,000 units wide took 40 s), and cannot be interrupted;
+ * browsers clip it to what is shown, so only the PNG needs this.
+ */
+function boundFilterRegions(svg: string): string {
+  return svg.replace(/<filter\b[^>]*>/g, (tag) => {
+    const user = /\sfilterUnits="userSpaceOnUse"/.test(tag);
+    const reach = user ? FILTER_REACH : FILTER_BOX_REACH;
+    return tag.replace(/\s(x|y|width|height)="([^"]*)"/g, (whole, name: string, value: string) => {
+      const m = /^\s*(-?[0-9.]+(?:e[-+]?[0-9]+)?)\s*(%?)\s*$/i.exec(value);
+      if (!m) return whole;
+      const scale = m[2] === '%' ? 100 : 1;
+      const n = Number(m[1]) / scale;
+      if (!Number.isFinite(n)) return '';
+      const bounded = name === 'x' || name === 'y' ? Math.min(Math.max(n, -reach), reach) : Math.min(Math.max(n, 0), 2 * reach);
+      return ` ${name}="${bounded * scale}${m[2]}"`;
+    });
+  });
 }

@@ -19,11 +19,19 @@ export async function datasetSide(store: Store, v: Side): Promise<DatasetSide> {
   return { name: String(v.name ?? ''), query: v.query ?? null, records: (results?.records as EdgeRecord[] | undefined) ?? null };
 }
 
-/** The diff of two versions of one resource. */
-export async function diffOf(kind: Kind, store: Store, before: Side, after: Side): Promise<object> {
+/** Records two dataset versions may hold together and still be diffed here; more go to `offload` (off the event loop). */
+const DIFF_HERE_RECORDS = 5_000;
+
+/** A dataset diff done elsewhere (the render pool, within its budgets). */
+export type DiffOffload = (before: DatasetSide, after: DatasetSide) => Promise<object>;
+
+/** The diff of two versions of one resource; a big dataset diff through `offload` when given. */
+export async function diffOf(kind: Kind, store: Store, before: Side, after: Side, offload?: DiffOffload): Promise<object> {
   if (kind === 'maps') return diffMap(before, after);
   if (kind === 'templates') return diffTemplate(before, after);
-  return diffDataset(await datasetSide(store, before), await datasetSide(store, after));
+  const [a, b] = [await datasetSide(store, before), await datasetSide(store, after)];
+  if (offload && (a.records?.length ?? 0) + (b.records?.length ?? 0) > DIFF_HERE_RECORDS) return offload(a, b);
+  return diffDataset(a, b);
 }
 
 /** The summary of a change, for the history. */

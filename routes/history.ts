@@ -13,7 +13,7 @@ import { diffOf } from '../resources/changes.ts';
 import type { VersionedCollection } from '../resources/collection.ts';
 import { historyPage, remove, restore, revert, tombstoneView } from '../resources/history.ts';
 import { mapsUsing } from '../resources/usage.ts';
-import { documentedAs, integerSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, VERSION_NUMBER } from '../schema/list.ts';
+import { documentedAs, integerSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, VERSION_NUMBER, VERSION_PAGE } from '../schema/list.ts';
 import type { RouteDeps } from './index.ts';
 import type { ResourceRoutes } from './resource-routes.ts';
 
@@ -38,16 +38,17 @@ export function historyOperations(kind: ResourceRoutes): Operation<RouteDeps>[] 
   const usedBy = (deps: RouteDeps) => rules.usedBy && ((resource: string) => mapsUsing(deps.maps.collection, rules.usedBy!, resource));
   return [
     route({
-      method: 'get', path: paths.history, tag, summary: `Versions of a ${segment}, newest first`, description: 'Deleted resources keep their history.', scope: 'read', pathParams: idParam, query: pageParams, effects: ['versions'], answers: { 200: { description: 'versions with who, when and a summary of the change', schema: HistoryItemSchema, list: true, headers: ['X-Total-Count'] } },
+      method: 'get', path: paths.history, tag, summary: `Versions of a ${segment}, newest first`, description: 'Deleted resources keep their history.', scope: 'read', pathParams: idParam, query: pageParams, effects: ['versions'], answers: { 200: { description: 'versions with who, when and a summary of the change', schema: HistoryItemSchema, list: true, headers: ['X-Total-Count', 'Link'] } },
       handle: (deps) => {
         const col = kind.collection(deps);
         return (c) => {
           const resource = id(c);
           const { once } = params(c, ['limit', 'offset']);
           const limit = once('limit'), offset = once('offset');
-          return sendList(c, historyPage(col, resource,
-            offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
-            limit === undefined ? undefined : parseParam(LimitParamSchema, 'limit', limit)));
+          // Paged by default (docs/api.md: Paging): a history of 10,000 versions is not read at once.
+          const paging = { offset: offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
+            limit: limit === undefined ? VERSION_PAGE : parseParam(LimitParamSchema, 'limit', limit) };
+          return sendList(c, historyPage(col, resource, paging.offset, paging.limit), paging);
         };
       },
     }),
@@ -58,7 +59,9 @@ export function historyOperations(kind: ResourceRoutes): Operation<RouteDeps>[] 
         return async (c) => {
           const resource = id(c);
           const { from, to } = await diffPair(c, col, resource);
-          const changes = await diffOf(col.descriptor.collection, deps.store, from, to);
+          // A big dataset diff runs on the render pool, for this caller.
+          const changes = await diffOf(col.descriptor.collection, deps.store, from, to,
+            async (before, after) => JSON.parse(String(await deps.offload({ kind: 'datasetDiff', before, after }, c))));
           return c.json({ [col.descriptor.idField]: resource, from: from.version, to: to.version, ...changes });
         };
       },

@@ -3,11 +3,13 @@
 // built from. server.ts hands both to the registrar (http/register.ts).
 // Adding a route: its declaration, with its handler, in its endpoint file
 // (a new file's list joins the table here); nothing else.
+import type { Context } from 'hono';
 import type { Auth } from '../auth/index.ts';
 import type { Settings } from '../config/settings.ts';
 import type { DatasourceRegistry } from '../datasources/types.ts';
 import type { AnyOperation, Operation } from '../http/operation.ts';
 import type { OutputSender } from '../output/send.ts';
+import type { Job } from '../pool/jobs.ts';
 import type { Datasets } from '../resources/datasets.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { Maps } from '../resources/maps.ts';
@@ -49,6 +51,8 @@ export interface RouteDeps {
   problems: () => readonly UnreadableFile[];
   /** The Prometheus metrics GET /metrics serves. */
   metrics: Metrics;
+  /** Work done on the render pool for the request's caller (pool/pool.ts): big dataset diffs. */
+  offload: (job: Job, c: Context) => Promise<string | Uint8Array>;
   /** Every operation, for the OpenAPI document and the route list. */
   operations: readonly AnyOperation[];
 }

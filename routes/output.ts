@@ -7,7 +7,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../auth/types.ts';
-import { notFound } from '../errors.ts';
+import { isServiceError, notFound, ServiceError } from '../errors.ts';
 import { params, parseOutputQuery, parsePictureSize } from '../http/list-query.ts';
 import { declarer, fails, json, oneVersion, rendered, svg, type Operation, type QueryParam } from '../http/operation.ts';
 import { pathId } from '../http/versioned.ts';
@@ -17,7 +17,6 @@ import { outputLoaders } from '../output/loaders.ts';
 import { configurationOutput, mapJson, mapOutputKey, mapPicture, sizeKey, warned, wholeMapOutput } from '../output/map.ts';
 import { mapDiffKey, mapDiffPicture } from '../output/map-diff.ts';
 import type { PictureFormat } from '../output/send.ts';
-import { renderTopologySvg } from '../render/svg.ts';
 import type { StoredVersion } from '../resources/types.ts';
 import { ID_PATTERN, IdSchema } from '../schema/common.ts';
 import { DATATYPE_MEANING, DATATYPES, LAYOUTS, MapRevisionSchema } from '../schema/map.ts';
@@ -78,7 +77,8 @@ function datasetOutput(deps: RouteDeps) {
         return JSON.stringify(warned(topology, warnings));
       });
     }
-    return send.picture(c, outputType, key, async (read) => renderTopologySvg((await datasetTopology(ask, outputLoaders(deps, read))).topology, { layout, ...ask.size }));
+    return send.picture(c, outputType, key, async (read) =>
+      ({ kind: 'topology', topology: (await datasetTopology(ask, outputLoaders(deps, read))).topology, options: { layout, ...ask.size } }));
   };
 }
 
@@ -145,22 +145,44 @@ const mapPictureOf = (find: Finder, format: PictureFormat) => (deps: RouteDeps):
   };
 };
 
+/** A sheet's file name in an error's detail, as a public answer must not show it. */
+const FILE_NAME = /[^\s"'()]+\.(csv|xlsx)\b/gi;
+
+/** Rethrows `e` with the names of sheet files in its detail replaced. */
+function hideFileNames(e: unknown): never {
+  if (!isServiceError(e) || !e.message.match(FILE_NAME)) throw e;
+  throw new ServiceError(e.code, e.message.replace(FILE_NAME, 'a sheet'), { errors: e.errors, headers: e.headers });
+}
+
+/** A public route's handler: anonymous viewers are not told which files the map is drawn from. */
+const withoutFileNames = (make: (deps: RouteDeps) => Handler) => (deps: RouteDeps): Handler => {
+  const handler = make(deps);
+  return (c) => {
+    try {
+      const answer = handler(c);
+      return answer instanceof Promise ? answer.catch(hideFileNames) : answer;
+    } catch (e) {
+      return hideFileNames(e);
+    }
+  };
+};
+
 export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
   route({
     method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/svg/', tag: 'output', summary: 'Picture of the change between two versions of a dataset', description: 'Added in green, removed dashed red, changed in amber, unchanged grey, with a legend. Default: the latest version against the one before it.', scope: 'read',
-    pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render'], answers: { 200: svg },
+    pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render', 'pool'], answers: { 200: svg },
     servedBy: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/',
   }),
   route({
     method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/png/', tag: 'output', summary: 'Picture of the change between two versions of a dataset, as PNG', description: 'The picture of `…/diff/{layout}/svg/` with the same parameters, rasterized.', scope: 'read',
-    pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render'], answers: { 200: png, 422: pngTooLarge },
+    pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render', 'pool'], answers: { 200: png, 422: pngTooLarge },
     servedBy: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/',
   }),
   route({
     method: 'get', path: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/', tag: 'output', summary: 'Render a dataset as topology JSON, SVG or PNG', scope: 'read',
     pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: datatypeParam, output_type: v.pipe(v.picklist(OUTPUT_TYPES), v.description('json: topology; svg: its picture (image/svg+xml); png: that picture rasterized (image/png)')) },
     query: [oneVersion, templateParam, ...pictureSize.map((q) => ({ ...q, description: 'svg and png only' }))],
-    effects: ['versions', 'datasource', 'render'],
+    effects: ['versions', 'datasource', 'render', 'pool'],
     answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}, with warnings when a snapshot of a version without stored results ran live; the picture (image/svg+xml, image/png) when output_type is svg or png')), 404: noResults, 422: pngTooLarge },
     handle: datasetOutput,
   }),
@@ -176,9 +198,9 @@ export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
     handle: mapConfiguration(privateMap) }),
   route({ method: 'get', path: '/api/v1/output/map/{mapId}/json/', tag: 'output', summary: 'The whole map with its layers resolved', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the map object (ID, name, version, configuration with each layer\'s mapjson, overrides)')) },
     handle: wholeMap(privateMap) }),
-  route({ method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: svg },
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: svg },
     handle: mapPictureOf(privateMap, 'svg') }),
-  route({ method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge },
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: png, 422: pngTooLarge },
     handle: mapPictureOf(privateMap, 'png') }),
   route({ method: 'get', path: '/api/v1/output/map/{mapId}/diff/svg/', tag: 'output', summary: 'Picture of the change between two versions of a map', description: 'Its geographic layers as one network: circuits added in green, removed dashed red, changed in amber, unchanged grey; layers added or removed named in the legend. Default: the latest version against the one before it.', scope: 'read', pathParams: mapId, query: [...diffParams, ...pictureSize], effects: ['versions', 'layers', 'render'], answers: { 200: svg },
     handle: mapChangePicture('svg') }),
@@ -191,11 +213,11 @@ export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
       return c.json(warned(map, warnings));
     } }),
   route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output (only versions stored as public)', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated map output, for public maps only')) },
-    handle: mapConfiguration(publicMap) }),
+    handle: withoutFileNames(mapConfiguration(publicMap)) }),
   route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/json/', tag: 'public', summary: 'The whole public map with its layers resolved', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated json/ output, for public maps only')) },
-    handle: wholeMap(publicMap) }),
-  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: svg },
-    handle: mapPictureOf(publicMap, 'svg') }),
-  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge },
-    handle: mapPictureOf(publicMap, 'png') }),
+    handle: withoutFileNames(wholeMap(publicMap)) }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: svg },
+    handle: withoutFileNames(mapPictureOf(publicMap, 'svg')) }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: png, 422: pngTooLarge },
+    handle: withoutFileNames(mapPictureOf(publicMap, 'png')) }),
 ];

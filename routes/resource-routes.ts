@@ -134,7 +134,10 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
       answers: { 200: listed(tag, item) },
       handle: (deps) => {
         const resource = declared.resource(deps);
-        return (c) => sendList(c, resource.list(parseListQuery(c, list)));
+        return (c) => {
+          const query = parseListQuery(c, list);
+          return sendList(c, resource.list(query), query);
+        };
       },
     }),
     route({

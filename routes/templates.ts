@@ -2,13 +2,15 @@
 // routes/resource-routes.ts. The markup must be well-formed XML within the
 // safe Jinja subset (422 otherwise, see schema/template.ts). The create and
 // update answers add `warnings` when the template renders but not as written
-// (markup the sanitizer removes, the default marker standing in). Deleting a
+// (markup the sanitizer removes, the default marker standing in, a shape
+// drawn farther from the node than placement counts). Deleting a
 // template a live map still uses is 409.
 import * as v from 'valibot';
 import { TEMPLATE_DESCRIPTOR } from '../resources/templates.ts';
 import { TemplateSchema } from '../schema/objects.ts';
 import { TemplateRevisionSchema, type TemplateRevision } from '../schema/template.ts';
 import { templateWarnings } from '../svg-safety/template.ts';
+import { templateReachWarning } from '../render/marker-box.ts';
 import { resourceRoutes } from './resource-routes.ts';
 
 export const TEMPLATE_ROUTES = resourceRoutes<TemplateRevision>({
@@ -24,6 +26,9 @@ export const TEMPLATE_ROUTES = resourceRoutes<TemplateRevision>({
   object: TemplateSchema,
   resource: (deps) => deps.templates,
   noun: 'node template',
-  warnings: (revision) => templateWarnings(revision.template),
+  warnings: (revision) => {
+    const reach = templateReachWarning(revision.template);
+    return reach ? [...templateWarnings(revision.template), reach] : templateWarnings(revision.template);
+  },
   history: { usedBy: 'template' },
 }, v.partial(TemplateSchema));

@@ -54,7 +54,10 @@ const count = (what: string) =>
     v.transform(Number),
     documentedAs(integerSchema(0)),
   );
-export const LimitParamSchema = count('largest number of items to return (default: all)');
+/** The page of a version list or history when no limit is given (docs/api.md: Paging). */
+export const VERSION_PAGE = 100;
+
+export const LimitParamSchema = count(`largest number of items to return (default: all latest versions; ${VERSION_PAGE} versions of a version list or history, with a Link to the next page)`);
 export const OffsetParamSchema = count('number of matching items to skip (default 0)');
 
 export const BooleanParamSchema = v.pipe(

@@ -103,6 +103,8 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
         if ((error as NodeJS.ErrnoException).code !== CHANGED && (await holding(fs, file, text)) !== undefined) {
           await writer.remove(file).catch(() => undefined);
         }
+        // A first version that failed leaves no empty folder behind (a full disk must not fill with them).
+        if (first && (error as NodeJS.ErrnoException).code !== CHANGED) await fs.rmdir(path.join(root, c, key)).catch(() => undefined);
         if ((error as NodeJS.ErrnoException).code === CHANGED) {
           log(`did not save ${where}: a file of that name was put in the data folder by something other than the service`);
           throw new ServiceError('changed_on_disk', `version ${version} of ${c}/${key} is already on disk although the service ` +

@@ -65,6 +65,8 @@ export interface SharedCounters {
 export interface SharedEntry {
   payload: { [key: string]: Json | undefined };
   exp?: number;
+  /** The client address that made it (this process's entries only: bounded per address). */
+  owner?: string;
 }
 
 /** Payload fields SharedEntries finds entries by (each a string when present). */

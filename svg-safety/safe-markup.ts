@@ -13,6 +13,9 @@ export function markSafe(markup: string): string {
   return markup;
 }
 
+/** Whether `markup` is known as sanitizer output here (a render thread is told which strings were). */
+export const isMarkedSafe = (markup: unknown): markup is string => typeof markup === 'string' && known.has(markup);
+
 /** `markup` itself when it is sanitizer output, otherwise its sanitized form. */
 export function safeMarkup(markup: unknown): string {
   if (typeof markup !== 'string' || markup === '') return '';

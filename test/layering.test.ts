@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['schema/'],
   ['datasources/'],
   ['render/'],
-  ['history/'],
+  ['history/', 'pool/'],
   ['resources/', 'auth/'],
   ['http/'],
   ['output/'],

@@ -3,7 +3,8 @@
 // not arrive within server.requestTimeoutSeconds is answered 408 in the JSON
 // error shape and its connection closed; beyond server.maxConnections a new
 // connection is closed unanswered, and once a slot frees a normal request is
-// answered again. Clients are raw sockets, so they can be as slow as an attacker.
+// answered again; beyond server.maxConnectionsPerAddress a new connection from
+// that address is closed while other addresses are served. Clients are raw sockets, so they can be as slow as an attacker.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -57,12 +58,12 @@ interface Exchange {
  * once the connection has ended, from either side. `send` gets a `closed` flag to
  * stop its trickle. Fails if the connection is still open after `ms`.
  */
-function exchange(port: number, send: (socket: net.Socket, closed: () => boolean) => void, ms = 10_000): Promise<Exchange> {
+function exchange(port: number, send: (socket: net.Socket, closed: () => boolean) => void, ms = 10_000, from?: string): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const start = Date.now();
     let text = '';
     let done = false;
-    const socket = net.connect(port, '127.0.0.1', () => send(socket, () => done));
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: from }, () => send(socket, () => done));
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`connection still open after ${ms} ms; received ${JSON.stringify(text)}`));
@@ -97,7 +98,9 @@ const trickle = (chunks: (i: number) => string | undefined, every: number) => (s
   next();
 };
 
-const healthz = (port: number) => exchange(port, (s) => s.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+/** `from`: the local address to connect from (any of 127.0.0.0/8: another client address). */
+const healthz = (port: number, from?: string) =>
+  exchange(port, (s) => s.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'), 10_000, from);
 
 /** Polls until the service holds `n` connections. */
 async function connectionsReach(server: http.Server, n: number, ms = 5000) {
@@ -128,7 +131,7 @@ describe('request limits: a request that does not arrive in time is 408', () => 
   let service: Service;
   before(async () => {
     process.on('unhandledRejection', onUnhandled);
-    service = await startService({ requestTimeoutSeconds: 1, maxConnections: 50 });
+    service = await startService({ requestTimeoutSeconds: 1, maxConnections: 50, maxConnectionsPerAddress: 50 });
   });
   after(async () => {
     await service?.close();
@@ -213,7 +216,7 @@ describe('request limits: the connection cap', () => {
   const idle: net.Socket[] = [];
   before(async () => {
     // The default 30 s limit: the idle connections keep their slots for the whole test.
-    service = await startService({ maxConnections: 5 });
+    service = await startService({ maxConnections: 5, maxConnectionsPerAddress: 5 });
   });
   after(async () => {
     for (const s of idle) s.destroy();
@@ -241,5 +244,34 @@ describe('request limits: the connection cap', () => {
     // Still alive and answering, again and again, with the other four still held.
     for (let i = 0; i < 3; i++) assert.equal((await healthz(service.port)).status, 200);
     assert.ok(service.server.listening);
+  });
+});
+
+describe('request limits: the connection cap per address', () => {
+  let service: Service;
+  const held: net.Socket[] = [];
+  before(async () => {
+    service = await startService({ maxConnections: 20, maxConnectionsPerAddress: 3 });
+  });
+  after(async () => {
+    for (const s of held) s.destroy();
+    await service?.close();
+  });
+
+  it('one address holding its share cannot open another, while other addresses are answered', async () => {
+    for (let i = 0; i < 3; i++) {
+      const s = net.connect({ port: service.port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+      s.on('error', () => undefined);
+      held.push(s);
+    }
+    await connectionsReach(service.server, 3);
+    const refused = await healthz(service.port, '127.0.0.2');
+    assert.equal(refused.text, '', 'a connection beyond the share of its address is closed without an answer');
+    assert.ok(service.lines.some((l) => l.includes('server.maxConnectionsPerAddress: 3')));
+    for (const from of ['127.0.0.1', '127.0.0.3']) assert.equal((await healthz(service.port, from)).status, 200, from);
+
+    held.pop()?.destroy();
+    await connectionsReach(service.server, 2);
+    assert.equal((await healthz(service.port, '127.0.0.2')).status, 200, 'answered again once one of its connections closed');
   });
 });

@@ -23,6 +23,7 @@
 // and revoke its grant as oidc-provider does for a later reuse.
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SharedEntries, Store } from '../../store/types.ts';
+import { oidcCaller } from './caller.ts';
 import { MemoryEntries } from './memory-entries.ts';
 
 export const OIDC_STATE = 'oidc-state';
@@ -91,6 +92,7 @@ export class OidcStorage {
   }
 
   async get(model: string, id: string): Promise<Entry | undefined> {
+    if (oidcCaller.getStore()?.showing && this.short instanceof MemoryEntries) this.short.keep(model, id);
     const e = ((await this.short.get(model, id)) as Entry | undefined) ?? this.persisted(model, id);
     return live(e) ? e : undefined;
   }
@@ -140,7 +142,8 @@ export class OidcStorage {
       await this.short.delete(model, id);
       return;
     }
-    await this.short.set(model, id, entry as never);
+    const owner = this.short instanceof MemoryEntries ? oidcCaller.getStore()?.address : undefined;
+    await this.short.set(model, id, (owner === undefined ? entry : { ...entry, owner }) as never);
     // A session signed out (no accountId any more) must not come back from the document.
     if (this.persisted(model, id)) await this.write((entries) => { delete entries[docKey(model, id)]; });
   }

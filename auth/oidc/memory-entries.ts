@@ -10,6 +10,12 @@
 // Each kind's entries are a Map in write order, so expired ones are dropped
 // from its head as new ones come, and lookups by uid, user code, grant and
 // account go through an index: nothing scans all entries on a request.
+// Per client address (an entry's `owner`, the address the provider worked
+// for: caller.ts), one address keeps at most `maxEntries / 100` (at least 10)
+// of a kind: a flood from one address evicts its own entries first. An
+// interaction whose login form was shown (`keep`) is evicted by the bound only
+// when kept ones alone exceed it: anonymous starts cannot push out a sign-in
+// under way.
 import type { SharedEntries, SharedEntry, SharedEntryField } from '../../store/types.ts';
 
 /** Kinds anyone can create entries of without a password: bounded in number. */
@@ -26,8 +32,20 @@ export class MemoryEntries implements SharedEntries {
   private byKind = new Map<string, Map<string, SharedEntry>>();
   /** `${kind}\0${field}\0${value}` -> ids. */
   private index = new Map<string, Set<string>>();
+  /** `${kind}\0${owner}` -> ids, oldest first. */
+  private owned = new Map<string, Set<string>>();
+  /** `${kind}\0${id}` of entries whose login form was shown. */
+  private kept = new Set<string>();
+  private readonly perOwner: number;
 
-  constructor(private maxEntries: number) {}
+  constructor(private maxEntries: number) {
+    this.perOwner = Math.max(10, Math.floor(maxEntries / 100));
+  }
+
+  /** Marks an entry as a sign-in under way: evicted by the bound only after every other. */
+  keep(kind: string, id: string) {
+    if (this.byKind.get(kind)?.has(id)) this.kept.add(`${kind}\0${id}`);
+  }
 
   private live(kind: string, id: string): SharedEntry | undefined {
     const e = this.byKind.get(kind)?.get(id);
@@ -49,10 +67,13 @@ export class MemoryEntries implements SharedEntries {
   async set(kind: string, id: string, entry: SharedEntry) {
     let map = this.byKind.get(kind);
     if (!map) this.byKind.set(kind, (map = new Map()));
-    // Delete first so that the entry moves to the end: the map stays in write order.
+    // Delete first so that the entry moves to the end: the map stays in write order (a kept one stays kept).
+    const kept = this.kept.has(`${kind}\0${id}`);
     this.forget(kind, id);
+    if (kept) this.kept.add(`${kind}\0${id}`);
     map.set(id, entry);
     this.indexEntry(kind, id, entry, true);
+    if (entry.owner !== undefined && BOUNDED.has(kind)) this.own(kind, id, entry.owner);
     this.sweep(kind, map);
   }
 
@@ -90,6 +111,26 @@ export class MemoryEntries implements SharedEntries {
     if (!map || !e) return;
     map.delete(id);
     this.indexEntry(kind, id, e, false);
+    this.kept.delete(`${kind}\0${id}`);
+    if (e.owner !== undefined) {
+      const ids = this.owned.get(`${kind}\0${e.owner}`);
+      ids?.delete(id);
+      if (ids && !ids.size) this.owned.delete(`${kind}\0${e.owner}`);
+    }
+  }
+
+  /** Records the owner's entry; beyond its share, its own oldest entry (not one whose form is shown) goes. */
+  private own(kind: string, id: string, owner: string) {
+    const key = `${kind}\0${owner}`;
+    let ids = this.owned.get(key);
+    if (!ids) this.owned.set(key, (ids = new Set()));
+    ids.add(id);
+    if (ids.size <= this.perOwner) return;
+    for (const old of ids) {
+      if (old === id || this.kept.has(`${kind}\0${old}`)) continue;
+      this.forget(kind, old);
+      if ((this.owned.get(key)?.size ?? 0) <= this.perOwner) return;
+    }
   }
 
   private indexEntry(kind: string, id: string, e: SharedEntry, add: boolean) {
@@ -116,6 +157,11 @@ export class MemoryEntries implements SharedEntries {
       this.forget(kind, id);
     }
     if (!BOUNDED.has(kind)) return;
+    // The oldest go first, those whose login form is shown only when they alone exceed the bound.
+    for (const [id] of map) {
+      if (map.size <= this.maxEntries) break;
+      if (!this.kept.has(`${kind}\0${id}`)) this.forget(kind, id);
+    }
     for (const [id] of map) {
       if (map.size <= this.maxEntries) break;
       this.forget(kind, id);

@@ -20,6 +20,7 @@ import type { PasswordLogin } from '../login.ts';
 import type { UserDirectory } from '../users.ts';
 import { consentPage, errorPage, loginPage, PAGE_HEADERS } from './pages.ts';
 import { INTERACTION_PATH } from './provider.ts';
+import { oidcCaller } from './caller.ts';
 
 export interface OidcRoutesOptions {
   provider: Provider;
@@ -109,7 +110,8 @@ export function oidcRoutes(o: OidcRoutesOptions) {
   const formLimit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => page(c, 413, errorPage('invalid_request', 'The form is too large.')) });
 
   app.get(`${INTERACTION_PATH}/:uid`, async (c) => {
-    const details = await interaction(c);
+    // An interaction whose form is shown is a real sign-in under way: anonymous starts do not evict it.
+    const details = await oidcCaller.run({ address: o.clientAddress(c), showing: true }, () => interaction(c));
     if (!details) return expired(c);
     const action = `${INTERACTION_PATH}/${details.uid}`;
     const client = await clientName(details.params.client_id);
@@ -199,7 +201,7 @@ export function oidcRoutes(o: OidcRoutesOptions) {
     await new Promise<void>((resolve) => {
       outgoing.once('close', resolve);
       outgoing.once('finish', resolve);
-      callback(incoming, outgoing);
+      oidcCaller.run({ address: o.clientAddress(c) }, () => callback(incoming, outgoing));
     });
     return RESPONSE_ALREADY_SENT;
   };

@@ -7,8 +7,10 @@
 // memory half-parsed together.
 // The folder is a boundary: a file is used only when its real path (symbolic
 // links resolved) is inside the folder's real path, so a link to /etc/passwd
-// or into another folder is not listed, not read and not named.
-import { lstat, readdir, realpath } from 'node:fs/promises';
+// or into another folder is not listed, not read and not named. Nor is a
+// hard link (a file with more than one name: the other may be anywhere on the
+// disk) or anything that is not a regular file (a FIFO, a device).
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import { limitName, plainReason, type RawTab, type SheetLimits } from './raw.ts';
@@ -80,7 +82,7 @@ export function createCatalog(limits: SheetLimits) {
     try {
       // lstat: the real path found by scan() is no link; one that has become a link since is not followed.
       const s = await lstat(full, { bigint: true });
-      if (!s.isFile()) return undefined;
+      if (!s.isFile() || s.nlink > 1n) return undefined;
       identity = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
       size = s.size;
       file = { ...file, modified: new Date(Number(s.mtimeMs)) };
@@ -121,7 +123,13 @@ export function createCatalog(limits: SheetLimits) {
       return undefined; // a dangling link, or gone meanwhile
     }
     const rel = path.relative(realDir, real);
-    return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel) ? real : undefined;
+    if (rel === '' || rel.startsWith(`..${path.sep}`) || rel === '..' || path.isAbsolute(rel)) return undefined;
+    try {
+      const s = await stat(real);
+      return s.isFile() && s.nlink === 1 ? real : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   function enqueue<T>(task: () => Promise<T>): Promise<T> {

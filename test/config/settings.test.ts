@@ -25,7 +25,9 @@ describe('settings: defaults', () => {
     assert.equal(s.server.headersTimeoutSeconds, 30);
     assert.equal(s.server.keepAliveTimeoutSeconds, 5);
     assert.equal(s.server.maxConnections, 1000);
-    assert.deepEqual(s.output, { cacheBytes: 64 * 1024 * 1024, pngMaxSide: 8192, pngMaxPixels: 16_777_216 });
+    assert.equal(s.server.maxConnectionsPerAddress, 0);
+    assert.deepEqual(s.output, { cacheBytes: 64 * 1024 * 1024, pngMaxSide: 8192, pngMaxPixels: 16_777_216,
+      renderTimeoutSeconds: 10, renderMemoryMB: 512, renderThreads: 0, renderQueue: 32 });
   });
 
   it('the headers time limit follows the request time limit unless set', () => {

@@ -1,9 +1,11 @@
 // The spreadsheet folder is a boundary (docs/api.md: Datasources; the listing is
 // public): a symbolic link whose target lies outside the folder is not
-// listed, not read and not named, and no listing or error quotes the
-// content of a file the service cannot use.
+// listed, not read and not named, nor is a hard link or a file that is not a
+// regular file, and no listing or error quotes the content of a file the
+// service cannot use.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -75,6 +77,22 @@ describe('symbolic links', () => {
     await symlink(path.join(outside, 'x.xlsx'), path.join(dir, 'same.xlsx'));
     await writeCsv(dir, 'same.csv', [['source', 'destination'], ['in', 'side']]);
     assert.deepEqual((await registryFor(dir).run(query(endpoint('same', 'same')))).records.map((r) => r.source), ['in']);
+  });
+});
+
+describe('hard links and other files that are not plain files', () => {
+  it('a hard link (to a file elsewhere) and a FIFO are not listed, not runnable, and never read', async () => {
+    await writeFile(path.join(outside, 'passwd'), passwd);
+    // Both names on one file system: the temp folder's (link() across devices fails, and the test with it).
+    await link(path.join(outside, 'passwd'), path.join(dir, 'linked.csv'));
+    // A FIFO would hang a reader for good.
+    execFileSync('mkfifo', [path.join(dir, 'pipe.csv')]);
+    const registry = registryFor(dir);
+    assert.deepEqual(Object.keys(await registry.list()), [endpoint('good', 'good')]);
+    for (const ep of [endpoint('linked', 'linked'), endpoint('pipe', 'pipe')]) {
+      const err = await rejectsWith(registry.run(query(ep)), 'datasource_unavailable');
+      assert.ok(!err.message.includes(CANARY));
+    }
   });
 });
 

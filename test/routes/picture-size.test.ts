@@ -1,9 +1,11 @@
 // ?width= and ?height= on every SVG route (docs/api.md: Picture size): the
 // picture takes that size in px; a value that is not a whole number from 16
 // to 8192, or one given twice, is 400 naming the parameter; other parameters
-// stay ignored, and JSON outputs ignore these two.
+// stay ignored, and JSON outputs ignore these two. A side is drawn at the size
+// step at or above it, so varying the size costs one render per step.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { SIZE_STEPS_PX } from '../../schema/picture.ts';
 import { makeDemoApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -75,5 +77,25 @@ describe('GET …/svg/?width=&height=', () => {
   it('is ignored by JSON outputs', async () => {
     const res = await get(`/api/v1/output/map/${mapId}/json/?width=abc`);
     assert.equal(res.status, 200);
+  });
+});
+
+describe('size steps', () => {
+  it('draws each size at the step at or above it: 100 distinct widths cost one render per step they fall in', async () => {
+    const rendered: string[] = [];
+    const s = await makeDemoApp({ onOutputRender: (key) => { if (key.startsWith('svg\n')) rendered.push(key); } });
+    try {
+      const widths = Array.from({ length: 100 }, (_, i) => 300 + 7 * i);
+      const steps = new Set(widths.map((w) => SIZE_STEPS_PX.find((step) => step >= w)));
+      for (const w of widths) {
+        const res = await s.request(`/api/v1/public/output/map/${mapId}/svg/?width=${w}`);
+        assert.equal(res.status, 200);
+        const drawn = Number(root(await res.text()).width);
+        assert.ok(drawn >= w && SIZE_STEPS_PX.includes(drawn), `width=${w} drawn at ${drawn}`);
+      }
+      assert.equal(rendered.length, steps.size, `${rendered.length} renders for ${steps.size} steps`);
+    } finally {
+      await s.close();
+    }
   });
 });

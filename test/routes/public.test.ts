@@ -1,6 +1,9 @@
 // GET /api/v1/public/maps/: no authentication; a map is listed when its latest
-// version is public, and only its versions stored as public are shown.
+// version is public, and only its versions stored as public are shown. Public
+// output errors do not name the files a map is drawn from.
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { body, createMap, sampleMap, shownConfiguration, start, type Started } from './fixtures.ts';
 
@@ -68,5 +71,26 @@ describe('GET /api/v1/public/maps/', () => {
     assert.equal((await list()).total, '3');
     await post(ids.private, 'unpublish');
     assert.equal((await list()).total, '2');
+  });
+});
+
+describe('public output errors', () => {
+  it('do not name the files a map is drawn from; the signed-in route does', async () => {
+    const sheets = t.settings.datasources.spreadsheet.dir;
+    await mkdir(sheets, { recursive: true });
+    await writeFile(path.join(sheets, 'secret-circuits.csv'), 'source,destination,source_latitude,source_longitude,destination_latitude,destination_longitude\na,b,1,2,3,4\n');
+    const { datasetId } = await body(await t.request('/api/v1/dataset/', { method: 'POST', token: t.write, json: { name: 'Hidden', query: {
+      endpoint: 'spreadsheet?sheet_id=secret-circuits&sheet_name=secret-circuits', node_deduplication_field: null, node_group_criteria: null, node_group_layout: null, filters: [] } } }));
+    const { mapId } = await createMap(t, 'Drawn from a file', { configuration: { layers: [{ name: 'live', datasetId, datatype: 'dynamic', layout: 'geographic' }] } });
+    assert.equal((await t.request(`/api/v1/map/id/${mapId}/publish/`, { method: 'POST', token: t.publish })).status, 200);
+    await writeFile(path.join(sheets, 'secret-circuits.csv'), 'not,the,columns\n1,2,3\n');
+    const mine = await t.request(`/api/v1/output/map/${mapId}/svg/`, { token: t.write });
+    assert.ok([422, 503].includes(mine.status), `status ${mine.status}`);
+    assert.match((await body(mine)).detail, /secret-circuits\.csv/);
+    const shown = await t.request(`/api/v1/public/output/map/${mapId}/svg/`);
+    assert.equal(shown.status, mine.status);
+    const detail = (await body(shown)).detail as string;
+    assert.ok(!detail.includes('secret-circuits.csv'), detail);
+    assert.match(detail, /a sheet/);
   });
 });

@@ -282,6 +282,17 @@ describe('a failed write keeps the previous state', () => {
     await store.close();
   });
 
+  it('a new resource: ENOSPC writing its first version gives 507 and leaves no empty folder', async () => {
+    const armed = { on: false };
+    const store = await open(failOnce(armed, 'write', 'temp', 'maps/first'));
+    armed.on = true;
+    assert.equal((await serviceError(store.append('maps', 'first', next()))).code, 'storage_unavailable');
+    assert.equal(armed.on, false, 'the failure was injected');
+    assert.deepEqual(await readdir(at('maps')), [], 'no folder, no file');
+    assert.equal((await store.append('maps', 'first', next())).version, 1);
+    await store.close();
+  });
+
   it('a new resource: a failed fsync of the collection folder is made good by the next append', async () => {
     const armed = { on: true };
     const calls: string[] = [];

@@ -1,0 +1,133 @@
+// Bounded work (issue 27), each figure beside a same-run baseline: /healthz
+// and an authenticated list's p99 while 8 anonymous clients hammer the
+// worst-case picture (a public map drawn with a template that draws one rect
+// 8,000 units wide, SVG and PNG at changing widths) against the same with no
+// load; an ordinary public SVG's throughput while the hostile one is asked
+// for, against it alone; the renders 100 distinct widths cost against the
+// size steps they fall in; a cached picture's req/s against a bare route
+// sending the same bytes; and RSS fresh, at the peak of a mixed load and a
+// while after it. Load generators (autocannon) run in worker threads.
+import autocannon from 'autocannon';
+import { Hono } from 'hono';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SIZE_STEPS_PX } from '../schema/picture.ts';
+import { copyDemoData } from '../test/helpers/demo-data.ts';
+import { listen, requestsPerSecond, startService } from './service.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const LOAD_S = Number(process.env.BENCH_BOUNDS_LOAD_SECONDS ?? 120);
+const REST_S = Number(process.env.BENCH_BOUNDS_REST_SECONDS ?? 60);
+const HOSTILE_CLIENTS = 8;
+const LARGE_SHAPE = '<g data-width="10" data-height="10"><rect x="-4000" y="-4000" width="8000" height="8000" fill="none"/></g>';
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+type Service = Awaited<ReturnType<typeof startService>>;
+
+/** The demo map's layers drawn with the large-shape template, live, published: its ID. */
+async function hostileMap({ app, headers }: Service, mapId: string) {
+  const json = { 'content-type': 'application/json', ...headers };
+  const tpl = await app.request('/api/v1/template/', { method: 'POST', headers: json, body: JSON.stringify({ name: 'large shape', template: LARGE_SHAPE }) });
+  const { templateId } = (await tpl.json()) as { templateId: string };
+  const map = (await (await app.request(`/api/v1/map/id/${mapId}/`, { headers })).json()) as { configuration: { layers: Record<string, unknown>[] } };
+  const configuration = { ...map.configuration, layers: map.configuration.layers.map((l) => ({ ...l, datatype: 'dynamic', mapjsonUrl: null, templateId })) };
+  const res = await app.request('/api/v1/map/', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Hostile', configuration }) });
+  const id = ((await res.json()) as { mapId: string }).mapId;
+  await app.request(`/api/v1/map/id/${id}/publish/`, { method: 'POST', headers });
+  return id;
+}
+
+/** Anonymous clients asking `paths` in turn for `seconds`; any answer counts (503s are the point). */
+function hammer(url: string, paths: string[], connections: number, seconds: number) {
+  return autocannon({ url, connections, duration: seconds, workers: 1, requests: paths.map((p) => ({ method: 'GET', path: p })) });
+}
+
+/** p99 latency (ms) of `url` from one connection for `seconds`; any non-2xx fails. */
+async function p99(url: string, headers: Record<string, string>, seconds: number) {
+  const r = await autocannon({ url, connections: 1, duration: seconds, headers, workers: 1 });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.latency.p99;
+}
+
+export async function benchBounds(): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-bounds-'));
+  const lines: string[] = [];
+  try {
+    await copyDemoData(dir);
+    const rendered: string[] = [];
+    const service = await startService(dir, {}, undefined, (key) => rendered.push(key));
+    const { app, headers } = service;
+    const mapId = ((await (await app.request('/api/v1/public/maps/')).json()) as { mapId: string }[])[0].mapId;
+    const hostileId = await hostileMap(service, mapId);
+    const server = await listen(app.fetch);
+    const rssFresh = process.memoryUsage().rss; // the service started on the data, nothing drawn yet
+    const widths = Array.from({ length: 100 }, (_, i) => 200 + 13 * i);
+    const hostilePaths = widths.flatMap((w) => [`/api/v1/public/output/map/${hostileId}/svg/?width=${w}`, `/api/v1/public/output/map/${hostileId}/png/?width=${w}`]);
+    try {
+      const list = `${server.url}/api/v1/maps/`;
+      const health = `${server.url}/healthz`;
+      const idle = { health: await p99(health, {}, SECONDS), list: await p99(list, headers, SECONDS) };
+      const load = hammer(server.url, hostilePaths, HOSTILE_CLIENTS, 2 * SECONDS + 2);
+      const busy = { health: await p99(health, {}, SECONDS), list: await p99(list, headers, SECONDS) };
+      const hostile = await load;
+      lines.push(`/healthz p99 while ${HOSTILE_CLIENTS} anonymous clients hammer the large-shape picture (SVG and PNG, 100 widths): ${busy.health} ms ` +
+        `vs idle ${idle.health} ms = ${(busy.health / Math.max(idle.health, 1)).toFixed(1)}x (target < 50 ms, within 3x)`);
+      lines.push(`GET /api/v1/maps/ (admin token) p99 meanwhile: ${busy.list} ms vs idle ${idle.list} ms = ${(busy.list / Math.max(idle.list, 1)).toFixed(1)}x ` +
+        `(target < 50 ms, within 3x); the hostile clients got ${hostile['2xx']} 2xx, ${hostile.non2xx} non-2xx`);
+
+      const ordinary = `${server.url}/api/v1/public/output/map/${mapId}/svg/`;
+      const alone = await requestsPerSecond(ordinary, {}, 4, SECONDS);
+      const during = hammer(server.url, hostilePaths, HOSTILE_CLIENTS, SECONDS + 1);
+      const withHostile = await requestsPerSecond(ordinary, {}, 4, SECONDS);
+      await during;
+      lines.push(`ordinary public SVG while the hostile one is asked for: ${withHostile.toFixed(0)} req/s vs alone ${alone.toFixed(0)} req/s = ` +
+        `${(withHostile / alone).toFixed(2)}x (target >= 0.5x)`);
+
+      rendered.length = 0;
+      for (const w of widths) await fetch(`${server.url}/api/v1/public/output/map/${mapId}/svg/?width=${w + 1}`).then((r) => r.arrayBuffer());
+      const steps = new Set(widths.map((w) => SIZE_STEPS_PX.find((s) => s >= w + 1))).size;
+      lines.push(`100 distinct widths (${widths[0] + 1}-${widths[99] + 1} px) of the demo map's SVG: ${rendered.filter((k) => k.startsWith('svg')).length} renders ` +
+        `vs ${steps} size steps they fall in (target: at most the steps)`);
+
+      const res = await fetch(ordinary);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const bare = new Hono();
+      bare.get('/svg', () => new Response(bytes, { status: 200, headers: { 'content-type': 'image/svg+xml', etag: res.headers.get('etag') ?? '' } }));
+      const baseline = await listen(bare.fetch);
+      try {
+        let ours = 0, base = 0;
+        for (let round = 0; round < 2; round++) {
+          ours = Math.max(ours, await requestsPerSecond(ordinary, {}, 20, SECONDS));
+          base = Math.max(base, await requestsPerSecond(`${baseline.url}/svg`, {}, 20, SECONDS));
+        }
+        lines.push(`cached public SVG (${bytes.length} bytes): ${ours.toFixed(0)} req/s vs bare Hono route sending the same bytes ${base.toFixed(0)} req/s = ` +
+          `${(ours / base).toFixed(2)}x (target >= 0.7x)`);
+      } finally {
+        baseline.close();
+      }
+
+      // A mixed load: hostile pictures, ordinary pictures at changing widths, lists; RSS sampled throughout.
+      let peak = process.memoryUsage().rss;
+      const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 250);
+      const mixed = [...hostilePaths, ...widths.map((w) => `/api/v1/public/output/map/${mapId}/png/?width=${w * 2}`), '/api/v1/public/maps/', '/healthz'];
+      await hammer(server.url, mixed, HOSTILE_CLIENTS, LOAD_S);
+      clearInterval(sampler);
+      await new Promise((r) => setTimeout(r, REST_S * 1000));
+      const after = process.memoryUsage().rss;
+      lines.push(`RSS: fresh ${mb(rssFresh)}, peak during ${LOAD_S} s of mixed load ${mb(peak)}, ${REST_S} s after it ${mb(after)} = ` +
+        `${(after / rssFresh).toFixed(2)}x fresh (target <= 1.5x)`);
+    } finally {
+      server.close();
+      await service.store.close();
+    }
+    return lines;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const line of await benchBounds()) console.log(line);
+}

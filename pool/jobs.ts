@@ -1,0 +1,56 @@
+// What a render thread does (pool/thread.ts): each kind of work the pool takes,
+// as plain data that crosses to the thread by structured clone, and the one
+// function that does it there. The node markup of a topology is sanitizer
+// output, which the thread would check again; the service names the strings
+// it knows as such (`safe`), so the thread marks them instead of parsing them.
+import { renderUnionDiffSvg, type UnionDiff } from '../render/diff-svg.ts';
+import type { PictureSize } from '../render/picture-size.ts';
+import { rasterize } from '../render/png.ts';
+import { renderMapSvg, renderTopologySvg, type TopologySvgOptions } from '../render/svg.ts';
+import type { Topology } from '../render/types.ts';
+import { isMarkedSafe, markSafe } from '../svg-safety/safe-markup.ts';
+import { diffDataset, type DatasetSide } from '../history/diff-dataset.ts';
+
+type MapDrawn = Parameters<typeof renderMapSvg>[0];
+
+/** A picture (SVG) to draw. */
+export type PictureJob =
+  | { kind: 'map'; map: MapDrawn; topologies: Array<Topology | null>; size: PictureSize }
+  | { kind: 'topology'; topology: Topology; options: TopologySvgOptions }
+  | ({ kind: 'diff' } & UnionDiff);
+
+/** Any work for a render thread: a picture, the PNG of a sanitized SVG, or a big dataset diff (answered as JSON). */
+export type Job = PictureJob | { kind: 'png'; svg: string } | { kind: 'datasetDiff'; before: DatasetSide; after: DatasetSide };
+
+/** A job as sent to the thread, with the node markup strings known to be sanitizer output. */
+export interface SentJob {
+  job: Job;
+  safe: string[];
+}
+
+function topologiesOf(job: Job): Array<Topology | null> {
+  if (job.kind === 'map') return job.topologies;
+  if (job.kind === 'topology') return [job.topology];
+  if (job.kind === 'diff') return [job.union];
+  return [];
+}
+
+/** `job` with the markup of its nodes that this thread knows as sanitized. */
+export function packJob(job: Job): SentJob {
+  const safe = new Set<string>();
+  for (const t of topologiesOf(job)) for (const n of t?.nodes ?? []) if (isMarkedSafe(n.meta?.svg)) safe.add(n.meta.svg as string);
+  return { job, safe: [...safe] };
+}
+
+/** Does `sent` on this thread: an SVG string, or PNG bytes. */
+export function runJob(sent: SentJob): string | Uint8Array {
+  for (const markup of sent.safe) markSafe(markup);
+  const { job } = sent;
+  switch (job.kind) {
+    case 'map': return renderMapSvg(job.map, job.topologies, job.size);
+    case 'topology': return renderTopologySvg(job.topology, job.options);
+    case 'diff': return renderUnionDiffSvg(job.union, job.marks, job.options);
+    case 'png': return rasterize(job.svg);
+    case 'datasetDiff': return JSON.stringify(diffDataset(job.before, job.after));
+  }
+}

@@ -1,0 +1,240 @@
+// The render pool (docs/api.md: Limits): pictures, PNGs and big diffs are
+// drawn on a few worker threads, never on the event loop, so /healthz, sign-ins
+// and the API keep answering while any picture is drawn. Each job has a time
+// budget (output.renderTimeoutSeconds) and each thread a heap limit
+// (output.renderMemoryMB, Node's worker resource limits): a job over either is
+// answered 422 naming the limit, and its thread is ended and replaced. Jobs
+// wait in a bounded queue fair between callers (fair-queue.ts); a caller may
+// run at most half the threads at once, anonymous callers together all but
+// one; a full queue, or a wait longer than the time budget, is 503 with
+// Retry-After. Threads start when work comes and end after a minute idle, so
+// an idle service gives their memory back.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { ServiceError, validationFailed, type ErrorCode } from '../errors.ts';
+import { FairQueue, type Caller } from './fair-queue.ts';
+import { packJob, type Job } from './jobs.ts';
+import type { ThreadReply } from './thread.ts';
+
+export type { Caller } from './fair-queue.ts';
+
+const SCRIPT = new URL('./thread.mjs', import.meta.url);
+const IDLE_MS = 60_000;
+/** How long a new thread may take to load the renderer before its first job's budget starts. */
+const START_MS = 60_000;
+
+export interface PoolOptions {
+  /** Threads; 0: the machine's cores, at least 2 and at most 4. */
+  threads: number;
+  timeoutSeconds: number;
+  memoryMb: number;
+  /** Jobs waiting, all callers together. */
+  maxQueued: number;
+  /** The thread's entry (tests give one of their own). */
+  script?: URL;
+}
+
+type Result = string | Uint8Array;
+
+interface Task {
+  job: Job;
+  caller: Caller;
+  resolve: (r: Result) => void;
+  reject: (e: Error) => void;
+  waitTimer?: NodeJS.Timeout;
+}
+
+interface Thread {
+  worker: Worker;
+  task?: Task & { id: number; timer: NodeJS.Timeout };
+  idleTimer?: NodeJS.Timeout;
+}
+
+const busy = (detail: string, retryAfter: number) =>
+  new ServiceError('resource_unavailable', detail, { headers: { 'Retry-After': String(retryAfter) } });
+
+export class RenderPool {
+  private readonly size: number;
+  private readonly threads: Thread[] = [];
+  /** Threads told to stop that have not stopped yet (one stuck in a native render): they still hold a core. */
+  private stopping = 0;
+  private readonly queue: FairQueue<Task>;
+  private readonly running = new Map<string, number>();
+  private anonymousRunning = 0;
+  private nextId = 0;
+  /** Jobs done and stopped, for tests and the benchmark. */
+  readonly counts = { done: 0, overTime: 0, overMemory: 0, refused: 0 };
+
+  constructor(private readonly options: PoolOptions) {
+    this.size = options.threads > 0 ? options.threads : Math.min(4, Math.max(2, availableParallelism()));
+    this.queue = new FairQueue({ total: options.maxQueued, perCaller: Math.max(2, Math.ceil(options.maxQueued / 4)) });
+  }
+
+  private get perCaller() { return Math.max(1, Math.floor(this.size / 2)); }
+  private get anonymousMax() { return Math.max(1, this.size - 1); }
+
+  /** Does `job` on a render thread for `caller`: its result, or a 422 (over budget) or 503 (busy). */
+  run(job: Job, caller: Caller): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      const task: Task = { job, caller, resolve, reject };
+      // Nothing waiting and a thread to spare: it starts now, taking no room in the queue.
+      const free = this.queue.size === 0 && this.mayStart(caller) ? this.freeThread() : undefined;
+      if (free) {
+        this.assign(free, task);
+        return;
+      }
+      if (!this.queue.push(caller, task)) {
+        this.counts.refused++;
+        reject(busy(`pictures are being drawn for others: the render queue is full${caller.signedIn ? '' : ' for this address'}; try again shortly`, this.retryAfter()));
+        return;
+      }
+      // A job that cannot start within the time budget would be answered too late to matter.
+      task.waitTimer = setTimeout(() => {
+        if (!this.queue.remove(caller, task)) return;
+        this.counts.refused++;
+        reject(busy(`pictures are being drawn for others: this one waited ${this.options.timeoutSeconds} s (setting output.renderTimeoutSeconds) without a render thread; try again shortly`, this.retryAfter()));
+      }, this.options.timeoutSeconds * 1000);
+      task.waitTimer.unref();
+      this.dispatch();
+    });
+  }
+
+  /** Seconds until a thread is likely free: the time budget, shared by the threads. */
+  private retryAfter(): number {
+    return Math.max(1, Math.ceil(this.options.timeoutSeconds * (1 + this.queue.size) / this.size));
+  }
+
+  private mayStart = (caller: Caller) =>
+    (this.running.get(caller.key) ?? 0) < this.perCaller && (caller.signedIn || this.anonymousRunning < this.anonymousMax);
+
+  /** An idle thread, or a new one when the pool has room; undefined when every thread is busy. */
+  private freeThread(): Thread | undefined {
+    const idle = this.threads.find((t) => !t.task);
+    if (idle) return idle;
+    return this.threads.length + this.stopping < this.size ? this.start() : undefined;
+  }
+
+  private dispatch(): void {
+    for (;;) {
+      if (!this.threads.some((t) => !t.task) && this.threads.length + this.stopping >= this.size) return;
+      const next = this.queue.take(this.mayStart);
+      if (!next) return;
+      this.assign(this.freeThread() as Thread, next.item);
+    }
+  }
+
+  private start(): Thread {
+    const worker = new Worker(this.options.script ?? SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb }, stdout: false });
+    const thread: Thread = { worker };
+    this.threads.push(thread);
+    worker.on('message', (reply: ThreadReply) => {
+      const task = thread.task;
+      if (!task || task.id !== reply.id) return;
+      if ('started' in reply) {
+        clearTimeout(task.timer);
+        task.timer = setTimeout(() => this.overTime(thread), this.options.timeoutSeconds * 1000);
+        task.timer.unref();
+        return;
+      }
+      this.finish(thread);
+      this.counts.done++;
+      if ('result' in reply) task.resolve(reply.result);
+      else task.reject(reply.error.code ? new ServiceError(reply.error.code as ErrorCode, reply.error.message)
+        : validationFailed(`the picture cannot be drawn: ${reply.error.message}`));
+      this.idle(thread);
+      this.dispatch();
+    });
+    worker.on('error', (error: NodeJS.ErrnoException) => {
+      const task = thread.task;
+      if (!task) return;
+      this.finish(thread);
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        this.counts.overMemory++;
+        task.reject(validationFailed(`the picture needs more than the ${this.options.memoryMb} MB a render may use (setting output.renderMemoryMB); ` +
+          'draw fewer nodes (filter the dataset) or use a smaller template'));
+      } else task.reject(busy(`the render thread failed (${error.message}); try again`, 1));
+    });
+    worker.on('exit', () => {
+      const task = thread.task;
+      this.remove(thread);
+      if (task) {
+        this.finish(thread);
+        task.reject(busy('the render thread stopped; try again', 1));
+      }
+      this.dispatch();
+    });
+    return thread;
+  }
+
+  private assign(thread: Thread, task: Task): void {
+    clearTimeout(task.waitTimer);
+    clearTimeout(thread.idleTimer);
+    const id = this.nextId++;
+    const timer = setTimeout(() => this.overTime(thread), START_MS);
+    timer.unref();
+    thread.task = { ...task, id, timer };
+    this.running.set(task.caller.key, (this.running.get(task.caller.key) ?? 0) + 1);
+    if (!task.caller.signedIn) this.anonymousRunning++;
+    thread.worker.ref();
+    try {
+      thread.worker.postMessage({ id, sent: packJob(task.job) });
+    } catch (e) {
+      this.finish(thread);
+      task.reject(validationFailed(`the picture cannot be drawn: ${(e as Error).message}`));
+    }
+  }
+
+  /** Ends the bookkeeping of the thread's task (not the task's promise). */
+  private finish(thread: Thread): void {
+    const task = thread.task;
+    if (!task) return;
+    clearTimeout(task.timer);
+    thread.task = undefined;
+    const n = (this.running.get(task.caller.key) ?? 1) - 1;
+    if (n > 0) this.running.set(task.caller.key, n);
+    else this.running.delete(task.caller.key);
+    if (!task.caller.signedIn) this.anonymousRunning--;
+    thread.worker.unref();
+  }
+
+  private overTime(thread: Thread): void {
+    const task = thread.task;
+    if (!task) return;
+    this.finish(thread);
+    this.counts.overTime++;
+    task.reject(validationFailed(`the picture takes more than the ${this.options.timeoutSeconds} s a render may take (setting output.renderTimeoutSeconds); ` +
+      'draw fewer nodes (filter the dataset), a smaller size, or a simpler template'));
+    this.stop(thread);
+  }
+
+  /** Ends a thread; it counts against the pool's size until it has stopped. */
+  private stop(thread: Thread): void {
+    if (!this.remove(thread)) return;
+    this.stopping++;
+    thread.worker.terminate().finally(() => {
+      this.stopping--;
+      this.dispatch();
+    });
+  }
+
+  private remove(thread: Thread): boolean {
+    const at = this.threads.indexOf(thread);
+    if (at < 0) return false;
+    this.threads.splice(at, 1);
+    clearTimeout(thread.idleTimer);
+    return true;
+  }
+
+  /** A thread with nothing to do ends after a while (its heap given back). */
+  private idle(thread: Thread): void {
+    if (thread.task) return;
+    clearTimeout(thread.idleTimer);
+    thread.idleTimer = setTimeout(() => { if (!thread.task) this.stop(thread); }, IDLE_MS);
+    thread.idleTimer.unref();
+  }
+
+  /** Ends every thread (tests, shutdown). */
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  }
+}
