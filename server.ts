@@ -33,6 +33,10 @@ import { withCors } from './routes/cors.ts';
 import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
 import { openConfiguredStore } from './store/open.ts';
+import { createLiveTraffic } from './traffic/live.ts';
+import { createTrafficSources } from './traffic/sources.ts';
+import type { TrafficSource } from './traffic/types.ts';
+import { trafficOutput } from './routes/traffic.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -51,6 +55,8 @@ export interface AppDeps {
   datasources?: DatasourceRegistry;
   /** Called on every output render, that is every request the output cache could not answer (tests count them). */
   onOutputRender?: (key: string) => void;
+  /** The metrics sources; default: built from settings.metrics (traffic/sources.ts). */
+  trafficSources?: Map<string, TrafficSource>;
 }
 
 export async function createApp(deps: AppDeps) {
@@ -82,12 +88,14 @@ export async function createApp(deps: AppDeps) {
   app.route('/', authRoutes(auth));
   // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
   // then the history routes of each resource.
-  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store };
+  const traffic = createLiveTraffic({ sources: deps.trafficSources ?? createTrafficSources(settings), now, log });
+  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store, traffic };
   app.route('/', operationRoutes(operations(), routeDeps));
   for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
   app.route('/', publicRoutes({ maps: resources.maps }));
   const diff = diffPicture({ datasets: resources.datasets.collection, store, send });
-  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl, diff }));
+  const trafficPictures = trafficOutput({ live: traffic, png: { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, now });
+  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl, diff, traffic: trafficPictures, now }));
   app.route('/', datasourceRoutes(datasources));
   app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
   app.route('/', openApiRoutes(settings));

@@ -101,8 +101,13 @@ async function build(store: Store, settings: Settings, io: SeedIO): Promise<void
 export function demoConfiguration(ids: string[], templateId: string) {
   const layer = (name: string, color: string, edgeWidth: number, datasetId: string, extra: object = {}) => ({
     name, visible: true, jsonFromUrl: false, color, nodeWidth: 5, edgeWidth, pathOffset: 1, endpointId: 'names',
-    nodeHighlight: '#ffbf00', legend: true, datasetId, layout: 'geographic', datatype: 'snapshot', ...extra,
+    nodeHighlight: '#ffbf00', legend: true, datasetId, layout: 'geographic', datatype: 'snapshot', traffic, ...extra,
   });
+  // Every layer live from the built-in synthetic source (docs/traffic.md: The demo source): routers by the
+  // circuit's end names, ports by its ID; point `source` at a real Prometheus and the templates at your own columns.
+  const traffic = {
+    source: 'demo', a: { instance: '{source}', ifName: '{id}' }, z: { instance: '{destination}', ifName: '{id}' }, capacity: '{capacity} Gbps',
+  };
   return {
     initialViewStrategy: 'static', latitudeVar: null, longitudeVar: null,
     viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },

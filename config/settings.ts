@@ -39,6 +39,34 @@ const OidcClientSchema = v.strictObject({
 const origin = v.pipe(v.string('expected an origin such as https://grafana.example.net'),
   v.regex(/^https?:\/\/[^/?#\s]+$/, 'expected an origin: scheme and host (and port), no path, such as https://grafana.example.net'));
 
+/** A Prometheus-style duration: 30s, 5m, 1h (docs/traffic.md). */
+const duration = v.pipe(v.string('expected a duration such as 30s, 5m or 1h'),
+  v.regex(/^[1-9][0-9]{0,5}(ms|s|m|h)$/, 'expected a duration such as 30s, 5m or 1h'));
+const labelName = v.pipe(v.string('expected a label name'), v.regex(/^[a-zA-Z_][a-zA-Z0-9_]{0,99}$/, 'expected a Prometheus label name such as ifName'));
+const metricName = v.pipe(v.string('expected a metric name'), v.regex(/^[a-zA-Z_:][a-zA-Z0-9_:]{0,199}$/, 'expected a Prometheus metric name such as ifHCInOctets'));
+
+/** One metrics source (traffic/sources.ts); secrets are named by file, never written here. */
+const MetricsSourceSchema = v.pipe(v.strictObject({
+  /** prometheus: any server of the Prometheus HTTP API; synthetic: made-up deterministic traffic for demos. */
+  kind: v.optional(v.picklist(['prometheus', 'synthetic'], 'expected prometheus or synthetic'), 'prometheus'),
+  url: v.optional(v.pipe(v.string(), v.url('expected an absolute URL such as http://prometheus:9090'),
+    v.check((u) => /^https?:/.test(u), 'expected an http or https URL'))),
+  bearerTokenFile: v.optional(nonEmpty),
+  basicAuth: v.optional(v.strictObject({ username: nonEmpty, passwordFile: nonEmpty })),
+  /** A `job` label every query is restricted to. */
+  job: v.optional(nonEmpty),
+  preset: v.optional(v.picklist(['snmp', 'custom'], 'expected snmp or custom'), 'snmp'),
+  /** preset custom: the metric and label names (each defaults to snmp_exporter's). */
+  metrics: v.optional(v.strictObject({
+    inOctets: v.optional(metricName), outOctets: v.optional(metricName), speedMbps: v.optional(metricName),
+    operStatus: v.optional(metricName), instanceLabel: v.optional(labelName), ifNameLabel: v.optional(labelName),
+  })),
+  window: v.optional(duration, '5m'),
+  step: v.optional(duration, '60s'),
+  timeout: v.optional(duration, '5s'),
+}), v.forward(v.check((s) => s.kind === 'synthetic' || s.url !== undefined, 'expected url (the Prometheus API, e.g. http://prometheus:9090) for a prometheus source'), ['url']),
+v.forward(v.check((s) => s.preset === 'custom' || s.metrics === undefined, 'metrics are names for preset custom; set preset: custom or remove them'), ['metrics']));
+
 export const SettingsSchema = v.strictObject({
   server: v.nullish(v.pipe(v.strictObject({
     port: v.optional(port, 8080),
@@ -146,6 +174,11 @@ export const SettingsSchema = v.strictObject({
     pngMaxSide: v.optional(v.pipe(positiveInt, v.maxValue(16_384, 'expected at most 16384')), 8192),
     /** Most pixels of a PNG in all (each takes 4 bytes of memory while it is drawn). */
     pngMaxPixels: v.optional(v.pipe(positiveInt, v.maxValue(100_000_000, 'expected at most 100000000')), 16_777_216),
+  }), {}),
+  /** Where live traffic comes from (docs/traffic.md): named sources of the Prometheus HTTP API, and `demo`. */
+  metrics: v.nullish(v.strictObject({
+    sources: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/, 'expected a source name of letters, digits, - and _ (at most 40)')),
+      MetricsSourceSchema), {}),
   }), {}),
   datasources: v.nullish(v.strictObject({
     spreadsheet: v.nullish(v.strictObject({

@@ -22,6 +22,8 @@ import { textWidth } from './text-width.ts';
 import { normalizeTopology } from './normalize.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 import { PICTURE_FONT_FAMILY } from './picture-font.ts';
+import type { LayerTraffic } from './traffic-edges.ts';
+import { drawRateLabels, drawTrafficFrame, type TrafficFrame } from './traffic-frame.ts';
 
 /** Headers every SVG response carries (docs/api.md: Dataset output). */
 export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -53,6 +55,8 @@ interface DrawInput {
   showLegend: boolean;
   viewport?: MapConfiguration['viewport'];
   size?: PictureSize;
+  /** Live traffic: the legend, footer and banner around the map (traffic-frame.ts). */
+  traffic?: TrafficFrame;
 }
 
 /** Room for markers around the content's points when foreseeing a picture's scale. */
@@ -139,10 +143,15 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   drawLabels(leaders, labels, inner, scene, fitted);
   // Cluster titles too small to read at this size are left out, like template text; each cluster's box keeps its name in a <title>.
   for (const title of titles.children()) if (Number(title.attr('font-size')) / fitted.k < MIN_TEXT_PX) title.remove();
-  const { box } = fitted;
+  let { box } = fitted;
   if (showLegend && fitted.legendAt) drawLegend(g({ class: 'legend' }), styles, fitted.legendAt, fitted.k);
   // Land only where the geography is: not under the logical panel.
-  const landBox = logical.box && geoScene ? { ...box, w: Math.max(0, logical.box.x - box.x) } : box;
+  const landBox = logical.box && geoScene ? { ...fitted.box, w: Math.max(0, logical.box.x - fitted.box.x) } : fitted.box;
+  if (input.traffic) {
+    const taken = [...scene.markers, ...fitted.placed.map((p) => p.box)];
+    drawRateLabels(g({ class: 'traffic-rates', fill: '#111111', stroke: '#ffffff', 'stroke-width': 2.5 * fitted.k, 'paint-order': 'stroke', 'stroke-linejoin': 'round' }), scene.rates ?? [], taken, fitted.k);
+    box = drawTrafficFrame(g({ class: 'traffic-frame' }), box, fitted.k, input.traffic);
+  }
 
   if (!transparent) setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: bg });
   else bgRect.remove();
@@ -171,6 +180,7 @@ function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null
     lines: parts.flatMap((p) => p.lines),
     textPx: Math.min(Infinity, ...parts.map((p) => p.textPx)),
     hiddenPx: Math.max(0, ...parts.map((p) => p.hiddenPx)),
+    rates: parts.flatMap((p) => p.rates ?? []),
   };
 }
 
@@ -228,7 +238,8 @@ function layerLogical(layer: MapLayer, t: Topology): boolean {
  * the configuration plus the topologies resolveMapLayers returned. Hidden
  * layers (`visible: false`) are left out.
  */
-export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Array<Topology | null>, size: PictureSize = {}): string {
+export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Array<Topology | null>, size: PictureSize = {},
+  traffic?: { layers: ReadonlyMap<number, LayerTraffic>; frame: TrafficFrame }): string {
   const cfg: MapConfiguration = map.configuration ?? { layers: [] };
   const layers = (cfg.layers ?? []).flatMap((layer, i) => {
     const t = topologies ? topologies[i] : normalizeTopology(layer.mapjson, layer.name ?? '');
@@ -238,6 +249,7 @@ export function renderMapSvg(map: { name?: string; configuration?: MapConfigurat
       color: color(layer.color, PALETTE[i % PALETTE.length]),
       edgeWidth: Math.min(Math.max(Number(layer.edgeWidth ?? 2) || 2, 0.5), 20),
       logical: layerLogical(layer, t),
+      traffic: traffic?.layers.get(i),
     };
     return [{ topology: t, style }];
   });
@@ -248,5 +260,6 @@ export function renderMapSvg(map: { name?: string; configuration?: MapConfigurat
     showLegend: cfg.showLegend === true,
     viewport: cfg.viewport,
     size,
+    traffic: traffic?.frame,
   });
 }

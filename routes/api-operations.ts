@@ -20,6 +20,7 @@ import {
 import { PUBLIC_MAP_LIST } from './public.ts';
 import type { ResourceRoutes } from './resource-routes.ts';
 import { TEMPLATE_ROUTES } from './templates.ts';
+import { TRAFFIC_OPERATIONS, TRAFFIC_ROW_OPERATIONS } from './traffic.ts';
 import { USERDATA_OPERATIONS } from './userdata.ts';
 import { USER_OPERATIONS } from './users.ts';
 
@@ -37,6 +38,14 @@ const png = rendered({ description: 'PNG picture: the SVG picture of the same ro
 const pngTooLarge = fails('validation_failed', 'png: the picture is larger than a PNG may be (output.pngMaxSide a side, output.pngMaxPixels in all); the detail gives its size');
 /** The picture routes' size (docs/api.md: Picture size). */
 const pictureSize: QueryParam[] = [{ name: 'width', schema: WidthParamSchema }, { name: 'height', schema: HeightParamSchema }];
+
+/** Live traffic of pictures and rows (docs/traffic.md: Time travel). */
+const trafficParams: QueryParam[] = [
+  { name: 'at', schema: v.pipe(v.string(), v.description('an instant, RFC 3339 or unix seconds: the map version current then, with the traffic of then')) },
+  { name: 'range', schema: v.pipe(v.string(), v.description('a window ending at `at` (default now), 1m to 7d, such as 1h: the busiest values over it')) },
+  { name: 'stat', schema: v.pipe(v.picklist(['max', 'p95']), v.description('with range: the maximum (default) or the 95th percentile')) },
+];
+const TRAFFIC_PICTURE = 'A map with a layer bound to traffic is drawn with each bound circuit\'s live utilisation (docs/traffic.md); its ETag names the step bucket and Cache-Control gives the seconds left in it.';
 
 const versionNumber = v.pipe(v.string(), v.regex(VERSION_NUMBER), v.description('a version number from 1'), documentedAs(integerSchema(1)));
 const diffParams: QueryParam[] = [
@@ -111,13 +120,17 @@ export function operations(): Operation[] {
     },
     { method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map configuration with its layers resolved into topology', description: 'What the map component\'s "configure from URL" loads: the configuration, `layers` at the top level, each with `mapjson` (a JSON string); Terranova\'s defaults filled in where the stored configuration lacks them.', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the configuration with each layer\'s mapjson filled in')) } },
     { method: 'get', path: '/api/v1/output/map/{mapId}/json/', tag: 'output', summary: 'The whole map with its layers resolved', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the map object (ID, name, version, configuration with each layer\'s mapjson, overrides)')) } },
-    { method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: svg } },
-    { method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge } },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', description: TRAFFIC_PICTURE, scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize, ...trafficParams], effects: ['versions', 'layers'], answers: { 200: svg } },
+    { method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', description: TRAFFIC_PICTURE, scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize, ...trafficParams], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge } },
+    ...TRAFFIC_ROW_OPERATIONS(mapId, trafficParams),
     { method: 'patch', path: '/api/v1/output/map/', tag: 'output', summary: 'Preview an unsaved map configuration', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, effects: ['layers'], answers: { 200: json('normalized map output') } },
     { method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output (only versions stored as public)', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated map output, for public maps only')) } },
     { method: 'get', path: '/api/v1/public/output/map/{mapId}/json/', tag: 'public', summary: 'The whole public map with its layers resolved', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated json/ output, for public maps only')) } },
-    { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: svg } },
-    { method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', description: TRAFFIC_PICTURE, scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize, ...trafficParams], effects: ['versions', 'layers'], answers: { 200: svg } },
+    { method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', description: TRAFFIC_PICTURE, scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize, ...trafficParams], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge } },
+
+    // Live traffic
+    ...TRAFFIC_OPERATIONS,
 
     // Datasources
     { method: 'get', path: '/api/v1/datasources/', tag: 'datasources', summary: 'Datasource endpoints a dataset query can use', scope: null, answers: { 200: { description: 'object keyed by endpoint string, e.g. spreadsheet?sheet_id=...&sheet_name=...', schema: v.record(v.string(), DatasourceListingSchema) } } },

@@ -11,6 +11,7 @@ import { MapSchema } from '../schema/objects.ts';
 import { version, type Operation } from './operation.ts';
 import { resourceRoutes, type ResourcePaths } from './resource-routes.ts';
 import { actingUser, ifMatch, sendSerialized } from './versioned.ts';
+import { checkTrafficBindings } from './traffic-check.ts';
 
 function publishing(paths: ResourcePaths, action: 'publish' | 'unpublish', summary: string): Operation {
   return {
@@ -32,6 +33,7 @@ export const MAP_ROUTES = resourceRoutes<MapRevision>({
     updateDescription: 'Send If-Match with the ETag you edited to get 412 instead of overwriting a newer version.',
   },
   warnings: (revision) => unknownKeyWarnings(revision.configuration),
+  check: (revision, deps) => checkTrafficBindings(revision, deps),
   more: (paths) => [
     publishing(paths, 'publish', 'Publish a map (new version with public: true)'),
     publishing(paths, 'unpublish', 'Unpublish a map (new version with public: false)'),

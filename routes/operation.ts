@@ -17,6 +17,7 @@ import {
   BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, StringFilterSchema, VersionParamSchema,
 } from '../schema/list.ts';
 import type { Store } from '../store/types.ts';
+import type { LiveTraffic } from '../traffic/live.ts';
 import { readBody } from './body.ts';
 import type { ListSpec } from './list-query.ts';
 
@@ -101,6 +102,8 @@ export interface RouteDeps {
   /** server.baseUrl, for Location headers. */
   baseUrl: string;
   store: Store;
+  /** Live traffic: the metrics sources and their reads (traffic/live.ts). */
+  traffic: LiveTraffic;
 }
 
 /** A declared handler: `body()` reads and validates the request body with the declaration's schema (when the handler is ready for it). */

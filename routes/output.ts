@@ -26,6 +26,7 @@ import { outputLoaders } from './output-loaders.ts';
 import { PICTURE_FORMATS, sizeKey, type OutputSender } from './output-send.ts';
 import type { DiffPicture } from './history.ts';
 import { pathId } from './versioned.ts';
+import { parseTrafficQuery, TRAFFIC_PARAMS, versionAt, type TrafficOutput } from './traffic.ts';
 
 export interface OutputDeps {
   auth: Auth;
@@ -39,6 +40,9 @@ export interface OutputDeps {
   baseUrl?: string;
   /** The picture of a dataset's change, at …/diff/{layout}/svg/ and png/ (routes/history.ts). */
   diff: DiffPicture;
+  /** Pictures and rows of maps bound to live traffic (routes/traffic.ts). */
+  traffic: TrafficOutput;
+  now: () => Date;
 }
 
 const LAYOUTS = ['geographic', 'logical'] as const;
@@ -116,7 +120,18 @@ export function outputRoutes(o: OutputDeps) {
   /** `answer` for the version found, at once when it was found at once. */
   const withVersion = (found: Found, answer: (version: StoredVersion) => Response | Promise<Response>) =>
     (found instanceof Promise ? found.then(answer) : answer(found));
-  const mapRoutes = (prefix: string, get: (c: Context, version: VersionAsked) => Found, guard: (handler: Handler) => Handler) => {
+  /** `?at=`: the version current then (routes/traffic.ts versionAt); else the version asked. */
+  type At = (c: Context, at: number) => Promise<StoredVersion>;
+  const mapRoutes = (prefix: string, get: (c: Context, version: VersionAsked) => Found, guard: (handler: Handler) => Handler,
+    at: At, readGuard: (handler: Handler) => Handler, cacheScope: string) => {
+    const traffic = o.traffic;
+    const chosen = (c: Context, version: VersionAsked, asked: { at?: number }) => (asked.at === undefined ? get(c, version) : at(c, asked.at));
+    app.get(`${prefix}/:mapId/traffic`, readGuard((c) => {
+      const query = parseOutputQuery(c, TRAFFIC_PARAMS);
+      const asked = parseTrafficQuery(query.get, o.now().getTime());
+      return withVersion(chosen(c, query.version, asked), (version) =>
+        traffic.rows(c, version, asked, () => mapOutput(version, new Dependencies()), cacheScope));
+    }));
     app.get(`${prefix}/:mapId`, guard((c) => withVersion(get(c, parseOutputQuery(c).version), (version) =>
       send.json(c, `${key(version)}\nconfiguration`, async (deps) => {
         const { output, warnings } = await mapOutput(version, deps);
@@ -129,10 +144,12 @@ export function outputRoutes(o: OutputDeps) {
       }))));
     for (const format of PICTURE_FORMATS) {
       app.get(`${prefix}/:mapId/${format}`, guard((c) => {
-        const query = parseOutputQuery(c, ['width', 'height']);
+        const query = parseOutputQuery(c, ['width', 'height', ...TRAFFIC_PARAMS]);
         const size = parsePictureSize(query.get);
-        return withVersion(get(c, query.version), (version) =>
-          send.picture(c, format, `${key(version)}\n${sizeKey(size)}`, async (deps) => {
+        const asked = query.get('at') || query.get('range') || query.get('stat') ? parseTrafficQuery(query.get, o.now().getTime()) : {};
+        return withVersion(chosen(c, query.version, asked), (version) => traffic.isBound(version)
+          ? traffic.picture(c, format, version, size, sizeKey(size), asked, () => mapOutput(version, new Dependencies()), cacheScope)
+          : send.picture(c, format, `${key(version)}\n${sizeKey(size)}`, async (deps) => {
             const { stored, topologies } = await mapOutput(version, deps);
             return renderMapSvg(stored as { name?: string }, topologies, size);
           }));
@@ -143,12 +160,16 @@ export function outputRoutes(o: OutputDeps) {
   mapRoutes('/api/v1/output/map', (c, version) => {
     const id = pathId(c, 'mapId', 'map');
     return version === 'latest' ? maps.get(id) : maps.at(id, version);
-  }, (handler) => auth.guard('write', handler));
-  mapRoutes('/api/v1/public/output/map', (c, version) => {
+  }, (handler) => auth.guard('write', handler),
+  (c, at) => versionAt(maps.collection, pathId(c, 'mapId', 'map'), at, false), (handler) => auth.guard('read', handler), 'private');
+  const publicId = (c: Context) => {
     const id = c.req.param('mapId') ?? '';
     if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');
-    return maps.getPublic(id, version);
-  }, (handler) => handler);
+    return id;
+  };
+  mapRoutes('/api/v1/public/output/map', (c, version) => maps.getPublic(publicId(c), version), (handler) => handler,
+    // Public now, then among the versions stored public.
+    (c, at) => { const id = publicId(c); maps.getPublic(id); return versionAt(maps.collection, id, at, true); }, (handler) => handler, 'public');
 
   // Preview of an unsaved MapRevision (the map editor): nothing is stored.
   app.patch('/api/v1/output/map', auth.requireScope('write'), async (c) => {

@@ -44,6 +44,8 @@ export interface ResourceRoutesDeclaration<R> {
   warnings?: (revision: R) => string[];
   /** The resource's own operations, declared with their handlers. */
   more?: (paths: ResourcePaths) => Operation[];
+  /** Checks of a create or update body that need more than its schema (a map's traffic bindings against its datasets): throws to refuse it. */
+  check?: (revision: R, deps: RouteDeps) => Promise<void>;
   /** History rules: maps that still use a resource make its deletion 409; content adjustments of restore and revert. */
   history?: {
     usedBy?: 'dataset' | 'template';
@@ -132,6 +134,7 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
         const resource = declared.resource(deps);
         return async (c, read) => {
           const revision = await read() as R;
+          await declared.check?.(revision, deps);
           const stored = await resource.create(actingUser(c), revision);
           return sendWritten(c, resource.serialized(stored), 201, warnings(revision),
             { Location: `${deps.baseUrl}/api/v1/${segment}/id/${String(stored[descriptor.idField])}/` });
@@ -148,6 +151,7 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
           const id = paths.id(c);
           resource.get(id); // an unknown resource: 404 before reading the body
           const revision = await read() as R;
+          await declared.check?.(revision, deps);
           return sendWritten(c, resource.serialized(await resource.update(id, actingUser(c), revision, ifMatch(c))), 200, warnings(revision));
         };
       },

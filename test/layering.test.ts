@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['schema/'],
   ['datasources/'],
   ['render/'],
-  ['history/', 'map-output/'],
+  ['history/', 'map-output/', 'traffic/'],
   ['resources/', 'auth/'],
   ['routes/'],
   ['server.ts'],
