@@ -105,7 +105,9 @@ const smaller = (x?: number, y?: number) => (x === undefined ? y : y === undefin
 /** A circuit's traffic at `at` (unix seconds): stale when its newest sample is older than two steps. */
 export function circuitTraffic(c: BoundCircuit, readings: ReadonlyMap<string, Reading>, at: number, stepSeconds: number): CircuitTraffic {
   const a = c.a ? endState(c.a, readings) : undefined, z = c.z ? endState(c.z, readings) : undefined;
-  const aToZ = larger(a?.outBps, z?.inBps), zToA = larger(z?.outBps, a?.inBps);
+  // Whole bits per second: a rate is an estimate, and its last digits only float.
+  const round = (x?: number) => (x === undefined ? undefined : Math.round(x));
+  const aToZ = round(larger(a?.outBps, z?.inBps)), zToA = round(larger(z?.outBps, a?.inBps));
   // Capacity unknown from the data: the smaller speed of the ends (ifHighSpeed); 0 means the device does not know.
   const speed = smaller(a?.speedBps || undefined, z?.speedBps || undefined);
   const base = { edge: c.edge, ends: { a: c.a !== null, z: c.z !== null }, aToZ, zToA, capacityAtoZ: c.capacityAtoZ ?? speed, capacityZtoA: c.capacityZtoA ?? speed };
