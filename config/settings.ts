@@ -217,7 +217,7 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
       // Only a plain value is echoed, and never one under a secret's key: a whole list of
       // OIDC clients, say, would print every client_secret to the log.
       const plain = issue.input !== undefined && (typeof issue.input !== 'object' || issue.input === null);
-      const shown = plain && !/secret|password|postgres\.url/i.test(key); // a database URL may carry its password
+      const shown = plain && !/secret|password|postgres\.url|sources\.[^.]+\.url/i.test(key); // a database or metrics URL may carry its password
       const got = shown ? ` (got ${JSON.stringify(issue.input)})` : '';
       // A strict object reports both an unknown key (expected "never") and a section that is not a mapping.
       const message = issue.type !== 'strict_object' ? issue.message
