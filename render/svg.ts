@@ -148,9 +148,17 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   // Land only where the geography is: not under the logical panel.
   const landBox = logical.box && geoScene ? { ...fitted.box, w: Math.max(0, logical.box.x - fitted.box.x) } : fitted.box;
   if (input.traffic) {
-    const taken = [...scene.markers, ...fitted.placed.map((p) => p.box)];
-    drawRateLabels(g({ class: 'traffic-rates', fill: '#111111', stroke: '#ffffff', 'stroke-width': 2.5 * fitted.k, 'paint-order': 'stroke', 'stroke-linejoin': 'round' }), scene.rates ?? [], taken, fitted.k);
-    box = drawTrafficFrame(g({ class: 'traffic-frame' }), box, fitted.k, input.traffic);
+    // Rate labels keep off markers, node labels, both legends and the banner; the frame is drawn over them.
+    const rates = g({ class: 'traffic-rates', fill: '#111111', stroke: '#ffffff', 'stroke-width': 2.5 * fitted.k, 'paint-order': 'stroke', 'stroke-linejoin': 'round' });
+    const framed = drawTrafficFrame(g({ class: 'traffic-frame' }), box, fitted.k, input.traffic, fixed !== null);
+    const taken = [...scene.markers, ...fitted.placed.map((p) => p.box), framed.panel];
+    if (showLegend && fitted.legendAt) {
+      const { w, h } = legendSize(styles, fitted.k);
+      taken.push({ x0: fitted.legendAt.x, y0: fitted.legendAt.y, x1: fitted.legendAt.x + w, y1: fitted.legendAt.y + h });
+    }
+    if (input.traffic.banner) taken.push({ x0: box.x, y0: framed.box.y, x1: box.x + box.w, y1: framed.box.y + 26 * fitted.k });
+    drawRateLabels(rates, scene.rates ?? [], taken, fitted.k);
+    box = framed.box;
   }
 
   if (!transparent) setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: bg });

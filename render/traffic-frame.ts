@@ -14,8 +14,8 @@ import { STATE_COLORS, type Band } from './traffic-scale.ts';
 
 export interface TrafficFrame {
   bands: readonly Band[];
-  /** "Traffic at 2026-11-28 20:00 UTC · map version 3 · source main". */
-  footer: string;
+  /** Lines saying when the traffic was measured, the map version and the source. */
+  footer: string[];
   /** Why the traffic could not be read; absent when it was. */
   banner?: string;
 }
@@ -28,7 +28,8 @@ export function drawRateLabels(parent: G, rates: readonly RateLabel[], taken: re
   for (const r of taken) index.add(r);
   const size = RATE_PX * k;
   for (const r of rates) {
-    const w = textWidth(r.text, RATE_PX) * k + 2 * k, h = size + 2 * k;
+    // The box the text and its halo cover (a little over the font size: ascenders and descenders).
+    const w = textWidth(r.text, RATE_PX) * k + 2 * k, h = size * 1.3 + 2 * k;
     const box = { x0: r.x - w / 2, y0: r.y - h / 2, x1: r.x + w / 2, y1: r.y + h / 2 };
     if (index.blocked(box)) continue;
     index.add(box);
@@ -51,29 +52,42 @@ function entries(bands: readonly Band[]): Entry[] {
   return out;
 }
 
-/** Draws the banner, legend and footer around `box`; answers the grown box. */
-export function drawTrafficFrame(parent: G, box: Box, k: number, frame: TrafficFrame): Box {
+/**
+ * Draws the banner, legend and footer; answers the picture's box. A fitted
+ * picture grows: the banner over it, the legend and footer in a strip under
+ * it. A picture framed by its viewport keeps its frame (pages size an `<img>`
+ * of it to that aspect): the legend and footer go in a box in its lower
+ * right corner, the banner over its top.
+ */
+export function drawTrafficFrame(parent: G, box: Box, k: number, frame: TrafficFrame, inside: boolean): { box: Box; panel: Rect } {
   const list = entries(frame.bands);
   const cell = (Math.max(...list.map((e) => textWidth(e.text, TEXT_PX))) + SWATCH + PAD * 2) * k;
-  const perRow = Math.max(1, Math.floor((box.w - PAD * k) / cell));
+  const footerW = Math.max(...frame.footer.map((l) => textWidth(l, TEXT_PX))) * k + 2 * PAD * k;
+  const perRow = inside ? Math.max(2, Math.ceil(footerW / cell)) : Math.max(1, Math.floor((box.w - PAD * k) / cell));
   const rows = Math.ceil(list.length / perRow);
   const legendH = (rows * ROW + PAD) * k;
-  const footerH = (ROW + PAD / 2) * k;
+  const footerH = (frame.footer.length * ROW + PAD / 2) * k;
   const bannerH = frame.banner ? (ROW + PAD) * k : 0;
-  const top = box.y - bannerH, bottom = box.y + box.h;
-  // An opaque strip: circuits running off a viewport's frame must not cross the legend.
-  setAttrs(parent.rect(), { x: box.x, y: bottom, width: Math.max(box.w, 1), height: legendH + footerH, fill: '#ffffff', 'fill-opacity': 0.95 });
+  const panelW = inside ? Math.max(perRow * cell + PAD * k, footerW) : Math.max(box.w, footerW);
+  const x0 = inside ? box.x + box.w - panelW - PAD * k : box.x;
+  const y0 = inside ? box.y + box.h - legendH - footerH - PAD * k : box.y + box.h;
+  const top = inside ? box.y : box.y - bannerH;
+  // Opaque: circuits running off a viewport's frame, or under the corner, must not cross the legend.
+  setAttrs(parent.rect(), { class: 'traffic-legend-box', x: x0, y: y0, width: panelW, height: legendH + footerH, fill: '#ffffff', 'fill-opacity': 0.92, ...(inside ? { rx: 4 * k, stroke: '#999999', 'stroke-width': 0.8 * k } : {}) });
   const legend = setAttrs(parent.group(), { class: 'traffic-legend', 'font-size': TEXT_PX * k, fill: '#222222' }) as G;
   list.forEach((e, i) => {
-    const x = box.x + PAD * k + (i % perRow) * cell, y = bottom + (PAD / 2 + Math.floor(i / perRow) * ROW + ROW / 2) * k;
+    const x = x0 + PAD * k + (i % perRow) * cell, y = y0 + (PAD / 2 + Math.floor(i / perRow) * ROW + ROW / 2) * k;
     setAttrs(legend.line(), { x1: x, y1: y, x2: x + (SWATCH - 6) * k, y2: y, stroke: e.color, 'stroke-width': 4 * k, ...(e.dash ? { 'stroke-dasharray': e.dash.split(' ').map((n) => Number(n) * k).join(' ') } : {}) });
     setAttrs(legend.plain(e.text), { x: x + SWATCH * k, y, dy: '0.35em' });
   });
-  setAttrs(parent.plain(frame.footer), { class: 'traffic-footer', x: box.x + PAD * k, y: bottom + legendH + footerH / 2, dy: '0.35em', 'font-size': TEXT_PX * k, fill: '#444444' });
+  frame.footer.forEach((line, i) => {
+    setAttrs(legend.plain(line), { class: 'traffic-footer', x: x0 + PAD * k, y: y0 + legendH + (i * ROW + ROW / 2) * k, dy: '0.35em', fill: '#444444' });
+  });
   if (frame.banner) {
     setAttrs(parent.rect(), { class: 'traffic-banner', x: box.x, y: top, width: box.w, height: bannerH, fill: '#fff3cd', stroke: '#c09100', 'stroke-width': k });
     setAttrs(parent.plain(frame.banner), { x: box.x + PAD * k, y: top + bannerH / 2, dy: '0.35em', 'font-size': TEXT_PX * k, fill: '#5c4400' });
   }
-  const w = Math.max(box.w, textWidth(frame.footer, TEXT_PX) * k + 2 * PAD * k, frame.banner ? textWidth(frame.banner, TEXT_PX) * k + 2 * PAD * k : 0);
-  return { x: box.x, y: top, w, h: box.h + bannerH + legendH + footerH };
+  const panel = { x0: x0, y0: y0, x1: x0 + panelW, y1: y0 + legendH + footerH };
+  if (inside) return { box, panel };
+  return { box: { x: box.x, y: top, w: panelW, h: box.h + bannerH + legendH + footerH }, panel };
 }

@@ -93,10 +93,10 @@ interface Kept { body: string | Uint8Array; etag: string; until: number; headers
 const tag = (key: string, failed: boolean) => `"t${createHash('sha256').update(key).digest('base64url').slice(0, 24)}${failed ? '-f' : ''}"`;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
-function footer(version: StoredVersion, traffic: MapTraffic, asked: TrafficAsked): string {
+function footer(version: StoredVersion, traffic: MapTraffic, asked: TrafficAsked): string[] {
   const when = asked.range ? `Busiest ${asked.range.text} (${asked.range.stat}) to ${iso(traffic.at)}` : `Traffic at ${iso(traffic.at)}`;
   const sources = traffic.sources.map((s) => (s.kind === 'synthetic' ? `${s.name} (synthetic traffic, not measured)` : s.name));
-  return `${when} · map version ${version.version} · source ${sources.join(', ') || 'none'}`;
+  return [when, `map version ${version.version} · source ${sources.join(', ') || 'none'}`];
 }
 
 export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () => Date }) {

@@ -52,7 +52,8 @@ describe('seed-demo', () => {
     const mapId = /^map (\w{7}) published/m.exec(out)?.[1];
     assert.ok(mapId, out);
     const after = Object.keys(await content());
-    assert.deepEqual(after.filter((f) => before.includes(f)), [], 'every old document is gone');
+    // Results are named by the hash of their content: the same records come back under the same name.
+    assert.deepEqual(after.filter((f) => before.includes(f) && !f.startsWith('results/')), [], 'every old document is gone');
     assert.deepEqual(after.filter((f) => f.startsWith('maps/')), [`maps/${mapId}/v1.json`, `maps/${mapId}/v2.json`], 'created, then published');
     assert.equal(resources(after, 'datasets').length, 3);
     assert.equal(resources(after, 'templates').length, 3, 'the two defaults and the demo badge');

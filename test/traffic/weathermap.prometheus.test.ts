@@ -99,7 +99,8 @@ describe('the picture of a bound map (colours, direction, states)', { skip: noPr
 
   it('has a footer with the measurement time, the map version and the source, and a legend of every state', async () => {
     const { svg } = await svgOf(`/api/v1/public/output/map/${id}/svg/`);
-    assert.match(svg, new RegExp(`Traffic at ${new Date(T * 1000).toISOString().replace('.000Z', 'Z')} · map version 2 · source main`));
+    assert.ok(svg.includes(`>Traffic at ${new Date(T * 1000).toISOString().replace('.000Z', 'Z')}</text>`));
+    assert.ok(svg.includes('>map version 2 · source main</text>'));
     for (const state of ['no data', 'interface down', 'stale', 'over 100 %', 'capacity unknown']) assert.ok(svg.includes(state), state);
   });
 
@@ -207,17 +208,17 @@ describe('time travel and the busiest hour', { skip: noPrometheus }, () => {
       clock = (T + 15) * 1000;
     }
     const then = await svgOf(`/api/v1/output/map/${id}/svg/?at=${new Date(BEFORE * 1000).toISOString()}`);
-    assert.match(then.svg, /map version 2 · /);
+    assert.match(then.svg, />map version 2 · /);
     assert.ok(halves(then.svg).get('both aToZ')!.title.includes('8.0 Gb/s of 10.0 Gb/s (80.0 %'));
     assert.equal(halves(then.svg).get('direction aToZ'), undefined, 'version 2 has one circuit');
-    assert.match((await svgOf(`/api/v1/output/map/${id}/svg/?at=${T - 1150}`)).svg, /map version 4 · /);
+    assert.match((await svgOf(`/api/v1/output/map/${id}/svg/?at=${T - 1150}`)).svg, />map version 4 · /);
     const now = await svgOf(`/api/v1/output/map/${id}/svg/?at=${T}`);
-    assert.match(now.svg, /map version 5 · /);
+    assert.match(now.svg, />map version 5 · /);
     assert.ok(halves(now.svg).get('both aToZ')!.title.includes('4.0 Gb/s'));
     assert.ok(halves(now.svg).get('direction aToZ'));
     // Public: among the versions stored public (3 and 4 were not).
     const pub = await t.request(`/api/v1/public/output/map/${id}/svg/?at=${T - 1150}`);
-    assert.match(await pub.text(), /map version 2 · /);
+    assert.match(await pub.text(), />map version 2 · /);
     assert.equal((await t.request(`/api/v1/output/map/${id}/svg/?at=${BEFORE - 1200}`, { token })).status, 404);
     for (const bad of ['yesterday', '2026-13-45T99:00:00Z', `${T + 86_400}`]) {
       const r = await t.request(`/api/v1/output/map/${id}/svg/?at=${encodeURIComponent(bad)}`, { token });
