@@ -13,6 +13,7 @@ const benches: Bench[] = [
   { name: 'oidc', load: async () => (await import('./oidc.ts')).benchOidc },
   { name: 'sheets', load: async () => (await import('./sheets.ts')).benchSheets },
   { name: 'postgres', load: async () => (await import('./postgres.ts')).benchPostgres },
+  { name: 'traffic', load: async () => (await import('./traffic.ts')).benchTraffic },
 ];
 
 const wanted = process.argv.slice(2);

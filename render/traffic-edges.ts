@@ -9,7 +9,7 @@ import type { Pt } from './paths.ts';
 import { fmt } from './svg-canvas.ts';
 import { bandColor, STATE_COLORS, type Band } from './traffic-scale.ts';
 
-export type CircuitStatus = 'ok' | 'down' | 'stale' | 'nodata';
+type CircuitStatus = 'ok' | 'down' | 'stale' | 'nodata';
 
 /** One bound circuit's traffic: rates in bits/s, capacities per direction (undefined: unknown). */
 export interface CircuitTraffic {
@@ -36,14 +36,14 @@ export interface RateLabel {
 }
 
 /** Bits per second as people write them: 950 Mb/s, 4.2 Gb/s. */
-export function formatRate(bps: number): string {
+function formatRate(bps: number): string {
   const units = [[1e12, 'Tb/s'], [1e9, 'Gb/s'], [1e6, 'Mb/s'], [1e3, 'kb/s']] as const;
   for (const [size, unit] of units) if (bps >= size) return `${(bps / size).toFixed(bps / size >= 100 ? 0 : 1)} ${unit}`;
   return `${Math.round(bps)} b/s`;
 }
 
 /** How one direction is drawn: colour, dash, and the words of its title and label. */
-export function directionLook(t: CircuitTraffic, dir: 'aToZ' | 'zToA', bands: readonly Band[]) {
+function directionLook(t: CircuitTraffic, dir: 'aToZ' | 'zToA', bands: readonly Band[]) {
   const rate = t[dir], cap = dir === 'aToZ' ? t.capacityAtoZ : t.capacityZtoA;
   const arrow = dir === 'aToZ' ? 'A→Z' : 'Z→A';
   if (t.status === 'down') return { color: STATE_COLORS.down, dash: '2 3', state: 'interface down', label: 'down', title: `${arrow}: interface down` };
@@ -66,7 +66,7 @@ export function directionLook(t: CircuitTraffic, dir: 'aToZ' | 'zToA', bands: re
 const dist = (p: Pt, q: Pt) => Math.hypot(q[0] - p[0], q[1] - p[1]);
 
 /** The polyline cut at its middle by length: the half from its start and the half from its end, each ending at the middle. */
-export function halves(pts: readonly Pt[]): [Pt[], Pt[]] {
+function halves(pts: readonly Pt[]): [Pt[], Pt[]] {
   const total = pts.slice(1).reduce((s, p, i) => s + dist(pts[i], p), 0);
   let run = 0;
   for (let i = 1; i < pts.length; i++) {

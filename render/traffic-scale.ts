@@ -9,12 +9,12 @@ export interface Band {
   color: string;
 }
 
-export const WEATHERMAP_SCALE: readonly Band[] = [
+const WEATHERMAP_SCALE: readonly Band[] = [
   { upTo: 1, color: '#c0c0c0' }, { upTo: 10, color: '#8c00ff' }, { upTo: 25, color: '#2020ff' }, { upTo: 40, color: '#00c0ff' },
   { upTo: 55, color: '#00f000' }, { upTo: 70, color: '#f0f000' }, { upTo: 85, color: '#ffc000' }, { upTo: 100, color: '#ff0000' },
 ];
 
-export const COLORBLIND_SCALE: readonly Band[] = [
+const COLORBLIND_SCALE: readonly Band[] = [
   { upTo: 10, color: '#440154' }, { upTo: 25, color: '#46327e' }, { upTo: 40, color: '#365c8d' }, { upTo: 55, color: '#277f8e' },
   { upTo: 70, color: '#1fa187' }, { upTo: 85, color: '#4ac16d' }, { upTo: 100, color: '#fde725' },
 ];

@@ -77,7 +77,7 @@ export async function versionAt(col: VersionedCollection, id: string, at: number
 }
 
 /** The layers of a stored map that bind traffic. */
-export function bindings(version: StoredVersion): { index: number; binding: TrafficBinding }[] {
+function bindings(version: StoredVersion): { index: number; binding: TrafficBinding }[] {
   const layers = ((version.configuration as MapConfiguration | undefined)?.layers ?? []);
   return layers.flatMap((l, index) => (l?.traffic ? [{ index, binding: l.traffic }] : []));
 }
@@ -88,7 +88,7 @@ export interface Resolved {
   topologies: Array<Topology | null>;
 }
 
-interface Kept { body: string | Uint8Array; etag: string; until: number; headers: Readonly<Record<string, string>> }
+interface Kept { body: Uint8Array<ArrayBuffer>; etag: string; until: number; headers: Readonly<Record<string, string>> }
 
 const tag = (key: string, failed: boolean) => `"t${createHash('sha256').update(key).digest('base64url').slice(0, 24)}${failed ? '-f' : ''}"`;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
@@ -105,16 +105,21 @@ export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () =>
     bindings(version).flatMap(({ index, binding }) => { const t = r.topologies[index]; return t ? [{ index, binding, topology: t }] : []; });
   const mapKey = (version: StoredVersion) => `${String(version.mapId)}\n${version.version}`;
 
-  /** Sends what is kept under `key` (made by `make` once per bucket), with its validators. */
-  const send = async (c: Context, key: string, timing: Timing, cacheScope: string, make: () => Promise<Omit<Kept, 'etag'> & { failed: boolean }>) => {
-    const out = await kept.get(key, timing.until, async () => {
-      const made = await make();
-      return { ...made, etag: tag(key, made.failed) };
-    }).catch((e) => { kept.shorten(key, 0); throw e; });
-    kept.shorten(key, out.until);
+  const answer = (c: Context, out: Kept, cacheScope: string) => {
     const validators = { ETag: out.etag, 'Cache-Control': `${cacheScope}, max-age=${Math.max(0, Math.ceil((out.until - o.now().getTime()) / 1000))}` };
     if (notModified(c, out.etag)) return plainResponse(null, 304, validators);
-    return plainResponse(out.body as string, 200, { ...out.headers, ...validators });
+    return plainResponse(out.body, 200, { ...out.headers, ...validators });
+  };
+  /** Sends what is kept under `key` (made by `make` once per bucket), with its validators; at once when it is kept. */
+  const send = (c: Context, key: string, timing: Timing, cacheScope: string, make: () => Promise<Omit<Kept, 'etag'> & { failed: boolean }>) => {
+    const ready = kept.peek(key);
+    if (ready) return answer(c, ready, cacheScope);
+    return kept.get(key, timing.until, async () => {
+      const made = await make();
+      // A failure is kept only briefly: the next viewer after that asks the source again.
+      kept.shorten(key, made.until);
+      return { ...made, etag: tag(key, made.failed) };
+    }).then((out) => answer(c, out, cacheScope), (e) => { kept.shorten(key, 0); throw e; });
   };
 
   return {
@@ -131,7 +136,7 @@ export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () =>
         const layers = new Map<number, LayerTraffic>([...traffic.layers].map(([i, l]) => [i, { circuits: l.circuits, bands }]));
         const banner = traffic.failures.length > 0 ? `Traffic unavailable, circuits shown grey: ${traffic.failures.join('; ')}` : undefined;
         const svg = renderMapSvg(r.stored, r.topologies, size, { layers, frame: { bands, footer: footer(version, traffic, asked), banner } });
-        const body = format === 'svg' ? svg : new Uint8Array(await renderPng(svg, o.png));
+        const body = format === 'svg' ? new TextEncoder().encode(svg) : new Uint8Array(await renderPng(svg, o.png));
         return { body, until: traffic.until, failed: traffic.failures.length > 0, headers: format === 'svg' ? SVG_RESPONSE_HEADERS : PNG_RESPONSE_HEADERS };
       });
     },
@@ -153,7 +158,7 @@ export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () =>
             status: t?.status ?? 'nodata', at: iso(traffic.at), source: l.source,
           };
         }));
-        const body = JSON.stringify(traffic.failures.length > 0 ? rows.map((row) => ({ ...row, failure: traffic.failures.join('; ') })) : rows);
+        const body = new TextEncoder().encode(JSON.stringify(traffic.failures.length > 0 ? rows.map((row) => ({ ...row, failure: traffic.failures.join('; ') })) : rows));
         return { body, until: traffic.until, failed: traffic.failures.length > 0, headers: { 'Content-Type': 'application/json' } };
       });
     },

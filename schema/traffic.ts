@@ -13,7 +13,7 @@ const UNITS: Readonly<Record<string, number>> = { bps: 1, kbps: 1e3, mbps: 1e6, 
 const RATE = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:bps|bit\/s|b\/s)\s*$/i;
 
 /** The fields a template names. */
-export function templateFields(template: string): string[] {
+function templateFields(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1].trim());
 }
 

@@ -4,7 +4,7 @@
 // cost the source one round trip. Bounded: beyond `max` keys the oldest go.
 
 export class Flights<T> {
-  private readonly entries = new Map<string, { value: Promise<T>; until: number }>();
+  private readonly entries = new Map<string, { value: Promise<T>; until: number; settled?: T }>();
   constructor(private readonly now: () => number, private readonly max = 500) {}
 
   /** The shared result of `key`, started with `make` unless one is kept until later than now; `until` is ms since the epoch. */
@@ -14,7 +14,9 @@ export class Flights<T> {
     if (kept && kept.until > t) return kept.value;
     if (kept) this.entries.delete(key);
     const value = make();
-    this.entries.set(key, { value, until });
+    const entry: { value: Promise<T>; until: number; settled?: T } = { value, until };
+    value.then((v) => { entry.settled = v; }, () => undefined);
+    this.entries.set(key, entry);
     if (this.entries.size > this.max) {
       for (const [k, e] of this.entries) {
         if (this.entries.size <= this.max) break;
@@ -22,6 +24,12 @@ export class Flights<T> {
       }
     }
     return value;
+  }
+
+  /** The result of `key` at once, when it is settled and kept until later than now. */
+  peek(key: string): T | undefined {
+    const kept = this.entries.get(key);
+    return kept && kept.until > this.now() ? kept.settled : undefined;
   }
 
   /** Keeps `key` only until `until` (a failure is kept for a short time, not the whole bucket). */

@@ -12,9 +12,9 @@ import { Flights } from './flight.ts';
 import type { CircuitTraffic, ReadRequest, ReadResult, TrafficSource } from './types.ts';
 
 /** How long a failed read (and the picture that shows it) is kept, at most: the next viewer tries again soon. */
-export const FAILURE_MAX_AGE = 10;
+const FAILURE_MAX_AGE = 10;
 /** How long a picture of a past instant (`?at=`) is kept: its traffic no longer changes. */
-export const PAST_MAX_AGE = 3600;
+const PAST_MAX_AGE = 3600;
 
 export interface BoundLayer {
   index: number;

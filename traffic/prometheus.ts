@@ -20,7 +20,7 @@ export interface PrometheusOptions {
 }
 
 /** Why a source could not be read: a short sentence naming the source, safe to show and log. */
-export class SourceFailure extends Error {
+class SourceFailure extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SourceFailure';
@@ -28,7 +28,7 @@ export class SourceFailure extends Error {
 }
 
 /** The URL as shown: no user or password a URL may carry, no query. */
-export function shownUrl(url: string): string {
+function shownUrl(url: string): string {
   const u = new URL(url);
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
 }

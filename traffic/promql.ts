@@ -29,9 +29,9 @@ export const CHUNK_INTERFACES = 2000;
 export const MAX_REQUESTS = 5;
 
 /** A label value as an RE2 literal (Prometheus anchors label regexes, so a value matches only itself). */
-export const regexLiteral = (s: string) => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+const regexLiteral = (s: string) => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 /** A PromQL double-quoted string. */
-export const promString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+const promString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 
 export interface PlanOptions {
   names: MetricNames;

@@ -13,7 +13,7 @@ import type { TrafficSource } from './types.ts';
 
 type SourceSettings = Settings['metrics']['sources'][string];
 
-export const DEMO_SOURCE = 'demo';
+const DEMO_SOURCE = 'demo';
 
 /** A secret's file, read now; its content is never shown, its path is. */
 function secret(file: string, key: string, baseDir: string): string {

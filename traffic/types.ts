@@ -47,4 +47,4 @@ export interface TrafficSource {
   health(): Promise<{ status: 'ok' | 'failing'; detail?: string }>;
 }
 
-export type { CircuitStatus, CircuitTraffic } from '../render/traffic-edges.ts';
+export type { CircuitTraffic } from '../render/traffic-edges.ts';

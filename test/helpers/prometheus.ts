@@ -95,7 +95,7 @@ export async function startPrometheus(series: readonly Series[]): Promise<Promet
   };
 }
 
-export interface Proxy {
+export interface CountingProxy {
   url: string;
   /** Query requests seen since the last reset. */
   queries: number;
@@ -106,9 +106,9 @@ export interface Proxy {
 }
 
 /** A counting proxy in front of `target` on 127.0.0.1. */
-export async function startProxy(target: string): Promise<Proxy> {
+export async function startProxy(target: string): Promise<CountingProxy> {
   const held: http.ServerResponse[] = [];
-  const proxy: Proxy = {
+  const proxy: CountingProxy = {
     url: '', queries: 0, authorizations: [], mode: 'pass',
     close: async () => {
       for (const res of held) res.destroy();

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
-import { noPrometheus, startPrometheus, startProxy, type Prometheus, type Proxy } from '../helpers/prometheus.ts';
+import { noPrometheus, startPrometheus, startProxy, type Prometheus, type CountingProxy } from '../helpers/prometheus.ts';
 import { BEFORE, CIRCUITS, halves, manyCircuits, mapBody, series, T } from './fixture.ts';
 
 const SECRET = 'tok-3f9a1c-never-shown';
-let prom: Prometheus, proxy: Proxy, t: TestApp, token: string, secretDir: string;
+let prom: Prometheus, proxy: CountingProxy, t: TestApp, token: string, secretDir: string;
 let clock = (T + 15) * 1000;
 
 before(async () => {
