@@ -21,7 +21,7 @@ import { durationSeconds } from '../traffic/duration.ts';
 import { Flights } from '../traffic/flight.ts';
 import type { BoundLayer, LiveTraffic, MapTraffic, Timing } from '../traffic/live.ts';
 import { notModified } from './conditional.ts';
-import { json, ok, type Operation } from './operation.ts';
+import { json, ok, rendered, type Operation } from './operation.ts';
 import { plainResponse } from './plain-response.ts';
 
 /** The query parameters of traffic pictures and rows. */
@@ -182,6 +182,6 @@ export const TRAFFIC_OPERATIONS: Operation[] = [
 /** The rows routes, registered by routes/output.ts beside the map's other outputs. */
 const ROWS_DESCRIPTION = 'One row per bound circuit: src and dst (its A and Z names), aToZ and zToA in bits/s, in (= aToZ) and out (= zToA) as the map component\'s default traffic fields read them, edge, layer, capacity, status (ok, down, stale, nodata) and at. `?at=`, `?range=&stat=` as for pictures.';
 export const TRAFFIC_ROW_OPERATIONS = (mapId: Record<string, v.GenericSchema>, query: Operation['query']): Operation[] => [
-  { method: 'get', path: '/api/v1/output/map/{mapId}/traffic/', tag: 'output', summary: 'Live traffic of a map\'s bound circuits, as rows', description: ROWS_DESCRIPTION, scope: 'read', pathParams: mapId, query, effects: ['versions', 'layers'], answers: { 200: json('the rows') } },
-  { method: 'get', path: '/api/v1/public/output/map/{mapId}/traffic/', tag: 'public', summary: 'Live traffic of a public map\'s bound circuits, as rows', description: ROWS_DESCRIPTION, scope: null, pathParams: mapId, query, effects: ['versions', 'layers'], answers: { 200: json('the rows') } },
+  { method: 'get', path: '/api/v1/output/map/{mapId}/traffic/', tag: 'output', summary: 'Live traffic of a map\'s bound circuits, as rows', description: ROWS_DESCRIPTION, scope: 'read', pathParams: mapId, query, effects: ['versions', 'layers'], answers: { 200: rendered(json('the rows')) } },
+  { method: 'get', path: '/api/v1/public/output/map/{mapId}/traffic/', tag: 'public', summary: 'Live traffic of a public map\'s bound circuits, as rows', description: ROWS_DESCRIPTION, scope: null, pathParams: mapId, query, effects: ['versions', 'layers'], answers: { 200: rendered(json('the rows')) } },
 ];
