@@ -60,13 +60,17 @@ export interface Prometheus {
   stop(): Promise<void>;
 }
 
-/** Starts Prometheus over a TSDB backfilled with `series`. */
-export async function startPrometheus(series: readonly Series[]): Promise<Prometheus> {
+/** Starts Prometheus over a TSDB backfilled with `series`, scraping `target` (host:port, job snmp) every second if given. */
+export async function startPrometheus(series: readonly Series[], target?: string): Promise<Prometheus> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-prom-'));
   const data = path.join(dir, 'data');
-  writeFileSync(path.join(dir, 'input.om'), openMetrics(series));
-  await run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', path.join(dir, 'input.om'), data]);
-  writeFileSync(path.join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 15s\nscrape_configs: []\n');
+  if (series.length > 0) {
+    writeFileSync(path.join(dir, 'input.om'), openMetrics(series));
+    await run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', path.join(dir, 'input.om'), data]);
+  }
+  // The exporter's own instance labels win (honor_labels), as snmp_exporter's relabelled targets give router names.
+  const scrape = target ? `\n  - job_name: snmp\n    scrape_interval: 1s\n    scrape_timeout: 1s\n    honor_labels: true\n    static_configs:\n      - targets: ['${target}']\n` : ' []\n';
+  writeFileSync(path.join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 15s\nscrape_configs:${scrape}`);
   const port = await freePort();
   const child: ChildProcess = spawn('prometheus', [
     `--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${data}`, `--web.listen-address=127.0.0.1:${port}`,
