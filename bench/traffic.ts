@@ -97,9 +97,9 @@ export async function benchTraffic(): Promise<string[]> {
       return median(xs);
     };
     const staticMs = await time(() => get(`/api/v1/output/map/${plain}/svg/`));
-    // Each live render at an instant of its own: a new read and a new picture every time.
-    const liveMs = await time((i) => get(`/api/v1/output/map/${live}/svg/?at=${NOW - 30 - (i + 1) * 7}`));
-    const sourceMs = await time((i) => source.read(interfaces, { at: NOW - 31 - (i + 1) * 7 }));
+    // Each live render at an instant of its own step: a new read and a new picture every time.
+    const liveMs = await time((i) => get(`/api/v1/output/map/${live}/svg/?at=${NOW - 60 * (i + 2)}`));
+    const sourceMs = await time((i) => source.read(interfaces, { at: NOW - 30 - 60 * (i + 2) }));
     lines.push(`live render, 500 circuits, traffic read and drawn: ${liveMs.toFixed(1)} ms; static render of the same map: ${staticMs.toFixed(1)} ms; the source's own answer: ${sourceMs.toFixed(1)} ms; (live - source) / static: ${((liveMs - sourceMs) / staticMs).toFixed(2)}x (target at most 1.5x)`);
 
     // 50 viewers of one map in one bucket beside a cached static picture.

@@ -100,7 +100,8 @@ function footer(version: StoredVersion, traffic: MapTraffic, asked: TrafficAsked
 }
 
 export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () => Date }) {
-  const kept = new Flights<Kept>(() => o.now().getTime());
+  // Pictures of a few hundred KiB each: a few dozen kept (maps, sizes and instants together).
+  const kept = new Flights<Kept>(() => o.now().getTime(), 64);
   const bound = (r: Resolved, version: StoredVersion): BoundLayer[] =>
     bindings(version).flatMap(({ index, binding }) => { const t = r.topologies[index]; return t ? [{ index, binding, topology: t }] : []; });
   const mapKey = (version: StoredVersion) => `${String(version.mapId)}\n${version.version}`;

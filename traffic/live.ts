@@ -61,9 +61,12 @@ export function createLiveTraffic(o: { sources: ReadonlyMap<string, TrafficSourc
       const step = stepOf(layers);
       const rangeKey = range ? `\n${range.seconds}\n${range.stat}` : '';
       if (at !== undefined) {
-        // Long past, its traffic is settled; within two steps of now, samples may still arrive.
-        const settled = now / 1000 - at >= 2 * step;
-        return { at, bucket: `at ${at}${rangeKey}`, until: now + (settled ? PAST_MAX_AGE : step) * 1000, range };
+        // An instant asked is read at the start of its step, so that any number of instants cost the source
+        // (and the picture cache) no more than one read per step. Long past, its traffic is settled; within
+        // two steps of now, samples may still arrive.
+        const start = Math.floor(at / step) * step;
+        const settled = now / 1000 - start >= 2 * step;
+        return { at: start, bucket: `at ${start}${rangeKey}`, until: now + (settled ? PAST_MAX_AGE : step) * 1000, range };
       }
       const bucket = Math.floor(now / 1000 / step);
       return { at: bucket * step, bucket: `bucket ${bucket}/${step}${rangeKey}`, until: (bucket + 1) * step * 1000, range };
