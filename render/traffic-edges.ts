@@ -42,6 +42,13 @@ function formatRate(bps: number): string {
   return `${Math.round(bps)} b/s`;
 }
 
+/** A rate as a label writes it, short: 950M, 4.2G, 12G. */
+function shortRate(bps: number): string {
+  const units = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']] as const;
+  for (const [size, unit] of units) if (bps >= size) return `${(bps / size).toFixed(bps / size >= 10 ? 0 : 1)}${unit}`;
+  return `${Math.round(bps)}`;
+}
+
 /** How one direction is drawn: colour, dash, and the words of its title and label. */
 function directionLook(t: CircuitTraffic, dir: 'aToZ' | 'zToA', bands: readonly Band[]) {
   const rate = t[dir], cap = dir === 'aToZ' ? t.capacityAtoZ : t.capacityZtoA;
@@ -50,7 +57,7 @@ function directionLook(t: CircuitTraffic, dir: 'aToZ' | 'zToA', bands: readonly 
   if (rate === undefined || t.status === 'nodata') return { color: STATE_COLORS.nodata, dash: '4 3', state: 'no data', label: '', title: `${arrow}: no data` };
   const stale = t.status === 'stale' ? ' (stale: no recent sample)' : '';
   if (!cap) {
-    return { color: STATE_COLORS.unknown, dash: t.status === 'stale' ? '1 3' : '', state: 'capacity unknown', label: formatRate(rate),
+    return { color: STATE_COLORS.unknown, dash: t.status === 'stale' ? '1 3' : '', state: 'capacity unknown', label: shortRate(rate),
       title: `${arrow}: ${formatRate(rate)} (${Math.round(rate)} bit/s), capacity unknown${stale}` };
   }
   const percent = (rate / cap) * 100;
@@ -58,7 +65,7 @@ function directionLook(t: CircuitTraffic, dir: 'aToZ' | 'zToA', bands: readonly 
   return {
     color: over ? STATE_COLORS.over : bandColor(bands, percent), dash: t.status === 'stale' ? '1 3' : '',
     state: over ? 'over 100 %' : t.status === 'stale' ? 'stale' : 'ok',
-    label: `${percent.toFixed(percent < 10 ? 1 : 0)}%`,
+    label: shortRate(rate),
     title: `${arrow}: ${formatRate(rate)} of ${formatRate(cap)} (${percent.toFixed(1)} %; ${Math.round(rate)} bit/s)${stale}`,
   };
 }

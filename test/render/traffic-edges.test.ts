@@ -24,7 +24,8 @@ describe('halfEdgeMarkup', () => {
     // An L: 30 along x, then 10 down; the middle is at 20 along.
     const { markup, labels } = halfEdgeMarkup('c', [[0, 0], [30, 0], [30, 10]], true, t, bands, 2);
     assert.deepEqual(paths(markup), [['aToZ', 'M0 0L20 0'], ['zToA', 'M30 10L30 0L20 0']]);
-    assert.deepEqual(labels.map((l) => l.text), ['50%', '10%']);
+    // The rate is the label (its colour says the utilisation).
+    assert.deepEqual(labels.map((l) => l.text), ['5.0G', '1.0G']);
   });
 
   it('puts A\'s half at the end of the points when they run from Z', () => {
