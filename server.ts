@@ -14,30 +14,21 @@ import { createDatasources } from './datasources/index.ts';
 import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createResources } from './resources/index.ts';
-import { datasourceRoutes } from './routes/datasources.ts';
-import { queryRoutes } from './routes/query.ts';
-import { docsRoutes } from './routes/docs.ts';
-import { openApiRoutes } from './routes/openapi.ts';
-import { outputRoutes } from './routes/output.ts';
-import { outputSender } from './routes/output-send.ts';
-import { createOutputCache } from './render/output-cache.ts';
-import { publicRoutes } from './routes/public.ts';
-import { authRoutes } from './routes/auth.ts';
-import { healthRoutes } from './routes/health.ts';
-import { diffPicture } from './routes/history.ts';
-import { operations, RESOURCE_ROUTES } from './routes/api-operations.ts';
-import { operationRoutes } from './routes/operation.ts';
 import { createUserData } from './resources/userdata.ts';
-import { bodySizeLimit, markRequestTimedOut } from './routes/body.ts';
-import { withCors } from './routes/cors.ts';
-import { errorHandler, notFoundHandler } from './routes/on-error.ts';
 import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
+import { bodySizeLimit, markRequestTimedOut } from './http/body.ts';
+import { withCors } from './http/cors.ts';
+import { errorHandler, notFoundHandler } from './http/on-error.ts';
+import { registerOperations } from './http/register.ts';
+import { createOutputCache } from './output/cache.ts';
+import { outputSender } from './output/send.ts';
+import { OPERATIONS } from './routes/index.ts';
 import { openConfiguredStore } from './store/open.ts';
+import type { Store } from './store/types.ts';
 import { createLiveTraffic } from './traffic/live.ts';
 import { createTrafficSources } from './traffic/sources.ts';
 import type { TrafficSource } from './traffic/types.ts';
 import { trafficOutput } from './routes/traffic.ts';
-import type { Store } from './store/types.ts';
 
 export interface AppDeps {
   settings: Settings;
@@ -84,22 +75,14 @@ export async function createApp(deps: AppDeps) {
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, now: () => now().getTime() });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels });
 
-  app.route('/', healthRoutes(resources.problems));
-  app.route('/', authRoutes(auth));
-  // Every operation declared with its handler (maps, datasets, templates, users, userdata: routes/operation.ts),
-  // then the history routes of each resource.
+  // Every route, each from its declaration (routes/index.ts), through the one registrar.
   const traffic = createLiveTraffic({ sources: deps.trafficSources ?? createTrafficSources(settings), now, log });
-  const routeDeps = { auth, ...resources, userdata: createUserData(store), baseUrl, store, traffic };
-  app.route('/', operationRoutes(operations(), routeDeps));
-  for (const kind of RESOURCE_ROUTES) app.route('/', kind.historyRoutes(routeDeps));
-  app.route('/', publicRoutes({ maps: resources.maps }));
-  const diff = diffPicture({ datasets: resources.datasets.collection, store, send });
   const trafficPictures = trafficOutput({ live: traffic, png: { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, now });
-  app.route('/', outputRoutes({ auth, ...resources, datasources, send, baseUrl, diff, traffic: trafficPictures, now }));
-  app.route('/', datasourceRoutes(datasources));
-  app.route('/', queryRoutes({ auth, datasources, templates: resources.templates }));
-  app.route('/', openApiRoutes(settings));
-  app.route('/', docsRoutes(settings));
+  const routeDeps = {
+    settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, operations: OPERATIONS,
+    traffic, trafficOutput: trafficPictures, now,
+  };
+  registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined });
   // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.
   app.fetch = withCors(settings, app.fetch, (req, env) => app.getPath(req, { env }));
   return app;

@@ -3,7 +3,7 @@
 // needed scope is 403 insufficient_scope. Scopes are independent. With
 // auth.basic.acceptHttpBasic (basic backend), `Authorization: Basic` is taken
 // too (auth/http-basic.ts), and every 401 challenges with both schemes.
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.ts';
 import { requestHeader } from './request-header.ts';
@@ -106,12 +106,6 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
     return principal;
   };
 
-  /** Middleware form, for routes that are async anyway. */
-  const requireScope = (kind: ScopeKind): MiddlewareHandler<AppEnv> => async (c, next) => {
-    c.set('principal', await authorize(c, kind));
-    await next();
-  };
-
   /**
    * Handler form: the check and the handler as ONE handler. Hono runs a
    * route with a single handler without its (always async) middleware chain,
@@ -129,5 +123,5 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
     return handler(c);
   };
 
-  return { requireScope, guard };
+  return { guard };
 }

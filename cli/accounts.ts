@@ -8,6 +8,7 @@
 // change at once. Passwords are never taken from
 // the command line (shell history, ps): they are prompted for without echo, or
 // read from the first line of standard input when it is not a terminal.
+import { parseArgs } from 'node:util';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -35,22 +36,20 @@ export interface CliIO {
 
 class UsageError extends Error {}
 
-function parseArgs(args: string[]) {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const m = /^--(name|email)(?:=(.*))?$/.exec(args[i]);
-    if (m) {
-      const value = m[2] ?? args[++i];
-      if (value === undefined) throw new UsageError(`--${m[1]} needs a value`);
-      flags[m[1]] = value;
-    } else if (args[i].startsWith('--')) {
-      throw new UsageError(`unknown option ${args[i]}`);
-    } else {
-      positional.push(args[i]);
-    }
+/** Positional words and the --name / --email options (node:util parseArgs: `--name N` or `--name=N`). */
+function commandLine(args: string[]) {
+  try {
+    const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options: { name: { type: 'string' }, email: { type: 'string' } } });
+    const flags: Record<string, string> = {};
+    for (const [key, value] of Object.entries(values)) if (typeof value === 'string') flags[key] = value;
+    return { positional: positionals, flags };
+  } catch (e) {
+    // parseArgs's own words name the option; a usage error, not a crash.
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${/'([^']+)'/.exec((e as Error).message)?.[1] ?? ''}`.trim());
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${/--\w+/.exec((e as Error).message)?.[0] ?? 'an option'} needs a value`);
+    throw e;
   }
-  return { positional, flags };
 }
 
 const scopesOf = (words: string[]) => [...new Set(words.flatMap((w) => w.split(/[\s,]+/)).filter(Boolean))];
@@ -99,7 +98,7 @@ function commandArgs(name: string, rest: string[]) {
   if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`unknown command ${JSON.stringify(name)}\n${USAGE}`);
   const command = name as Command;
   const spec: CommandSpec = COMMANDS[command];
-  const { positional, flags } = parseArgs(rest);
+  const { positional, flags } = commandLine(rest);
   const [least, most] = spec.args;
   if (positional.length < least || positional.length > most || (!spec.flags && Object.keys(flags).length > 0)) {
     throw new UsageError(`usage: npm run accounts -- ${spec.usage}`);

@@ -8,6 +8,7 @@
 // by renaming a finished temp file over it: a running service re-reads sheets
 // when they change, and must never read half a workbook.
 // Run: npx tsx cli/make-demo-sheets.ts [--check] [folder]
+import { parseArgs } from 'node:util';
 import * as nodeFs from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -155,14 +156,19 @@ export async function makeDemoSheets(outDir = path.join(here, '..', 'data', 'she
 const USAGE = 'usage: npx tsx cli/make-demo-sheets.ts [--check] [folder]';
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const args = process.argv.slice(2);
-  const check = args.includes('--check');
-  const folders = args.filter((a) => a !== '--check');
   // An option we do not know is a mistake, not a folder to write into; so is a second folder.
-  if (folders.length > 1 || folders.some((a) => a.startsWith('-'))) {
+  let parsed: { values: { check?: boolean }; positionals: string[] } | undefined;
+  try {
+    parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, strict: true, options: { check: { type: 'boolean' } } });
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || parsed.positionals.length > 1 || parsed.positionals.some((a) => a.startsWith('-'))) {
     console.error(USAGE);
     process.exit(2);
   }
+  const check = parsed.values.check === true;
+  const folders = parsed.positionals;
   const lines = await makeDemoSheets(folders[0] ? path.resolve(folders[0]) : undefined, { check });
   for (const line of lines) console.log(line);
   if (lines.some((l) => l.startsWith('out of date'))) process.exitCode = 1;

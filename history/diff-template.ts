@@ -6,7 +6,7 @@ import { contentFields } from './diff-map.ts';
 import { diffJson, ownField, type JsonChange } from './json-diff.ts';
 import { diffLines, type LineChange } from './line-diff.ts';
 
-export { diffLines, MAX_LCS_CELLS, MAX_MYERS_EDITS, type LineChange } from './line-diff.ts';
+export { diffLines, MAX_EDITS, type LineChange } from './line-diff.ts';
 
 export interface TemplateDiff {
   /** Fields other than `template` (and the stamps): name and any other. */

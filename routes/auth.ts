@@ -7,13 +7,16 @@
 // failures are throttled per username and address pair, per username and per
 // address (auth/throttle.ts; 429 with Retry-After). With the OIDC backend tokens come from the issuer, and this
 // route does not exist.
-import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { Auth } from '../auth/index.ts';
-import type { AppEnv } from '../auth/types.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
+import { readBody, validate } from '../http/body.ts';
+import { declarer, fails, ok, type Operation } from '../http/operation.ts';
 import { TokenRequestSchema } from '../schema/auth.ts';
-import { readBody, validate } from './body.ts';
+import { TokenErrorSchema, TokenResponseSchema } from '../schema/objects.ts';
+
+type Deps = { auth: Auth };
+const route = declarer<Deps>();
 
 const oauthError = (error: string, description: string, errors?: ServiceError['errors']) =>
   new ServiceError('bad_request', description, { oauth: error, errors });
@@ -39,12 +42,14 @@ async function tokenRequest(c: Parameters<typeof readBody>[0]) {
   }
 }
 
-export function authRoutes(auth: Auth) {
-  const app = new Hono<AppEnv>({ strict: false });
-  const tokens = auth.tokens;
-  if (!tokens) return app;
-
-  app.post('/api/v1/auth/token', async (c) => {
+// The body is read here, not by the registrar: a form or JSON, every failure answered as RFC 6749's (bodyErrors: none).
+export const TOKEN: Operation<Deps> = route({
+  method: 'post', path: '/api/v1/auth/token', tag: 'auth', summary: 'Get an access token (password grant, RFC 6749 section 4.3)', scope: null, basicOnly: true,
+  body: { name: 'TokenRequest', schema: TokenRequestSchema, form: true }, bodyErrors: [],
+  answers: { 200: ok('the token', TokenResponseSchema), 400: { ...ok('an OAuth 2.0 error (RFC 6749 section 5.2), also for a body that cannot be read', TokenErrorSchema), code: 'bad_request' }, 429: { ...fails('rate_limited', 'too many failed logins for this username or address; Retry-After says when to try again'), headers: ['Retry-After'] } },
+  handle: ({ auth }) => async (c) => {
+    const tokens = auth.tokens;
+    if (!tokens) throw new Error('the token route exists only with the basic backend');
     const body = await tokenRequest(c);
     const user = await auth.login.attempt(body.username, body.password, auth.clientAddress(c));
     if (!user) throw oauthError('invalid_grant', 'wrong username or password');
@@ -54,7 +59,5 @@ export function authRoutes(auth: Auth) {
     c.header('Cache-Control', 'no-store');
     c.header('Pragma', 'no-cache');
     return c.json(await tokens.issue(user, requested));
-  });
-
-  return app;
-}
+  },
+});

@@ -11,6 +11,11 @@ import { resourceRoutes } from './resource-routes.ts';
 
 export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
   segment: 'dataset',
+  paths: {
+    list: '/api/v1/datasets/', create: '/api/v1/dataset/', object: '/api/v1/dataset/id/{datasetId}/',
+    history: '/api/v1/dataset/id/{datasetId}/history/', diff: '/api/v1/dataset/id/{datasetId}/diff/',
+    restore: '/api/v1/dataset/id/{datasetId}/restore/', revert: '/api/v1/dataset/id/{datasetId}/revert/',
+  },
   descriptor: DATASET_DESCRIPTOR,
   revision: { name: 'DatasetRevision', schema: DatasetRevisionSchema },
   object: DatasetSchema,

@@ -3,11 +3,15 @@
 // served by the service itself; a strict Content-Security-Policy keeps the
 // page from loading or sending anything anywhere else. Asset names are a
 // fixed list, so no request path ever reaches the file system.
-import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Settings } from '../config/settings.ts';
+import { declarer, type Operation } from '../http/operation.ts';
+
+type Deps = { settings: Settings };
+const route = declarer<Deps>();
 
 const DOCS_CSP = [
   "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
@@ -53,29 +57,38 @@ const page = (base: string) => `<!DOCTYPE html>
 </html>
 `;
 
-export function docsRoutes(settings: Settings) {
-  const base = new URL(settings.server.baseUrl).pathname.replace(/\/+$/, '');
-  const html = page(base);
-  const cache = new Map<string, Buffer>();
-  const headers = (type: string) => ({
-    'Content-Type': type,
-    'Content-Security-Policy': DOCS_CSP,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-  });
+const headers = (type: string) => ({
+  'Content-Type': type,
+  'Content-Security-Policy': DOCS_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+});
 
-  const app = new Hono({ strict: false });
-  app.get('/docs', (c) => c.body(html, 200, headers('text/html; charset=utf-8')));
-  app.get('/api/v1/docs', (c) => c.body(html, 200, headers('text/html; charset=utf-8')));
-  app.get('/docs/assets/init.js', (c) => c.body(INIT_JS, 200, headers('text/javascript; charset=utf-8')));
-  // One static route per asset: a `:file` parameter beside the static init.js
-  // would push Hono off its RegExpRouter onto the slower TrieRouter for every route.
-  for (const [file, type] of Object.entries(FROM_DIST)) {
-    app.get(`/docs/assets/${file}`, async (c) => {
-      let bytes = cache.get(file);
-      if (!bytes) cache.set(file, (bytes = await readFile(path.join(DIST, file))));
+/** The page, with its assets' paths under the base path of server.baseUrl. */
+const docsPage = ({ settings }: Deps) => {
+  const html = page(new URL(settings.server.baseUrl).pathname.replace(/\/+$/, ''));
+  return (c: Context) => c.body(html, 200, headers('text/html; charset=utf-8'));
+};
+
+// One static route per asset: a `:file` parameter beside the static init.js
+// would push Hono off its RegExpRouter onto the slower TrieRouter for every route.
+const asset = (file: string, type: string): Operation<Deps> => route({
+  method: 'get', path: `/docs/assets/${file}`, tag: 'service', summary: `The API documentation page's ${file}`, scope: null, unlisted: true, answers: { 200: { description: file, mediaType: type } },
+  handle: () => {
+    let bytes: Buffer | undefined;
+    return async (c) => {
+      bytes ??= await readFile(path.join(DIST, file));
       return c.body(new Uint8Array(bytes), 200, { ...headers(type), 'Cache-Control': 'public, max-age=86400' });
-    });
-  }
-  return app;
-}
+    };
+  },
+});
+
+export const DOCS_OPERATIONS: Operation<Deps>[] = [
+  route({ method: 'get', path: '/api/v1/docs', tag: 'service', summary: 'Interactive API documentation, beside the API', scope: null, answers: { 200: { description: 'HTML page', mediaType: 'text/html' } }, handle: docsPage }),
+  route({ method: 'get', path: '/docs', tag: 'service', summary: 'Interactive API documentation (served offline)', scope: null, answers: { 200: { description: 'HTML page', mediaType: 'text/html' } }, handle: docsPage }),
+  route({
+    method: 'get', path: '/docs/assets/init.js', tag: 'service', summary: 'The API documentation page\'s start-up script', scope: null, unlisted: true, answers: { 200: { description: 'init.js', mediaType: 'text/javascript' } },
+    handle: () => (c) => c.body(INIT_JS, 200, headers('text/javascript; charset=utf-8')),
+  }),
+  ...Object.entries(FROM_DIST).map(([file, type]) => asset(file, type)),
+];

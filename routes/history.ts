@@ -1,84 +1,101 @@
 // History routes of maps, datasets and templates alike (docs/api.md: History):
 // the versions newest first, what changed between two versions, deletion as
 // a tombstone version, restore and revert. Thin: parse, call
-// resources/history.ts, send. One sub-app per kind, built from this one factory.
-import { Hono, type Context } from 'hono';
-import type { Auth } from '../auth/index.ts';
-import type { AppEnv } from '../auth/types.ts';
+// resources/history.ts, send. One set of declarations per kind, each path
+// from the kind's declaration (routes/maps.ts, datasets.ts, templates.ts).
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import { badRequest } from '../errors.ts';
+import { params, parseParam } from '../http/list-query.ts';
+import { declarer, fails, json, oneVersion, version, type Answer, type Operation, type QueryParam } from '../http/operation.ts';
+import { actingUser, ifMatch, sendList, sendSerialized } from '../http/versioned.ts';
+import { diffOf } from '../resources/changes.ts';
 import type { VersionedCollection } from '../resources/collection.ts';
 import { historyPage, remove, restore, revert, tombstoneView } from '../resources/history.ts';
-import type { StoredVersion } from '../resources/types.ts';
-import type { Content } from '../resources/collection.ts';
-import { badRequest, notFound } from '../errors.ts';
-import { renderDiffSvg } from '../render/diff-svg.ts';
-import { buildTopologyCached } from '../render/topology-cache.ts';
-import { datasetSide } from '../resources/changes.ts';
-import type { Store } from '../store/types.ts';
-import { LimitParamSchema, OffsetParamSchema, OneVersionParamSchema } from '../schema/list.ts';
-import { parseParam, parsePictureSize, params } from './list-query.ts';
-import { actingUser, ifMatch, pathId, sendList, sendSerialized } from './versioned.ts';
-import { sizeKey, type OutputSender, type PictureFormat } from './output-send.ts';
-import * as v from 'valibot';
+import { mapsUsing } from '../resources/usage.ts';
+import { documentedAs, integerSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, VERSION_NUMBER } from '../schema/list.ts';
+import type { RouteDeps } from './index.ts';
+import type { ResourceRoutes } from './resource-routes.ts';
 
-export interface HistoryDeps {
-  auth: Auth;
-  /** Singular path segment: map, dataset, template. */
-  segment: string;
-  collection: VersionedCollection;
-  /** Live maps using a resource (deleting it is then 409). */
-  usedBy?: (id: string) => string[];
-  /** What changed between two versions, by meaning. */
-  diff: (id: string, from: StoredVersion, to: StoredVersion) => Promise<object> | object;
-  /** Content adjustments: a restored map is unpublished, a reverted one keeps its public flag. */
-  onRestore?: (content: Content) => Content;
-  onRevert?: (content: Content, latest: StoredVersion) => Content;
-}
+const route = declarer<RouteDeps>();
 
 const VersionNumber = v.pipe(OneVersionParamSchema, v.number('expected a version number from 1'));
+const versionNumber = v.pipe(v.string(), v.regex(VERSION_NUMBER), v.description('a version number from 1'), documentedAs(integerSchema(1)));
+export const diffParams: QueryParam[] = [
+  { name: 'from', schema: versionNumber, description: 'default: the version before `to`' },
+  { name: 'to', schema: versionNumber, description: 'default: the latest version' },
+];
+export const pageParams: QueryParam[] = [{ name: 'limit', schema: LimitParamSchema }, { name: 'offset', schema: OffsetParamSchema }];
+const HistoryItemSchema = v.object({
+  version: v.pipe(v.number(), v.integer(), v.minValue(1)), lastUpdatedBy: v.string(), lastUpdatedOn: v.string(),
+  public: v.optional(v.boolean()), deleted: v.optional(v.literal(true)), summary: v.string(),
+});
 
-export function historyRoutes(o: HistoryDeps) {
-  const { auth, collection: col } = o;
-  const app = new Hono<AppEnv>({ strict: false });
-  const base = `/api/v1/${o.segment}/id/:${col.descriptor.idField}`;
-  const id = (c: Context) => pathId(c, col.descriptor.idField, col.descriptor.label);
-
-  app.get(`${base}/history`, auth.requireScope('read'), async (c) => {
-    const resource = id(c);
-    const { once } = params(c, ['limit', 'offset']);
-    const limit = once('limit'), offset = once('offset');
-    return sendList(c, historyPage(col, resource,
-      offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
-      limit === undefined ? undefined : parseParam(LimitParamSchema, 'limit', limit)));
-  });
-
-  app.get(`${base}/diff`, auth.requireScope('read'), async (c) => {
-    const resource = id(c);
-    const { from, to } = await diffPair(c, col, resource);
-    return c.json({ [col.descriptor.idField]: resource, from: from.version, to: to.version, ...(await o.diff(resource, from, to)) });
-  });
-
-  app.delete(base, auth.requireScope('write'), async (c) => {
-    const tombstone = await remove(col, id(c), actingUser(c), ifMatch(c), o.usedBy);
-    return c.json(tombstoneView(col, tombstone));
-  });
-
-  app.post(`${base}/restore`, auth.requireScope('write'), async (c) =>
-    sendSerialized(c, col.serialized(await restore(col, id(c), actingUser(c), o.onRestore))));
-
-  app.post(`${base}/revert`, auth.requireScope('write'), async (c) => {
-    const resource = id(c);
-    const { once } = params(c, ['version']);
-    const raw = once('version');
-    if (raw === undefined) throw badRequest('revert needs ?version=N, the version whose content to bring back', [{ path: 'version', message: 'required' }]);
-    const n = parseParam(VersionNumber, 'version', raw);
-    return sendSerialized(c, col.serialized(await revert(col, resource, actingUser(c), n, ifMatch(c), o.onRevert)));
-  });
-
-  return app;
+/** History, diff, delete, restore and revert of one kind of resource, with the kind's rules. */
+export function historyOperations(kind: ResourceRoutes): Operation<RouteDeps>[] {
+  const { segment, tag, idParam, paths, id, history: rules, object: { schema } } = kind;
+  const inUse: Record<number, Answer> = segment === 'map' ? {} : { 409: fails('conflict', `the ${segment} is used by a map that is not deleted; the detail names the maps`) };
+  const usedBy = (deps: RouteDeps) => rules.usedBy && ((resource: string) => mapsUsing(deps.maps.collection, rules.usedBy!, resource));
+  return [
+    route({
+      method: 'get', path: paths.history, tag, summary: `Versions of a ${segment}, newest first`, description: 'Deleted resources keep their history.', scope: 'read', pathParams: idParam, query: pageParams, effects: ['versions'], answers: { 200: { description: 'versions with who, when and a summary of the change', schema: HistoryItemSchema, list: true, headers: ['X-Total-Count'] } },
+      handle: (deps) => {
+        const col = kind.collection(deps);
+        return (c) => {
+          const resource = id(c);
+          const { once } = params(c, ['limit', 'offset']);
+          const limit = once('limit'), offset = once('offset');
+          return sendList(c, historyPage(col, resource,
+            offset === undefined ? 0 : parseParam(OffsetParamSchema, 'offset', offset),
+            limit === undefined ? undefined : parseParam(LimitParamSchema, 'limit', limit)));
+        };
+      },
+    }),
+    route({
+      method: 'get', path: paths.diff, tag, summary: `What changed between two versions of a ${segment}, by meaning`, scope: 'read', pathParams: idParam, query: diffParams, effects: ['versions'], answers: { 200: json('the changes: {path, op, from, to} items; datasets add nodes and edges added, removed and changed; templates add changed lines') },
+      handle: (deps) => {
+        const col = kind.collection(deps);
+        return async (c) => {
+          const resource = id(c);
+          const { from, to } = await diffPair(c, col, resource);
+          const changes = await diffOf(col.descriptor.collection, deps.store, from, to);
+          return c.json({ [col.descriptor.idField]: resource, from: from.version, to: to.version, ...changes });
+        };
+      },
+    }),
+    route({
+      method: 'delete', path: paths.object, tag, summary: `Delete a ${segment} (a tombstone version; history and restore remain)`, scope: 'write', pathParams: idParam, effects: ['versions', 'write', 'ifMatch'], answers: { 200: json('the tombstone: ID, version, lastUpdatedBy, lastUpdatedOn, deleted: true'), ...inUse },
+      handle: (deps) => {
+        const col = kind.collection(deps);
+        const using = usedBy(deps);
+        return async (c) => c.json(tombstoneView(col, await remove(col, id(c), actingUser(c), ifMatch(c), using)));
+      },
+    }),
+    route({
+      method: 'post', path: paths.restore, tag, summary: `Bring a deleted ${segment} back as a new version`, scope: 'write', pathParams: idParam, effects: ['versions', 'write'], answers: { 200: version('the new version', schema), 409: fails('conflict', `the ${segment} is not deleted`) },
+      handle: (deps) => {
+        const col = kind.collection(deps);
+        return async (c) => sendSerialized(c, col.serialized(await restore(col, id(c), actingUser(c), rules.onRestore)));
+      },
+    }),
+    route({
+      method: 'post', path: paths.revert, tag, summary: `A new version with the content of version N`, scope: 'write', pathParams: idParam, query: [{ ...oneVersion, schema: versionNumber, required: true }], effects: ['versions', 'write', 'ifMatch'], answers: { 200: version('the new version', schema) },
+      handle: (deps) => {
+        const col = kind.collection(deps);
+        return async (c) => {
+          const resource = id(c);
+          const raw = params(c, ['version']).once('version');
+          if (raw === undefined) throw badRequest('revert needs ?version=N, the version whose content to bring back', [{ path: 'version', message: 'required' }]);
+          const n = parseParam(VersionNumber, 'version', raw);
+          return sendSerialized(c, col.serialized(await revert(col, resource, actingUser(c), n, ifMatch(c), rules.onRevert)));
+        };
+      },
+    }),
+  ];
 }
 
 /** `?from=N&to=M`: two versions (tombstones included); default the latest against the one before it. */
-async function diffPair(c: Context, col: VersionedCollection, id: string) {
+export async function diffPair(c: Context, col: VersionedCollection, id: string) {
   const { once } = params(c, ['from', 'to']);
   const numbers = col.versionNumbers(id);
   const rawTo = once('to'), rawFrom = once('from');
@@ -87,32 +104,3 @@ async function diffPair(c: Context, col: VersionedCollection, id: string) {
   const from = rawFrom === undefined ? before[before.length - 1] ?? to : parseParam(VersionNumber, 'from', rawFrom);
   return { from: await col.anyVersion(id, from), to: await col.anyVersion(id, to) };
 }
-
-/**
- * `GET /api/v1/output/dataset/{id}/diff/{layout}/svg/?from=N&to=M` (and
- * `png/`, the same picture rasterized): the picture of a change (added
- * green, removed dashed red, changed amber). Both versions are stored for
- * good, so their numbers key the cached picture. Not a route of its own: its
- * path has the shape of the dataset output's `:layout/:datatype/:output_type`
- * with `diff` for the layout, and Hono's fast router (RegExpRouter) refuses
- * two routes that could both match one path, so the dataset output route
- * hands such requests here (routes/output.ts); the caller checks the read scope.
- */
-export function diffPicture(o: { datasets: VersionedCollection; store: Store; send: OutputSender }) {
-  return async (c: Context, layout: string | undefined, format: PictureFormat) => {
-    const resource = pathId(c, 'datasetId', 'dataset');
-    if (layout !== 'geographic' && layout !== 'logical') throw notFound('no such output: layout must be one of geographic, logical');
-    const size = parsePictureSize(params(c, ['width', 'height']).once);
-    const { from, to } = await diffPair(c, o.datasets, resource);
-    const topology = async (v: StoredVersion) => {
-      const side = await datasetSide(o.store, v);
-      return buildTopologyCached(side.records ?? [], { name: side.name, layout, query: (side.query ?? undefined) as never, template: null });
-    };
-    return o.send.picture(c, format, ['diff', resource, from.version, to.version, layout, sizeKey(size)].join('\n'), async () => {
-      const [before, after] = await Promise.all([topology(from), topology(to)]);
-      return renderDiffSvg(before, after, { layout, ...size });
-    });
-  };
-}
-
-export type DiffPicture = ReturnType<typeof diffPicture>;

@@ -1,54 +1,46 @@
 // Output (docs/api.md: Output): datasets and maps rendered as topology JSON,
-// SVG or PNG. Thin: pick the stored version, hand loaders to render/, send
-// through the output cache with an ETag of the bytes (routes/output-send.ts).
+// SVG or PNG, and the picture of a dataset's change. Thin: pick the stored
+// version, parse the parameters, hand the output room (output/) the loaders
+// and the cache key, send through the output cache with an ETag of the bytes.
 // Public map output answers 404 for anything not public now (docs/api.md:
 // Public routes), with the same message as for a missing map.
-import { Hono, type Context } from 'hono';
-import type { Auth } from '../auth/index.ts';
+import type { Context } from 'hono';
+import * as v from 'valibot';
 import type { AppEnv } from '../auth/types.ts';
-import type { DatasourceRegistry } from '../datasources/types.ts';
 import { notFound } from '../errors.ts';
-import { resolveMapLayers } from '../map-output/layers.ts';
-import { withTerranovaDefaults } from '../map-output/map-defaults.ts';
-import { Dependencies } from '../render/output-cache.ts';
-import { renderMapSvg, renderTopologySvg } from '../render/svg.ts';
-import { buildTopology } from '../render/topology.ts';
-import { buildTopologyCached } from '../render/topology-cache.ts';
-import type { Datasets } from '../resources/datasets.ts';
-import type { Maps } from '../resources/maps.ts';
-import type { Templates } from '../resources/templates.ts';
+import { params, parseOutputQuery, parsePictureSize } from '../http/list-query.ts';
+import { declarer, fails, json, oneVersion, rendered, svg, type Operation, type QueryParam } from '../http/operation.ts';
+import { pathId } from '../http/versioned.ts';
+import { Dependencies } from '../output/cache.ts';
+import { datasetOutputKey, datasetTopology, diffPicture, diffPictureKey } from '../output/dataset.ts';
+import { outputLoaders } from '../output/loaders.ts';
+import { configurationOutput, mapJson, mapOutputKey, mapPicture, sizeKey, warned, wholeMapOutput } from '../output/map.ts';
+import type { PictureFormat } from '../output/send.ts';
+import { renderTopologySvg } from '../render/svg.ts';
 import type { StoredVersion } from '../resources/types.ts';
-import { ID_PATTERN } from '../schema/common.ts';
-import { MapRevisionSchema, type MapRevision } from '../schema/map.ts';
-import { readBody } from './body.ts';
-import { parseOutputQuery, parsePictureSize } from './list-query.ts';
-import { outputLoaders } from './output-loaders.ts';
-import { PICTURE_FORMATS, sizeKey, type OutputSender } from './output-send.ts';
-import type { DiffPicture } from './history.ts';
-import { pathId } from './versioned.ts';
-import { parseTrafficQuery, TRAFFIC_PARAMS, versionAt, type TrafficOutput } from './traffic.ts';
+import { ID_PATTERN, IdSchema } from '../schema/common.ts';
+import { DATATYPE_MEANING, DATATYPES, LAYOUTS, MapRevisionSchema } from '../schema/map.ts';
+import { HeightParamSchema, WidthParamSchema } from '../schema/picture.ts';
+import { diffPair, diffParams } from './history.ts';
+import type { RouteDeps } from './index.ts';
+import { DATASET_ROUTES } from './datasets.ts';
+import { MAP_ROUTES } from './maps.ts';
+import { layerTopologies } from '../output/layers.ts';
+import type { MapRevision } from '../schema/map.ts';
+import { parseTrafficQuery, rowsAnswer, TRAFFIC_PARAMS, TRAFFIC_PICTURE, TRAFFIC_QUERY, TRAFFIC_ROWS, versionAt, type Resolved, type TrafficAsked } from './traffic.ts';
 
-export interface OutputDeps {
-  auth: Auth;
-  maps: Maps;
-  datasets: Datasets;
-  templates: Templates;
-  datasources: DatasourceRegistry;
-  /** Finished outputs kept for repeated requests, and the PNG size limits. */
-  send: OutputSender;
-  /** server.baseUrl, for the mapjsonUrl that outputs add to datasetId layers. */
-  baseUrl?: string;
-  /** The picture of a dataset's change, at …/diff/{layout}/svg/ and png/ (routes/history.ts). */
-  diff: DiffPicture;
-  /** Pictures and rows of maps bound to live traffic (routes/traffic.ts). */
-  traffic: TrafficOutput;
-  now: () => Date;
-}
+const route = declarer<RouteDeps>();
 
-const LAYOUTS = ['geographic', 'logical'] as const;
-// `static` and `live` are Terranova's names (its editor writes them into layers' mapjsonUrl).
-const DATATYPES: Record<string, 'snapshot' | 'dynamic'> = { snapshot: 'snapshot', static: 'snapshot', dynamic: 'dynamic', live: 'dynamic' };
-const OUTPUT_TYPES = ['json', ...PICTURE_FORMATS] as const;
+const mapId = MAP_ROUTES.idParam;
+const datasetId = DATASET_ROUTES.idParam;
+const png = rendered({ description: 'PNG picture: the SVG picture of the same route and parameters, rasterized with the shipped font', mediaType: 'image/png' });
+const pngTooLarge = fails('validation_failed', 'png: the picture is larger than a PNG may be (output.pngMaxSide a side, output.pngMaxPixels in all); the detail gives its size');
+/** The picture routes' size (docs/api.md: Picture size). */
+const pictureSize: QueryParam[] = [{ name: 'width', schema: WidthParamSchema }, { name: 'height', schema: HeightParamSchema }];
+const datatypeParam = v.pipe(v.picklist(DATATYPES), v.description('snapshot (or static): stored results; dynamic (or live): run the query now'));
+const templateParam = { name: 'template', schema: v.pipe(IdSchema, v.description('template ID for node rendering')) };
+const noResults = fails('not_found', 'snapshot: that version has no stored results (a dataset only created has none yet)');
+const OUTPUT_TYPES = ['json', 'svg', 'png'] as const;
 
 function pick<T extends string>(c: Context, name: string, allowed: readonly T[]): T {
   const value = c.req.param(name) as T;
@@ -56,128 +48,172 @@ function pick<T extends string>(c: Context, name: string, allowed: readonly T[])
   return value;
 }
 
-/** `?template=` names no template, as in a layer's mapjsonUrl (map-output/layers.ts): editors write it for none. */
+/** `?template=` names no template, as in a layer's mapjsonUrl (output/layers.ts): editors write it for none. */
 function templateId(raw: string | undefined): string | null {
   if (raw === undefined || raw === '') return null;
   if (!ID_PATTERN.test(raw)) throw notFound('no template with that ID (IDs are 7 letters or digits)');
   return raw;
 }
 
-export function outputRoutes(o: OutputDeps) {
-  const { auth, maps, send } = o;
-  const app = new Hono<AppEnv>({ strict: false });
-  const loaders = (deps: Dependencies) => outputLoaders(o, deps);
-
-  // Everything that shapes a dataset output is in its key or read through the loaders (their dependencies):
-  // a new parameter that changes the answer must join the key, or requests differing by it would share one output.
-  const datasetOutput = async (c: Context) => {
-    // …/diff/{layout}/svg/ and png/: the picture of a change (its route shares this one: routes/history.ts).
+/**
+ * The dataset output, with or without its output type. It also serves the
+ * change picture (…/diff/{layout}/svg/ and png/): that path has the shape of
+ * `:layout/:datatype/:output_type` with `diff` for the layout, and Hono's
+ * fast router (RegExpRouter) refuses two routes that could both match one path.
+ */
+function datasetOutput(deps: RouteDeps) {
+  const { send } = deps;
+  const change = changePicture(deps);
+  return (c: Context<AppEnv>) => {
     const format = c.req.param('output_type');
-    if (c.req.param('layout') === 'diff' && (format === 'svg' || format === 'png')) return o.diff(c, c.req.param('datatype'), format);
+    if (c.req.param('layout') === 'diff' && (format === 'svg' || format === 'png')) return change(c, c.req.param('datatype'), format);
     const id = pathId(c, 'datasetId', 'dataset');
     const layout = pick(c, 'layout', LAYOUTS);
-    const datatype = DATATYPES[pick(c, 'datatype', Object.keys(DATATYPES))];
-    const outputType = c.req.param('output_type') === undefined ? 'json' : pick(c, 'output_type', OUTPUT_TYPES);
+    const datatype = DATATYPE_MEANING[pick(c, 'datatype', DATATYPES)];
+    const outputType = format === undefined ? 'json' : pick(c, 'output_type', OUTPUT_TYPES);
     const query = parseOutputQuery(c, ['template', 'width', 'height']);
-    const template = templateId(query.get('template'));
-    const topology = async (deps: Dependencies) => {
-      const load = loaders(deps);
-      const [input, markup] = await Promise.all([load.dataset(id, query.version, datatype), template ? load.template(template) : null]);
-      // Stored results never change, so their topology is built once; live data always anew.
-      const build = datatype === 'snapshot' ? buildTopologyCached : buildTopology;
-      return build(input.records, { name: input.name, layout, query: input.query, template: markup });
-    };
-    const size = outputType === 'json' ? {} : parsePictureSize(query.get);
-    const key = ['dataset', id, query.version, layout, datatype, template ?? '', sizeKey(size)].join('\n');
-    if (outputType === 'json') return send.json(c, key, async (deps) => JSON.stringify(await topology(deps)));
-    return send.picture(c, outputType, key, async (deps) => renderTopologySvg(await topology(deps), { layout, ...size }));
+    const ask = { id, version: query.version, layout, datatype, template: templateId(query.get('template')), size: outputType === 'json' ? {} : parsePictureSize(query.get) };
+    const key = datasetOutputKey(ask);
+    if (outputType === 'json') return send.json(c, key, async (read) => JSON.stringify(await datasetTopology(ask, outputLoaders(deps, read))));
+    return send.picture(c, outputType, key, async (read) => renderTopologySvg(await datasetTopology(ask, outputLoaders(deps, read)), { layout, ...ask.size }));
   };
-  app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype/:output_type', auth.requireScope('read'), datasetOutput);
-  // Without an output type: topology JSON, at the URL Terranova's editor writes into a layer's mapjsonUrl.
-  app.get('/api/v1/output/dataset/:datasetId/:layout/:datatype', auth.requireScope('read'), datasetOutput);
-
-  // The map with each layer's `mapjson` filled in, its configuration completed with Terranova's defaults.
-  const mapOutput = async (version: StoredVersion, deps: Dependencies) => {
-    const { change: _c, deleted: _d, ...map } = version;
-    const resolved = await resolveMapLayers(map as unknown as MapRevision & StoredVersion, loaders(deps), { baseUrl: o.baseUrl });
-    // The picture is drawn from the configuration as stored: the defaults are for clients (a default
-    // viewport would frame every map on North America instead of fitting it to its content).
-    return { ...resolved, stored: resolved.output, output: { ...resolved.output, configuration: withTerranovaDefaults(resolved.output.configuration) } };
-  };
-  /** `value` with the warnings of its resolution, when there are any (a layer with no data yet). */
-  const warned = (value: object, warnings: string[]) => (warnings.length > 0 ? { ...value, warnings } : value);
-
-  // As Terranova serves them: the bare route answers the configuration (what the map component's
-  // "configure from URL" loads), json/ the whole map, svg/ and png/ its picture. A map version never
-  // changes, so it keys the output (the public and private routes share it); its layers' datasets,
-  // templates and sheets are dependencies. Each route is one handler (the scope check included), and
-  // a kept output of the latest version answers without a promise: no middleware chain, and
-  // @hono/node-server's fast path (a public picture on a wall screen is asked for all day).
-  type VersionAsked = ReturnType<typeof parseOutputQuery>['version'];
-  type Found = StoredVersion | Promise<StoredVersion>;
-  type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
-  const key = (version: StoredVersion) => `map\n${String(version.mapId)}\n${version.version}`;
-  /** `answer` for the version found, at once when it was found at once. */
-  const withVersion = (found: Found, answer: (version: StoredVersion) => Response | Promise<Response>) =>
-    (found instanceof Promise ? found.then(answer) : answer(found));
-  /** `?at=`: the version current then (routes/traffic.ts versionAt); else the version asked. */
-  type At = (c: Context, at: number) => Promise<StoredVersion>;
-  const mapRoutes = (prefix: string, get: (c: Context, version: VersionAsked) => Found, guard: (handler: Handler) => Handler,
-    at: At, readGuard: (handler: Handler) => Handler, cacheScope: string) => {
-    const traffic = o.traffic;
-    const chosen = (c: Context, version: VersionAsked, asked: { at?: number }) => (asked.at === undefined ? get(c, version) : at(c, asked.at));
-    app.get(`${prefix}/:mapId/traffic`, readGuard((c) => {
-      const query = parseOutputQuery(c, TRAFFIC_PARAMS);
-      const asked = parseTrafficQuery(query.get, o.now().getTime());
-      return withVersion(chosen(c, query.version, asked), (version) =>
-        traffic.rows(c, version, asked, () => mapOutput(version, new Dependencies()), cacheScope));
-    }));
-    app.get(`${prefix}/:mapId`, guard((c) => withVersion(get(c, parseOutputQuery(c).version), (version) =>
-      send.json(c, `${key(version)}\nconfiguration`, async (deps) => {
-        const { output, warnings } = await mapOutput(version, deps);
-        return JSON.stringify(warned(output.configuration, warnings));
-      }))));
-    app.get(`${prefix}/:mapId/json`, guard((c) => withVersion(get(c, parseOutputQuery(c).version), (version) =>
-      send.json(c, `${key(version)}\nmap`, async (deps) => {
-        const { output, warnings } = await mapOutput(version, deps);
-        return JSON.stringify(warned(output, warnings));
-      }))));
-    for (const format of PICTURE_FORMATS) {
-      app.get(`${prefix}/:mapId/${format}`, guard((c) => {
-        const query = parseOutputQuery(c, ['width', 'height', ...TRAFFIC_PARAMS]);
-        const size = parsePictureSize(query.get);
-        const asked = query.get('at') || query.get('range') || query.get('stat') ? parseTrafficQuery(query.get, o.now().getTime()) : {};
-        return withVersion(chosen(c, query.version, asked), (version) => traffic.isBound(version)
-          ? traffic.picture(c, format, version, size, sizeKey(size), asked, () => mapOutput(version, new Dependencies()), cacheScope)
-          : send.picture(c, format, `${key(version)}\n${sizeKey(size)}`, async (deps) => {
-            const { stored, topologies } = await mapOutput(version, deps);
-            return renderMapSvg(stored as { name?: string }, topologies, size);
-          }));
-      }));
-    }
-  };
-
-  mapRoutes('/api/v1/output/map', (c, version) => {
-    const id = pathId(c, 'mapId', 'map');
-    return version === 'latest' ? maps.get(id) : maps.at(id, version);
-  }, (handler) => auth.guard('write', handler),
-  (c, at) => versionAt(maps.collection, pathId(c, 'mapId', 'map'), at, false), (handler) => auth.guard('read', handler), 'private');
-  const publicId = (c: Context) => {
-    const id = c.req.param('mapId') ?? '';
-    if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');
-    return id;
-  };
-  mapRoutes('/api/v1/public/output/map', (c, version) => maps.getPublic(publicId(c), version), (handler) => handler,
-    // Public now, then among the versions stored public.
-    (c, at) => { const id = publicId(c); maps.getPublic(id); return versionAt(maps.collection, id, at, true); }, (handler) => handler, 'public');
-
-  // Preview of an unsaved MapRevision (the map editor): nothing is stored.
-  app.patch('/api/v1/output/map', auth.requireScope('write'), async (c) => {
-    const revision = await readBody(c, MapRevisionSchema);
-    // Nothing stored, nothing kept: its reads record into dependencies no one asks for.
-    const { output, warnings } = await resolveMapLayers(revision, loaders(new Dependencies()), { baseUrl: o.baseUrl });
-    return c.json(warned({ ...output, configuration: withTerranovaDefaults(output.configuration) }, warnings));
-  });
-
-  return app;
 }
+
+/** `GET …/output/dataset/{id}/diff/{layout}/svg/?from=N&to=M` (and png/): the picture of a change; the caller checked the read scope. */
+function changePicture({ datasets, store, send }: RouteDeps) {
+  return async (c: Context<AppEnv>, layout: string | undefined, format: PictureFormat) => {
+    const resource = pathId(c, 'datasetId', 'dataset');
+    if (layout !== 'geographic' && layout !== 'logical') throw notFound('no such output: layout must be one of geographic, logical');
+    const pictureSize = parsePictureSize(params(c, ['width', 'height']).once);
+    const { from, to } = await diffPair(c, datasets.collection, resource);
+    return send.picture(c, format, diffPictureKey(resource, from, to, layout, pictureSize), () => diffPicture(store, from, to, layout, pictureSize));
+  };
+}
+
+type VersionAsked = ReturnType<typeof parseOutputQuery>['version'];
+type Found = StoredVersion | Promise<StoredVersion>;
+type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+/** Finds the version a map output route asks for: the private routes any map's, the public ones only a public map's. */
+type Finder = (deps: RouteDeps) => (c: Context, version: VersionAsked) => Found;
+
+const privateMap: Finder = ({ maps }) => (c, version) => {
+  const id = pathId(c, 'mapId', 'map');
+  return version === 'latest' ? maps.get(id) : maps.at(id, version);
+};
+const publicId = (c: Context) => {
+  const id = c.req.param('mapId') ?? '';
+  if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');
+  return id;
+};
+const publicMap: Finder = ({ maps }) => (c, version) => maps.getPublic(publicId(c), version);
+
+/** `?at=`: the version current then (routes/traffic.ts versionAt), else the version asked; `scope` is the Cache-Control of a traffic answer. */
+interface Access { find: Finder; at: (deps: RouteDeps) => (c: Context, at: number) => Promise<StoredVersion>; scope: 'private' | 'public' }
+const privateAccess: Access = { find: privateMap, at: ({ maps }) => (c, at) => versionAt(maps.collection, pathId(c, 'mapId', 'map'), at, false), scope: 'private' };
+// Public now, then among the versions stored public.
+const publicAccess: Access = { find: publicMap, scope: 'public',
+  at: ({ maps }) => (c, at) => { const id = publicId(c); maps.getPublic(id); return versionAt(maps.collection, id, at, true); } };
+const chosen = (a: Access, deps: RouteDeps) => {
+  const get = a.find(deps), at = a.at(deps);
+  return (c: Context, version: VersionAsked, asked: TrafficAsked) => (asked.at === undefined ? get(c, version) : at(c, asked.at));
+};
+/** A bound map's layers as the traffic routes draw them: the stored version and its layers' topologies. */
+const resolved = (deps: RouteDeps, version: StoredVersion) => async (): Promise<Resolved> => {
+  const { topologies } = await layerTopologies(version as unknown as MapRevision, outputLoaders(deps, new Dependencies()));
+  return { stored: version as Resolved['stored'], topologies };
+};
+
+/** `answer` for the version found, at once when it was found at once. */
+const withVersion = (found: Found, answer: (version: StoredVersion) => Response | Promise<Response>) =>
+  (found instanceof Promise ? found.then(answer) : answer(found));
+
+// As Terranova serves them: the bare route answers the configuration, json/ the whole map, svg/ and png/
+// its picture. Each route is one handler (the scope check included), and a kept output of the latest
+// version answers without a promise: no middleware chain, and @hono/node-server's fast path (a public
+// picture on a wall screen is asked for all day).
+const mapConfiguration = (find: Finder) => (deps: RouteDeps): Handler => {
+  const get = find(deps);
+  return (c) => withVersion(get(c, parseOutputQuery(c).version), (version) =>
+    deps.send.json(c, mapOutputKey(version, 'configuration'), (read) => configurationOutput(version, outputLoaders(deps, read), deps.baseUrl)));
+};
+const wholeMap = (find: Finder) => (deps: RouteDeps): Handler => {
+  const get = find(deps);
+  return (c) => withVersion(get(c, parseOutputQuery(c).version), (version) =>
+    deps.send.json(c, mapOutputKey(version, 'map'), (read) => wholeMapOutput(version, outputLoaders(deps, read), deps.baseUrl)));
+};
+const mapPictureOf = (access: Access, format: PictureFormat) => (deps: RouteDeps): Handler => {
+  const find = chosen(access, deps);
+  return (c) => {
+    const query = parseOutputQuery(c, ['width', 'height', ...TRAFFIC_PARAMS]);
+    const pictureSize = parsePictureSize(query.get);
+    const asked = query.get('at') || query.get('range') || query.get('stat') ? parseTrafficQuery(query.get, deps.now().getTime()) : {};
+    // A map bound to traffic is drawn with it, kept per step bucket (routes/traffic.ts); any other through the output cache.
+    return withVersion(find(c, query.version, asked), (version) => (deps.trafficOutput.isBound(version)
+      ? deps.trafficOutput.picture(c, format, version, pictureSize, sizeKey(pictureSize), asked, resolved(deps, version), access.scope)
+      : deps.send.picture(c, format, mapOutputKey(version, sizeKey(pictureSize)), (read) => mapPicture(version, outputLoaders(deps, read), pictureSize))));
+  };
+};
+/** `…/traffic/`: a bound map's traffic as rows (docs/traffic.md: Rows). */
+const trafficRows = (access: Access) => (deps: RouteDeps): Handler => {
+  const find = chosen(access, deps);
+  return (c) => {
+    const query = parseOutputQuery(c, TRAFFIC_PARAMS);
+    const asked = parseTrafficQuery(query.get, deps.now().getTime());
+    return withVersion(find(c, query.version, asked), (version) => deps.trafficOutput.rows(c, version, asked, resolved(deps, version), access.scope));
+  };
+};
+
+export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
+  route({
+    method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/svg/', tag: 'output', summary: 'Picture of the change between two versions of a dataset', description: 'Added in green, removed dashed red, changed in amber, unchanged grey, with a legend. Default: the latest version against the one before it.', scope: 'read',
+    pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render'], answers: { 200: svg },
+    servedBy: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/',
+  }),
+  route({
+    method: 'get', path: '/api/v1/output/dataset/{datasetId}/diff/{layout}/png/', tag: 'output', summary: 'Picture of the change between two versions of a dataset, as PNG', description: 'The picture of `…/diff/{layout}/svg/` with the same parameters, rasterized.', scope: 'read',
+    pathParams: { ...datasetId, layout: v.picklist(LAYOUTS) }, query: [...diffParams, ...pictureSize], effects: ['versions', 'render'], answers: { 200: png, 422: pngTooLarge },
+    servedBy: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/',
+  }),
+  route({
+    method: 'get', path: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/', tag: 'output', summary: 'Render a dataset as topology JSON, SVG or PNG', scope: 'read',
+    pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: datatypeParam, output_type: v.pipe(v.picklist(OUTPUT_TYPES), v.description('json: topology; svg: its picture (image/svg+xml); png: that picture rasterized (image/png)')) },
+    query: [oneVersion, templateParam, ...pictureSize.map((q) => ({ ...q, description: 'svg and png only' }))],
+    effects: ['versions', 'datasource', 'render'],
+    answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}; the picture (image/svg+xml, image/png) when output_type is svg or png')), 404: noResults, 422: pngTooLarge },
+    handle: datasetOutput,
+  }),
+  route({
+    method: 'get', path: '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/', tag: 'output', summary: 'A dataset as topology JSON (the URL Terranova\'s editor writes into a layer\'s mapjsonUrl)', scope: 'read',
+    pathParams: { ...datasetId, layout: v.picklist(LAYOUTS), datatype: datatypeParam },
+    query: [oneVersion, templateParam],
+    effects: ['versions', 'datasource', 'render'],
+    answers: { 200: rendered(json('topology {name, layer, pathLayout, nodes, edges}')), 404: noResults },
+    handle: datasetOutput,
+  }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/', tag: 'output', summary: 'Map configuration with its layers resolved into topology', description: 'What the map component\'s "configure from URL" loads: the configuration, `layers` at the top level, each with `mapjson` (a JSON string); Terranova\'s defaults filled in where the stored configuration lacks them.', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the configuration with each layer\'s mapjson filled in')) },
+    handle: mapConfiguration(privateMap) }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/json/', tag: 'output', summary: 'The whole map with its layers resolved', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the map object (ID, name, version, configuration with each layer\'s mapjson, overrides)')) },
+    handle: wholeMap(privateMap) }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', description: TRAFFIC_PICTURE, scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize, ...TRAFFIC_QUERY], effects: ['versions', 'layers'], answers: { 200: svg },
+    handle: mapPictureOf(privateAccess, 'svg') }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', description: TRAFFIC_PICTURE, scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize, ...TRAFFIC_QUERY], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge },
+    handle: mapPictureOf(privateAccess, 'png') }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/traffic/', tag: 'output', summary: 'Live traffic of a map\'s bound circuits, as rows', description: TRAFFIC_ROWS, scope: 'read', pathParams: mapId, query: [oneVersion, ...TRAFFIC_QUERY], effects: ['versions', 'layers'], answers: { 200: rowsAnswer },
+    handle: trafficRows(privateAccess) }),
+  route({ method: 'patch', path: '/api/v1/output/map/', tag: 'output', summary: 'Preview an unsaved map configuration', scope: 'write', body: { name: 'MapRevision', schema: MapRevisionSchema }, effects: ['layers'], answers: { 200: json('normalized map output') },
+    // Nothing stored, nothing kept: its reads record into dependencies no one asks for.
+    handle: (deps) => async (c, input) => {
+      const { map, warnings } = await mapJson(await input.body(), outputLoaders(deps, new Dependencies()), deps.baseUrl);
+      return c.json(warned(map, warnings));
+    } }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/', tag: 'public', summary: 'Public map output (only versions stored as public)', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated map output, for public maps only')) },
+    handle: mapConfiguration(publicMap) }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/json/', tag: 'public', summary: 'The whole public map with its layers resolved', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated json/ output, for public maps only')) },
+    handle: wholeMap(publicMap) }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', description: TRAFFIC_PICTURE, scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize, ...TRAFFIC_QUERY], effects: ['versions', 'layers'], answers: { 200: svg },
+    handle: mapPictureOf(publicAccess, 'svg') }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', description: TRAFFIC_PICTURE, scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize, ...TRAFFIC_QUERY], effects: ['versions', 'layers'], answers: { 200: png, 422: pngTooLarge },
+    handle: mapPictureOf(publicAccess, 'png') }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/traffic/', tag: 'public', summary: 'Live traffic of a public map\'s bound circuits, as rows', description: TRAFFIC_ROWS, scope: null, pathParams: mapId, query: [oneVersion, ...TRAFFIC_QUERY], effects: ['versions', 'layers'], answers: { 200: rowsAnswer },
+    handle: trafficRows(publicAccess) }),
+];

@@ -1,20 +1,23 @@
 // GET /api/v1/public/maps/: no authentication; the maps that are public now,
 // and of those only versions stored as public (docs/api.md: Public routes). Same
 // parameters as the maps list except `public`. The public output routes are
-// mounted by the render routes.
-import { Hono } from 'hono';
-import type { Maps } from '../resources/maps.ts';
-import { MAP_DESCRIPTOR } from '../resources/maps.ts';
-import { parseListQuery, type ListSpec } from './list-query.ts';
-import { sendList } from './versioned.ts';
+// routes/output.ts's.
+import { parseListQuery, type ListSpec } from '../http/list-query.ts';
+import { declarer, listed, listParams, type Operation } from '../http/operation.ts';
+import { sendList } from '../http/versioned.ts';
+import { MAP_DESCRIPTOR, type Maps } from '../resources/maps.ts';
+import { MAP_ROUTES } from './maps.ts';
 
-export const PUBLIC_MAP_LIST: ListSpec = {
+type Deps = { maps: Maps };
+const route = declarer<Deps>();
+
+const PUBLIC_MAP_LIST: ListSpec = {
   resource: MAP_DESCRIPTOR,
   filters: { mapId: 'string', name: 'string', lastUpdatedBy: 'string' },
 };
 
-export function publicRoutes(o: { maps: Maps }) {
-  const app = new Hono({ strict: false });
-  app.get('/api/v1/public/maps', (c) => sendList(c, o.maps.publicList(parseListQuery(c, PUBLIC_MAP_LIST))));
-  return app;
-}
+export const PUBLIC_MAPS: Operation<Deps> = route({
+  method: 'get', path: '/api/v1/public/maps/', tag: 'public', summary: 'List public maps', description: 'Maps whose latest version is public; only their versions stored as public are shown.', scope: null,
+  query: listParams(PUBLIC_MAP_LIST), effects: ['versions'], answers: { 200: listed('public maps', MAP_ROUTES.item) },
+  handle: ({ maps }) => (c) => sendList(c, maps.publicList(parseListQuery(c, PUBLIC_MAP_LIST))),
+});

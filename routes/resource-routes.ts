@@ -1,30 +1,44 @@
 // The routes of one versioned resource (docs/api.md: Maps, Datasets,
-// Templates, History), from the resource's declaration: list, get by ID, create
+// Templates), from the resource's declaration: list, get by ID, create
 // (201 + Location) and update (200, the new version), each an operation
-// declaration with its handler (routes/operation.ts), plus the resource's own
-// operations (a map's publish and unpublish), and its history routes. Thin:
-// parse, call the resource (resources/versioned-resource.ts), send with the
-// ETag; a write's answer adds the resource's `warnings` when there are any.
-import type { Context, Hono } from 'hono';
+// declaration with its handler (http/operation.ts), plus the resource's own
+// operations (a map's publish and unpublish); its history routes are
+// routes/history.ts's. Thin: parse, call the resource
+// (resources/versioned-resource.ts), send with the ETag; a write's answer
+// adds the resource's `warnings` when there are any.
+import type { Context } from 'hono';
 import type * as v from 'valibot';
-import type { AppEnv } from '../auth/types.ts';
-import { diffOf } from '../resources/changes.ts';
-import type { Content } from '../resources/collection.ts';
+import { parseListQuery, parseVersionQuery, type ListSpec } from '../http/list-query.ts';
+import {
+  created, declarer, listed, listParams, oneVersion, version, type Effect, type Operation,
+} from '../http/operation.ts';
+import { actingUser, ifMatch, pathId, sendList, sendVersion, sendWritten } from '../http/versioned.ts';
+import type { Content, VersionedCollection } from '../resources/collection.ts';
 import type { ResourceDescriptor, StoredVersion } from '../resources/types.ts';
-import { mapsUsing } from '../resources/usage.ts';
 import type { VersionedResource } from '../resources/versioned-resource.ts';
 import { IdSchema } from '../schema/common.ts';
-import { historyRoutes } from './history.ts';
-import { parseListQuery, parseVersionQuery, type ListSpec } from './list-query.ts';
-import {
-  created, listed, listParams, oneVersion, version, type Effect, type Operation, type RouteDeps,
-} from './operation.ts';
-import { actingUser, ifMatch, pathId, sendList, sendVersion, sendWritten } from './versioned.ts';
+import type { RouteDeps } from './index.ts';
+
+/** A resource's paths, each written out so that a search for the path finds its declaration. */
+interface ResourcePathNames {
+  /** GET: the list (/api/v1/<plural>/). */
+  list: string;
+  /** POST: create (/api/v1/<segment>/). */
+  create: string;
+  /** GET, PUT, DELETE: one resource (/api/v1/<segment>/id/{<idField>}/). */
+  object: string;
+  /** The history routes' paths (routes/history.ts). */
+  history: string;
+  diff: string;
+  restore: string;
+  revert: string;
+}
 
 /** What differs between maps, datasets and templates; everything else is the same for all three. */
 export interface ResourceRoutesDeclaration<R> {
   /** The singular path segment: /api/v1/<segment>/id/{<idField>}/. */
   segment: 'map' | 'dataset' | 'template';
+  paths: ResourcePathNames;
   descriptor: ResourceDescriptor;
   /** List filters beyond the ID, the name and lastUpdatedBy, which every resource has: field name -> value type. */
   moreFilters?: ListSpec['filters'];
@@ -43,7 +57,7 @@ export interface ResourceRoutesDeclaration<R> {
   /** What a create or update answer adds as `warnings` (they belong to the answer, not the stored version). */
   warnings?: (revision: R) => string[];
   /** The resource's own operations, declared with their handlers. */
-  more?: (paths: ResourcePaths) => Operation[];
+  more?: (paths: ResourcePaths) => Operation<RouteDeps>[];
   /** Checks of a create or update body that need more than its schema (a map's traffic bindings against its datasets): throws to refuse it. */
   check?: (revision: R, deps: RouteDeps) => Promise<void>;
   /** History rules: maps that still use a resource make its deletion 409; content adjustments of restore and revert. */
@@ -63,6 +77,7 @@ export interface ResourcePaths {
   objectPath: string;
   /** The path ID of a request; 404 when it cannot be an ID. */
   id: (c: Context) => string;
+  paths: ResourcePathNames;
 }
 
 /** A declared resource's routes with what is derived from it: the same object serves the router, the OpenAPI document and the tests. */
@@ -73,12 +88,14 @@ export interface ResourceRoutes extends ResourcePaths {
   /** The list item schema (the object with every field optional); referenced by identity for its component name. */
   item: v.GenericSchema;
   /** List, get, create and update, then the resource's own operations. */
-  operations: readonly Operation[];
+  operations: readonly Operation<RouteDeps>[];
   /** History, diff, delete, restore and revert (routes/history.ts) take their rules from here. */
   history: NonNullable<ResourceRoutesDeclaration<unknown>['history']>;
-  /** The resource's history routes (routes/history.ts); its operations are registered from their declarations with every other's. */
-  historyRoutes: (deps: RouteDeps) => Hono<AppEnv>;
+  /** The resource's versions, for its history routes. */
+  collection: (deps: RouteDeps) => VersionedCollection;
 }
+
+const route = declarer<RouteDeps>();
 
 export function resourceRoutes<R>(declared: ResourceRoutesDeclaration<R>, item: v.GenericSchema): ResourceRoutes {
   const { segment, descriptor } = declared;
@@ -86,19 +103,20 @@ export function resourceRoutes<R>(declared: ResourceRoutesDeclaration<R>, item: 
   const paths: ResourcePaths = {
     tag,
     idParam: { [descriptor.idField]: IdSchema },
-    objectPath: `/api/v1/${segment}/id/{${descriptor.idField}}/`,
+    objectPath: declared.paths.object,
     id: (c) => pathId(c, descriptor.idField, descriptor.label),
+    paths: declared.paths,
   };
   const operations = resourceOperations(declared, paths, item);
   const history = declared.history ?? {};
   return {
     ...paths, segment, object: { name: segment[0].toUpperCase() + segment.slice(1), schema: declared.object }, item, operations, history,
-    historyRoutes: (deps) => resourceHistoryRoutes(declared, history, deps),
+    collection: (deps) => declared.resource(deps).collection,
   };
 }
 
 /** List, get, create and update of a resource, then its own operations: the declarations the router and the document share. */
-function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: ResourcePaths, item: v.GenericSchema): Operation[] {
+function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: ResourcePaths, item: v.GenericSchema): Operation<RouteDeps>[] {
   const { segment, descriptor } = declared;
   const { tag } = paths;
   const noun = declared.noun ?? segment;
@@ -111,64 +129,51 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
   const body = { name: declared.revision.name, schema: declared.revision.schema };
   const warnings = (revision: R) => declared.warnings?.(revision) ?? [];
   return [
-    {
-      method: 'get', path: `/api/v1/${tag}/`, tag, summary: text.list, scope: 'read', query: listParams(list), effects: ['versions'],
+    route({
+      method: 'get', path: declared.paths.list, tag, summary: text.list, scope: 'read', query: listParams(list), effects: ['versions'],
       answers: { 200: listed(tag, item) },
       handle: (deps) => {
         const resource = declared.resource(deps);
         return (c) => sendList(c, resource.list(parseListQuery(c, list)));
       },
-    },
-    {
+    }),
+    route({
       method: 'get', path: paths.objectPath, tag, summary: text.get, scope: 'read', pathParams: paths.idParam, query: [oneVersion], effects: ['versions'],
       answers: { 200: version(`the full ${segment} object`, object) },
       handle: (deps) => {
         const resource = declared.resource(deps);
         return (c) => sendVersion(c, resource.collection, paths.id(c), parseVersionQuery(c));
       },
-    },
-    {
-      method: 'post', path: `/api/v1/${segment}/`, tag, summary: text.create, scope: 'write', body, effects: ['write'],
+    }),
+    route({
+      method: 'post', path: declared.paths.create, tag, summary: text.create, scope: 'write', body, effects: ['write'],
       answers: { 201: created(segment, object) },
       handle: (deps) => {
         const resource = declared.resource(deps);
-        return async (c, read) => {
-          const revision = await read() as R;
+        return async (c, input) => {
+          const revision = await input.body();
           await declared.check?.(revision, deps);
           const stored = await resource.create(actingUser(c), revision);
           return sendWritten(c, resource.serialized(stored), 201, warnings(revision),
             { Location: `${deps.baseUrl}/api/v1/${segment}/id/${String(stored[descriptor.idField])}/` });
         };
       },
-    },
-    {
+    }),
+    route({
       method: 'put', path: paths.objectPath, tag, summary: text.update, ...(text.updateDescription ? { description: text.updateDescription } : {}),
       scope: 'write', pathParams: paths.idParam, body, effects: ['versions', 'write', 'ifMatch', ...(declared.updateEffects ?? [])],
       answers: { 200: version(text.updated ?? 'the new version', object) },
       handle: (deps) => {
         const resource = declared.resource(deps);
-        return async (c, read) => {
+        return async (c, input) => {
           const id = paths.id(c);
           resource.get(id); // an unknown resource: 404 before reading the body
-          const revision = await read() as R;
+          const revision = await input.body();
           await declared.check?.(revision, deps);
           return sendWritten(c, resource.serialized(await resource.update(id, actingUser(c), revision, ifMatch(c))), 200, warnings(revision));
         };
       },
-    },
+    }),
     ...(declared.more?.(paths) ?? []),
   ];
-}
-
-/** History, diff, delete, restore and revert of a resource (routes/history.ts), with the resource's rules. */
-function resourceHistoryRoutes<R>(declared: ResourceRoutesDeclaration<R>, history: ResourceRoutes['history'], deps: RouteDeps) {
-  const { collection } = declared.resource(deps);
-  const { usedBy } = history;
-  return historyRoutes({
-    auth: deps.auth, segment: declared.segment, collection,
-    usedBy: usedBy && ((id) => mapsUsing(deps.maps.collection, usedBy, id)),
-    diff: (_id, from, to) => diffOf(collection.descriptor.collection, deps.store, from, to),
-    onRestore: history.onRestore,
-    onRevert: history.onRevert,
-  });
 }

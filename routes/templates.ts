@@ -13,6 +13,11 @@ import { resourceRoutes } from './resource-routes.ts';
 
 export const TEMPLATE_ROUTES = resourceRoutes<TemplateRevision>({
   segment: 'template',
+  paths: {
+    list: '/api/v1/templates/', create: '/api/v1/template/', object: '/api/v1/template/id/{templateId}/',
+    history: '/api/v1/template/id/{templateId}/history/', diff: '/api/v1/template/id/{templateId}/diff/',
+    restore: '/api/v1/template/id/{templateId}/restore/', revert: '/api/v1/template/id/{templateId}/revert/',
+  },
   descriptor: TEMPLATE_DESCRIPTOR,
   // NewTemplate: Terranova's name for the body.
   revision: { name: 'NewTemplate', schema: TemplateRevisionSchema },

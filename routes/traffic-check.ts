@@ -7,7 +7,7 @@ import { validationFailed } from '../errors.ts';
 import type { MapRevision } from '../schema/map.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 import { missingFields } from '../traffic/circuits.ts';
-import type { RouteDeps } from './operation.ts';
+import type { RouteDeps } from './index.ts';
 
 /** The dataset a layer draws: its mapjsonUrl's, else its datasetId (map-output/layers.ts gives the URL precedence). */
 function datasetOf(layer: { datasetId?: string | null; datasetVersion?: number | null; mapjsonUrl?: string | null }) {

@@ -20,9 +20,10 @@ import type { TrafficBinding } from '../schema/traffic.ts';
 import { durationSeconds } from '../traffic/duration.ts';
 import { Flights } from '../traffic/flight.ts';
 import type { BoundLayer, LiveTraffic, MapTraffic, Timing } from '../traffic/live.ts';
-import { notModified } from './conditional.ts';
-import { json, ok, rendered, type Operation } from './operation.ts';
-import { plainResponse } from './plain-response.ts';
+import { notModified } from '../http/conditional.ts';
+import { declarer, json, ok, rendered, type Operation, type QueryParam } from '../http/operation.ts';
+import { plainResponse } from '../http/plain-response.ts';
+import type { RouteDeps } from './index.ts';
 
 /** The query parameters of traffic pictures and rows. */
 export const TRAFFIC_PARAMS = ['at', 'range', 'stat'] as const;
@@ -169,20 +170,24 @@ export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () =>
 export type TrafficOutput = ReturnType<typeof trafficOutput>;
 
 const SourceSchema = v.looseObject({ name: v.string(), kind: v.picklist(['prometheus', 'synthetic']), status: v.picklist(['ok', 'failing']), detail: v.optional(v.string()) });
+const route = declarer<RouteDeps>();
 
 /** GET /api/v1/traffic/sources/: each source as the settings describe it (never a credential) and its health now. */
-export const TRAFFIC_OPERATIONS: Operation[] = [
-  { method: 'get', path: '/api/v1/traffic/sources/', tag: 'traffic', summary: 'Metrics sources of live traffic, with their health', description: 'Each source of `metrics.sources` and the built-in `demo`: its kind, URL (without credentials), job, window, step and timeout, and whether it answers now.', scope: 'read',
+export const TRAFFIC_OPERATIONS: Operation<RouteDeps>[] = [
+  route({ method: 'get', path: '/api/v1/traffic/sources/', tag: 'traffic', summary: 'Metrics sources of live traffic, with their health', description: 'Each source of `metrics.sources` and the built-in `demo`: its kind, URL (without credentials), job, window, step and timeout, and whether it answers now.', scope: 'read',
     answers: { 200: ok('the sources', SourceSchema, { list: true }) },
     handle: ({ traffic }) => async (c) => {
       const list = await Promise.all([...traffic.sources.values()].map(async (s) => ({ name: s.name, kind: s.kind, ...s.describe(), ...(await s.health()) })));
       return c.json(list);
-    } },
+    } }),
 ];
 
-/** The rows routes, registered by routes/output.ts beside the map's other outputs. */
-const ROWS_DESCRIPTION = 'One row per bound circuit: src and dst (its A and Z names), aToZ and zToA in bits/s, in (= aToZ) and out (= zToA) as the map component\'s default traffic fields read them, edge, layer, capacity, status (ok, down, stale, nodata) and at. `?at=`, `?range=&stat=` as for pictures.';
-export const TRAFFIC_ROW_OPERATIONS = (mapId: Record<string, v.GenericSchema>, query: Operation['query']): Operation[] => [
-  { method: 'get', path: '/api/v1/output/map/{mapId}/traffic/', tag: 'output', summary: 'Live traffic of a map\'s bound circuits, as rows', description: ROWS_DESCRIPTION, scope: 'read', pathParams: mapId, query, effects: ['versions', 'layers'], answers: { 200: rendered(json('the rows')) } },
-  { method: 'get', path: '/api/v1/public/output/map/{mapId}/traffic/', tag: 'public', summary: 'Live traffic of a public map\'s bound circuits, as rows', description: ROWS_DESCRIPTION, scope: null, pathParams: mapId, query, effects: ['versions', 'layers'], answers: { 200: rendered(json('the rows')) } },
+/** The query parameters of bound maps' pictures and rows (docs/traffic.md: Time travel). */
+export const TRAFFIC_QUERY: QueryParam[] = [
+  { name: 'at', schema: v.pipe(v.string(), v.description('an instant, RFC 3339 or unix seconds: the map version current then, with the traffic of then')) },
+  { name: 'range', schema: v.pipe(v.string(), v.description('a window ending at `at` (default now), 1m to 7d, such as 1h: the busiest values over it')) },
+  { name: 'stat', schema: v.pipe(v.picklist(['max', 'p95']), v.description('with range: the maximum (default) or the 95th percentile')) },
 ];
+export const TRAFFIC_PICTURE = 'A map with a layer bound to traffic is drawn with each bound circuit\'s live utilisation (docs/traffic.md); its ETag names the step bucket and Cache-Control gives the seconds left in it.';
+export const TRAFFIC_ROWS = 'One row per bound circuit: src and dst (its A and Z names), aToZ and zToA in bits/s, in (= aToZ) and out (= zToA) as the map component\'s default traffic fields read them, edge, layer, capacity, status (ok, down, stale, nodata) and at. `?at=`, `?range=&stat=` as for pictures.';
+export const rowsAnswer = rendered(json('the rows'));

@@ -43,6 +43,8 @@ const LatLng = v.tuple([Num(-90, 90), Num(-180, 180)], 'expected [latitude, long
 
 export const LAYOUTS = ['geographic', 'logical'] as const;
 export const DATATYPES = ['snapshot', 'static', 'dynamic', 'live'] as const;
+/** What each datatype name means: `static` and `live` are what Terranova's editor writes, `snapshot` (stored results) and `dynamic` (the query run now) our names. */
+export const DATATYPE_MEANING: Readonly<Record<(typeof DATATYPES)[number], 'snapshot' | 'dynamic'>> = { snapshot: 'snapshot', static: 'snapshot', dynamic: 'dynamic', live: 'dynamic' };
 const OVERRIDE_OPERATIONS = ['add', 'delete', 'override'] as const;
 /** Bounded so that one map output cannot fan out into unbounded dataset reads. */
 const MAX_LAYERS = 10;

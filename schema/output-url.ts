@@ -1,11 +1,11 @@
 // The dataset output URL (docs/api.md: Dataset output) as a map layer's
 // `mapjsonUrl` names it: which dataset, version, layout, datatype and
-// template it asks for. Map output resolves layers by it (map-output/layers.ts),
+// template it asks for. Map output resolves layers by it (output/layers.ts),
 // the picture reads a layer's layout from it (render/svg.ts), and the usage
 // check finds the datasets a map draws (resources/usage.ts).
 import { ID_PATTERN } from './common.ts';
 import { VERSION_NUMBER } from './list.ts';
-import type { LAYOUTS } from './map.ts';
+import { DATATYPE_MEANING, DATATYPES, LAYOUTS } from './map.ts';
 
 export type Datatype = 'snapshot' | 'dynamic';
 
@@ -18,8 +18,7 @@ export interface DatasetOutputRef {
   templateId: string | null;
 }
 
-// `static` and `live` are what Terranova's editor writes; `snapshot` and `dynamic` our names for them.
-const OUTPUT_URL = /\/output\/dataset\/([A-Za-z0-9]{7})\/(geographic|logical)\/(snapshot|static|dynamic|live)(?:\/(?:json|svg))?\/?$/;
+const OUTPUT_URL = new RegExp(`/output/dataset/([A-Za-z0-9]{7})/(${LAYOUTS.join('|')})/(${DATATYPES.join('|')})(?:/(?:json|svg))?/?$`);
 
 /**
  * Parses a dataset output URL, absolute or relative; null when it is not one,
@@ -52,7 +51,7 @@ export function parseDatasetOutputUrl(url: string): DatasetOutputRef | { problem
   return {
     datasetId: m[1],
     layout: m[2] as DatasetOutputRef['layout'],
-    datatype: m[3] === 'snapshot' || m[3] === 'static' ? 'snapshot' : 'dynamic',
+    datatype: DATATYPE_MEANING[m[3] as (typeof DATATYPES)[number]],
     version: v === undefined || v === 'latest' ? 'latest' : Number(v),
     templateId: t ?? null,
   };

@@ -1,39 +1,34 @@
-// A small least-recently-used cache weighed in characters: the older versions
-// and results read on demand stay here for a while, so repeated reads of one
-// old version cost no disk, while memory stays bounded by `budget`, not by the
-// history.
+// A least-recently-used cache weighed in characters or bytes, over the
+// lru-cache package: the older versions and results read on demand stay here
+// for a while, so repeated reads of one old version cost no disk, while memory
+// stays bounded by `budget`, not by the history; the output cache keeps its
+// finished outputs the same way. A budget of 0 keeps nothing.
+import { LRUCache } from 'lru-cache';
 
 export class Lru<V> {
-  private readonly items = new Map<string, { value: V; weight: number }>();
-  private used = 0;
+  /** Boxed: lru-cache keeps no null, and a stored blob may be JSON null. */
+  private readonly items: LRUCache<string, { value: V }> | undefined;
+  /** One entry may weigh a quarter of the budget: a single huge read must not push out everything else. */
+  private readonly most: number;
 
-  constructor(private readonly budget: number) {}
+  constructor(budget: number) {
+    this.most = budget / 4;
+    // lru-cache needs a positive size.
+    this.items = budget > 0 ? new LRUCache<string, { value: V }>({ maxSize: budget }) : undefined;
+  }
 
   get(key: string): V | undefined {
-    const item = this.items.get(key);
-    if (!item) return undefined;
-    this.items.delete(key); // re-inserted: Map order is recency order
-    this.items.set(key, item);
-    return item.value;
+    return this.items?.get(key)?.value;
   }
 
   /** Keeps `value` unless it alone weighs more than a quarter of the budget. */
   set(key: string, value: V, weight: number): void {
-    this.delete(key);
-    if (weight > this.budget / 4) return;
-    this.items.set(key, { value, weight });
-    this.used += weight;
-    for (const [oldest, item] of this.items) {
-      if (this.used <= this.budget) break;
-      this.items.delete(oldest);
-      this.used -= item.weight;
-    }
+    if (weight > this.most) this.delete(key);
+    // lru-cache weighs in positive whole numbers.
+    else this.items?.set(key, { value }, { size: Math.max(1, Math.ceil(weight)) });
   }
 
   delete(key: string): void {
-    const item = this.items.get(key);
-    if (!item) return;
-    this.items.delete(key);
-    this.used -= item.weight;
+    this.items?.delete(key);
   }
 }

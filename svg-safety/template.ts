@@ -17,11 +17,16 @@
 // default logical template) can leave a node with nothing to draw: such a
 // node is drawn with a default marker instead, and the template's `warnings`
 // say so (the template save answer carries them).
+import { JINJA, balance, buildTree, pieceItem, textTree, type IfNode, type Item, type TNode } from './template-tree.ts';
+import { drawsSomething, droppedElements } from './template-draws.ts';
 import { parseFragment, FragmentError } from './parse.ts';
-import { walk, escapeText, writeAttribute, elementMarkup, SVG_NS, MAX_DEPTH, type Sink, type DomLike } from './sanitize.ts';
+import { walk, escapeText, writeAttribute, MAX_DEPTH, type Sink, type DomLike } from './sanitize.ts';
 import { markSafe } from './safe-markup.ts';
 import { idScoper } from './template-ids.ts';
-import { Budget, display, evaluate, lex, LimitError, MAX_VALUE_CHARS, truthy, UNDEFINED, WORK_BUDGET, type Expr, type Piece, type Scope, type Value } from './jinja.ts';
+import { lex } from './jinja.ts';
+import { evaluate } from './jinja-eval.ts';
+import type { Expr } from './jinja-expression.ts';
+import { Budget, display, LimitError, MAX_VALUE_CHARS, truthy, UNDEFINED, WORK_BUDGET, type Scope, type Value } from './jinja-values.ts';
 
 /** The node templates used when none is given; the core service stores them as documents on first start. */
 export const DEFAULT_TEMPLATES = {
@@ -77,8 +82,6 @@ export interface CompileOptions {
   fallback?: keyof typeof DEFAULT_TEMPLATES;
 }
 
-/** `{% if %}` blocks nest at most this deep. */
-const MAX_BLOCK_DEPTH = 16;
 /** Characters all of one node's filled-in values may take together; values beyond are cut. */
 const MAX_NODE_VALUE_CHARS = 100_000;
 
@@ -125,190 +128,6 @@ function variable(ctx: TemplateContext, name: string): Value {
   }
 }
 
-// ---- the stream the sanitizer's walk writes, and the tree built from it
-
-type Tag = 'if' | 'elif' | 'else' | 'endif';
-type Item =
-  | { k: 'markup'; s: string }
-  /** An element's children begin / end: a block must close within one such list. */
-  | { k: 'open' }
-  | { k: 'close' }
-  | { k: 'text'; s: string }
-  | { k: 'out'; expr: Expr | null; legacy: string | null }
-  | { k: 'attr'; el: string; name: string; body: TNode[] }
-  | { k: 'tag'; tag: Tag; expr: Expr | null; src: string };
-
-interface IfNode { k: 'if'; branches: { cond: Expr; body: TNode[] }[]; otherwise: TNode[] | null }
-/** Strings are markup (escaped) in element content, plain text in an attribute's body. */
-type TNode = string | { k: 'out'; expr: Expr | null; legacy: string | null } | { k: 'attr'; el: string; name: string; body: TNode[] } | IfNode;
-
-const JINJA = /\{[{%#]/;
-const shown = (src: string) => (src.length > 60 ? `${src.slice(0, 57)}…` : src);
-
-function pieceItem(p: Piece): Item {
-  if (p.t === 'text') return { k: 'text', s: p.s };
-  if (p.t === 'out') return { k: 'out', expr: p.expr, legacy: p.legacy };
-  return { k: 'tag', tag: p.tag, expr: p.expr, src: p.src };
-}
-
-/**
- * Checks that every block opens and closes within one list of siblings and
- * nests at most MAX_BLOCK_DEPTH deep; a tag that does not is reported and
- * becomes the text it is (with the rest of its block), so what remains always
- * builds a tree whose branches are well-formed markup.
- */
-function balance(items: Item[], problem: (m: string) => void): void {
-  interface Open { parts: number[]; demoted: boolean; sawElse: boolean; src: string }
-  const lists: Open[][] = [[]];
-  let depth = 0;
-  const demote = (i: number) => {
-    const it = items[i];
-    if (it.k === 'tag') items[i] = { k: 'text', s: it.src };
-  };
-  const closeList = () => {
-    for (const o of lists.pop()!) {
-      if (!o.demoted) {
-        problem(`${shown(o.src)} is not closed by {% endif %} within the same element`);
-        depth--;
-      }
-      o.parts.forEach(demote);
-    }
-  };
-  for (let i = 0; i < items.length; i++) {
-    const it = items[i];
-    if (it.k === 'open') lists.push([]);
-    else if (it.k === 'close') closeList();
-    if (it.k !== 'tag') continue;
-    const list = lists[lists.length - 1];
-    const top = list[list.length - 1];
-    if (it.tag === 'if') {
-      const demoted = depth >= MAX_BLOCK_DEPTH;
-      if (demoted) problem(`{% if %} blocks nest more than ${MAX_BLOCK_DEPTH} deep (at ${shown(it.src)})`);
-      else depth++;
-      list.push({ parts: [i], demoted, sawElse: false, src: it.src });
-      if (demoted) demote(i);
-    } else if (!top) {
-      problem(`${shown(it.src)} has no {% if %} before it in the same element`);
-      demote(i);
-    } else if (it.tag === 'endif') {
-      list.pop();
-      if (top.demoted) demote(i);
-      else depth--;
-    } else if (top.demoted) demote(i);
-    else if (top.sawElse) {
-      problem(`${shown(it.src)} comes after {% else %}`);
-      demote(i);
-    } else {
-      top.parts.push(i);
-      if (it.tag === 'else') top.sawElse = true;
-    }
-  }
-  while (lists.length) closeList();
-}
-
-function buildTree(items: Item[], escapeValues: boolean): TNode[] {
-  const root: TNode[] = [];
-  const stack: { node: IfNode; outer: TNode[] }[] = [];
-  let body = root;
-  const push = (n: TNode) => {
-    if (n === '') return;
-    if (typeof n === 'string' && typeof body[body.length - 1] === 'string') body[body.length - 1] += n;
-    else body.push(n);
-  };
-  for (const it of items) {
-    switch (it.k) {
-      case 'markup': push(it.s); break;
-      case 'text': push(escapeValues ? escapeText(it.s) : it.s); break;
-      case 'out': push({ k: 'out', expr: it.expr, legacy: it.legacy }); break;
-      case 'attr': push({ k: 'attr', el: it.el, name: it.name, body: it.body }); break;
-      case 'tag': {
-        if (it.tag === 'if') {
-          const node: IfNode = { k: 'if', branches: [{ cond: it.expr!, body: [] }], otherwise: null };
-          push(node);
-          stack.push({ node, outer: body });
-          body = node.branches[0].body;
-        } else {
-          const top = stack[stack.length - 1]; // balance() guarantees one
-          if (it.tag === 'elif') top.node.branches.push({ cond: it.expr!, body: (body = []) });
-          else if (it.tag === 'else') top.node.otherwise = body = [];
-          else body = stack.pop()!.outer;
-        }
-        break;
-      }
-    }
-  }
-  return root;
-}
-
-/** A template text (attribute value) as a tree of its own; its blocks must close within it. */
-function textTree(text: string, problem: (m: string) => void): TNode[] {
-  const items = lex(text, problem).map(pieceItem);
-  balance(items, problem);
-  return buildTree(items, false);
-}
-
-// ---- what a node draws
-
-const SHAPES = new Set(['rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'path', 'use']);
-const TEXTS = new Set(['text', 'tspan', 'textPath']);
-/** Content of these is not drawn where it stands (definitions, metadata). */
-const UNDRAWN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'marker', 'linearGradient', 'radialGradient', 'filter', 'title', 'desc']);
-const MARKUP_TOKEN = /<(\/?)([A-Za-z][\w:.-]*)[^>]*?(\/?)>|([^<]+)/g;
-
-/** Whether sanitizer output draws anything: a shape, or text with something in it, outside definitions. */
-export function drawsSomething(svg: string): boolean {
-  const stack: string[] = [];
-  let undrawn = 0;
-  let inText = 0;
-  for (const m of svg.matchAll(MARKUP_TOKEN)) {
-    const [, close, name, selfClosing, chars] = m;
-    if (chars !== undefined) {
-      if (undrawn === 0 && inText > 0 && /\S/.test(chars)) return true;
-      continue;
-    }
-    if (close) {
-      const n = stack.pop();
-      if (n && UNDRAWN.has(n)) undrawn--;
-      if (n && TEXTS.has(n)) inText--;
-      continue;
-    }
-    if (undrawn === 0 && SHAPES.has(name)) return true;
-    if (selfClosing) continue;
-    stack.push(name);
-    if (UNDRAWN.has(name)) undrawn++;
-    if (TEXTS.has(name)) inText++;
-  }
-  return false;
-}
-
-/** Elements of the template the sanitizer leaves out (outermost only), and whether any of them held text. */
-function droppedElements(root: DomLike): { names: string[]; text: boolean } {
-  const names = new Set<string>();
-  let text = false;
-  const holdsText = (node: DomLike): boolean => {
-    const stack = [node];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if ((n.nodeType === 3 || n.nodeType === 4) && /\S/.test(n.data ?? '')) return true;
-      for (let i = 0; i < n.childNodes.length; i++) stack.push(n.childNodes[i]);
-    }
-    return false;
-  };
-  const stack: [DomLike, number][] = [];
-  for (let i = 0; i < root.childNodes.length; i++) stack.push([root.childNodes[i], 1]);
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (node.nodeType !== 1 || depth > MAX_DEPTH) continue;
-    const name = node.localName ?? node.nodeName;
-    if (node.namespaceURI !== SVG_NS || elementMarkup(name, {}) === '') {
-      names.add(name);
-      text ||= holdsText(node);
-      continue;
-    }
-    for (let i = 0; i < node.childNodes.length; i++) stack.push([node.childNodes[i], depth + 1]);
-  }
-  return { names: [...names].sort(), text };
-}
 
 const fallbacks: Partial<Record<keyof typeof DEFAULT_TEMPLATES, CompiledTemplate>> = {};
 function fallbackTemplate(kind: keyof typeof DEFAULT_TEMPLATES): CompiledTemplate {

@@ -21,12 +21,19 @@ const LAYERS: readonly (readonly string[])[] = [
   ['schema/'],
   ['datasources/'],
   ['render/'],
-  ['history/', 'map-output/', 'traffic/'],
+  ['history/', 'traffic/'],
   ['resources/', 'auth/'],
+  ['http/'],
+  ['output/'],
   ['routes/'],
   ['server.ts'],
   ['cli/'],
 ];
+
+/** Folders that are pure functions: besides the layering, they import nothing from these (render/: data in, SVG and topology out). */
+const PURE: Readonly<Record<string, readonly string[]>> = {
+  'render/': ['store/'],
+};
 
 const SKIPPED = new Set(['node_modules', 'test', 'bench', 'data', 'docs']);
 
@@ -77,6 +84,19 @@ describe('layering', () => {
     }
     assert.ok(seen > 300, `only ${seen} imports read: the reader is broken`);
     assert.deepEqual(upward, []);
+  });
+
+  it('keeps the pure folders pure: render/ reads no store (and, being below them, no HTTP or output cache)', () => {
+    const impure: string[] = [];
+    for (const file of files) {
+      const top = `${rel(file).split(path.sep)[0]}/`;
+      const banned = PURE[top] ?? [];
+      for (const target of importsOf(file)) {
+        if (banned.some((b) => rel(target).startsWith(b))) impure.push(`${rel(file)} -> ${rel(target)}`);
+      }
+    }
+    assert.ok(files.some((f) => rel(f).startsWith('render')), 'render/ read');
+    assert.deepEqual(impure, []);
   });
 
   it('catches an upward import (the reader sees what a module imports)', () => {

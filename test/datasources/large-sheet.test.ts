@@ -12,10 +12,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { Hono } from 'hono';
+import type { AppEnv } from '../../auth/types.ts';
 import { decodeInTurns, parseInTurns } from '../../datasources/spreadsheet/read-csv.ts';
 import { buildBook } from '../../datasources/spreadsheet/workbook.ts';
-import { healthRoutes } from '../../routes/health.ts';
-import { datasourceRoutes } from '../../routes/datasources.ts';
+import { registerOperations } from '../../http/register.ts';
+import { DATASOURCE_LIST } from '../../routes/datasources.ts';
+import { HEALTH } from '../../routes/health.ts';
 import { endpoint, query, registryFor, tempDir } from './helpers.ts';
 
 const ROWS = 200_000;
@@ -71,9 +73,8 @@ after(() => cleanup());
 describe('a 200,000-row sheet does not hold up other requests', () => {
   it('answers /healthz again and again while the listing parses the sheet', async () => {
     const registry = registryFor(dir, LIMITS);
-    const app = new Hono({ strict: false });
-    app.route('/', healthRoutes());
-    app.route('/', datasourceRoutes(registry));
+    const app = new Hono<AppEnv>({ strict: false });
+    registerOperations(app, [HEALTH, DATASOURCE_LIST], { problems: () => [], datasources: registry });
     let listed = false;
     const answers: Promise<number>[] = [];
     const { value: res, computing } = await turnsDuring(async () => {

@@ -2,8 +2,8 @@
 // listening on 127.0.0.1 at a free port (its unix socket in the folder too),
 // stopped and removed at the end. PostgreSQL refuses to run as root, so as
 // root the cluster runs as the `postgres` user (else `nobody`). Without
-// initdb the tests skip, saying so once; in CI (.ci/run installs Debian's
-// postgresql) its absence fails them.
+// initdb, or under npm run test:fast, the tests skip, saying so once
+// (helpers/components.ts); in CI its absence fails them.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { skipWithout } from './components.ts';
 
 const run = promisify(execFile);
 
@@ -27,8 +28,7 @@ function findBin(): string | undefined {
 const BIN = findBin();
 
 /** Why the PostgreSQL tests cannot run here (false when they can); printed once per test run. */
-export const noPostgres: string | false = BIN ? false : 'PostgreSQL tests skipped: initdb not found on PATH or in /usr/lib/postgresql/*/bin (apt-get install postgresql)';
-if (!BIN && process.env.CI) throw new Error('initdb is missing in CI (.ci/run installs Debian\'s postgresql)');
+export const noPostgres: string | false = skipWithout('PostgreSQL', BIN !== undefined, 'initdb on PATH or in /usr/lib/postgresql/*/bin: apt-get install postgresql');
 if (noPostgres) {
   try {
     writeFileSync(path.join(tmpdir(), `mts-postgres-skip-${process.ppid}`), '', { flag: 'wx' });

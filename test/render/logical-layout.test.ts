@@ -12,15 +12,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeDemoApp, makeTestApp, type TestApp } from '../helpers/app.ts';
+import { skipWithout } from '../helpers/components.ts';
 import { crossings, dotDrawing, dotSource, hasDot, inside, svgDrawing, throughNodes, type Drawing, type Rect } from '../helpers/layout-geometry.ts';
 import { renderMapSvg, renderTopologySvg } from '../../render/svg.ts';
 import { buildTopology } from '../../render/topology.ts';
 import { ep, rec } from './fixtures.ts';
 import { parseSvg } from './svg-check.ts';
 
-const DOT = hasDot();
-if (!DOT && process.env.CI) throw new Error("Graphviz's dot is missing in CI (.ci/run installs Debian's graphviz)");
-const NO_DOT = !DOT && 'Graphviz dot not installed (apt-get install graphviz)';
+const NO_DOT = skipWithout('Graphviz', hasDot(), 'dot: apt-get install graphviz');
+const DOT = !NO_DOT;
 
 type Topo = { nodes: { name: string; coordinate: [number, number]; children?: string[]; meta: Record<string, unknown> }[]; edges: { name: string; coordinates: [number, number][]; meta: { endpoint_identifiers: Record<string, unknown[]> } }[]; pathLayout: Record<string, unknown> };
 

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
+import { skipWithout } from '../helpers/components.ts';
 import { makeDemoApp, type TestApp } from '../helpers/app.ts';
 import { pictureBoxes } from './picture-geometry.ts';
 
@@ -161,10 +162,7 @@ describe('demo map rasterized with resvg', () => {
   });
 });
 
-const noChromium = !existsSync(CHROMIUM);
-if (noChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing in CI (.ci/run installs Debian's chromium)`);
-
-describe('demo map in headless Chromium', { skip: noChromium && `${CHROMIUM} not installed (apt-get install chromium)` }, () => {
+describe('demo map in headless Chromium', { skip: skipWithout('Chromium', existsSync(CHROMIUM), `${CHROMIUM}: apt-get install chromium`) }, () => {
   let browser: Browser;
   before(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu',

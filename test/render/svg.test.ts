@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTopology } from '../../render/topology.ts';
 import { renderMapSvg, renderTopologySvg, SVG_RESPONSE_HEADERS } from '../../render/svg.ts';
-import { resolveMapLayers } from '../../map-output/layers.ts';
+import { resolveMapLayers } from '../../output/layers.ts';
 import { backbone, ep, rec } from './fixtures.ts';
 import { parseSvg, activeContent } from './svg-check.ts';
 

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTopology } from '../../render/topology.ts';
 import { renderMapSvg, renderTopologySvg } from '../../render/svg.ts';
-import { applyOverrides } from '../../map-output/overrides.ts';
+import { applyOverrides } from '../../output/overrides.ts';
 import { checkTemplate } from '../../svg-safety/template.ts';
 import { ep, rec } from './fixtures.ts';
 import { activeContent } from './svg-check.ts';

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
+import { skipWithout } from '../helpers/components.ts';
 import { start, type Started } from './fixtures.ts';
 
 let t: Started;
@@ -54,7 +55,7 @@ describe('GET /docs', () => {
   });
 });
 
-describe('GET /docs in a browser', { skip: CHROMIUM ? false : 'no Chromium installed (CI installs it)' }, () => {
+describe('GET /docs in a browser', { skip: skipWithout('Chromium', CHROMIUM !== undefined, 'apt-get install chromium') }, () => {
   it('renders every operation with no request leaving the machine and no CSP violation', async () => {
     const server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise((resolve) => server.once('listening', resolve));

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { body, createMap, sampleMap, sampleTemplate, start, type Started } from './fixtures.ts';
-import { RESOURCE_ROUTES } from '../../routes/api-operations.ts';
+import { RESOURCE_ROUTES } from '../../routes/index.ts';
 
 let t: Started;
 before(async () => { t = await start({ settings: { server: { bodyLimitBytes: 64 * 1024 } } }); });

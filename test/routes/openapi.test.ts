@@ -10,7 +10,9 @@ import { MapRevisionSchema } from '../../schema/map.ts';
 import { DATASET_FIELDS, MAP_FIELDS, TEMPLATE_FIELDS } from '../../schema/objects.ts';
 import { TemplateRevisionSchema } from '../../schema/template.ts';
 import { SetPasswordSchema, UserCreateSchema, UserUpdateSchema } from '../../schema/users.ts';
-import { buildOpenApi, jsonSchema } from '../../routes/openapi.ts';
+import { buildOpenApi, jsonSchema } from '../../http/openapi-document.ts';
+import { OPERATIONS } from '../../routes/index.ts';
+import { NAMED_SCHEMAS } from '../../routes/openapi.ts';
 import { body, start, type Started } from './fixtures.ts';
 
 // The routes Terranova's API has, plus our unpublish and token route (docs/api.md): [method, path, scope kind | null].
@@ -177,7 +179,7 @@ describe('GET /openapi.json', () => {
 
   it('with an external OpenID issuer, authenticated operations may answer 503 when its keys cannot be fetched', () => {
     const settings = parseSettings({ auth: { backend: 'oidc', oidc: { issuer: 'https://id.example.net', audience: 'maps' } } }, {}, t.dir);
-    const external = buildOpenApi(settings) as any;
+    const external = buildOpenApi(settings, OPERATIONS, NAMED_SCHEMAS) as any;
     const codes = (op: any) => op.responses['503']?.content['application/json'].schema.allOf[1].properties.code.enum;
     assert.deepEqual(codes(external.paths['/api/v1/current_user/'].get), ['identity_provider_unavailable']);
     assert.deepEqual(codes(external.paths['/api/v1/map/id/{mapId}/'].get), ['identity_provider_unavailable', 'resource_unavailable']);
@@ -187,7 +189,7 @@ describe('GET /openapi.json', () => {
 
   it('omits the user management routes with the OIDC backend', () => {
     const settings = parseSettings({ auth: { backend: 'oidc' } }, {}, t.dir);
-    const oidc = buildOpenApi(settings) as any;
+    const oidc = buildOpenApi(settings, OPERATIONS, NAMED_SCHEMAS) as any;
     assert.equal(oidc.paths['/api/v1/user/'], undefined);
     assert.equal(oidc.paths['/api/v1/auth/token'], undefined);
     assert.ok(oidc.paths['/api/v1/current_user/']);
@@ -196,7 +198,7 @@ describe('GET /openapi.json', () => {
 
   it('puts a base path from server.baseUrl in the server URL once, paths staying as served', () => {
     const settings = parseSettings({ server: { baseUrl: 'https://noc.example.net/topology/' } }, {}, t.dir);
-    const prefixed = buildOpenApi(settings) as any;
+    const prefixed = buildOpenApi(settings, OPERATIONS, NAMED_SCHEMAS) as any;
     assert.deepEqual(prefixed.servers, [{ url: '/topology' }]);
     // OpenAPI appends each path to the server URL: /topology + /api/v1/maps/, never /topology/topology/...
     assert.deepEqual(Object.keys(prefixed.paths), Object.keys(doc.paths));

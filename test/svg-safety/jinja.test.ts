@@ -4,7 +4,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkTemplate, compileTemplate, type TemplateContext } from '../../svg-safety/template.ts';
-import { MAX_VALUE_CHARS, parseExpression, JinjaError } from '../../svg-safety/jinja.ts';
+import { parseExpression } from '../../svg-safety/jinja-expression.ts';
+import { JinjaError, MAX_VALUE_CHARS } from '../../svg-safety/jinja-values.ts';
 
 const NODE: TemplateContext = {
   name: 'chic-cr6',

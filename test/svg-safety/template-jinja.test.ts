@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTopology } from '../../render/topology.ts';
 import { renderTopologySvg } from '../../render/svg.ts';
-import { checkTemplate, compileTemplate, DEFAULT_TEMPLATES, drawsSomething, templateWarnings } from '../../svg-safety/template.ts';
+import { checkTemplate, compileTemplate, DEFAULT_TEMPLATES, templateWarnings } from '../../svg-safety/template.ts';
+import { drawsSomething } from '../../svg-safety/template-draws.ts';
 import { ep, rec } from '../render/fixtures.ts';
 import { activeContent, parseSvg } from '../render/svg-check.ts';
 

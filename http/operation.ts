@@ -1,24 +1,16 @@
 // The declaration of an API operation, the one place a route is described:
-// its method, path, scope, parameters, body schema and answers. The OpenAPI
-// document and GET /api/v1/ are generated from the declarations
-// (routes/api-operations.ts, routes/openapi.ts); an operation that carries its
-// handler is also registered from its declaration (operationRoutes below), so
-// the router, the document and the route-wide tests read the same row.
-import { Hono, type Context } from 'hono';
+// its method, its path written out, its scope, parameters, body schema,
+// answers and handler. The registrar (http/register.ts) registers every
+// route from its declaration, and the OpenAPI document and GET /api/v1/ are
+// generated from the same list (http/openapi-document.ts), so the router,
+// the document and the route-wide tests read the same declaration.
+import type { Context } from 'hono';
 import * as v from 'valibot';
-import type { Auth } from '../auth/index.ts';
 import type { AppEnv, ScopeKind } from '../auth/types.ts';
 import type { ErrorCode } from '../errors.ts';
-import type { Datasets } from '../resources/datasets.ts';
-import type { Maps } from '../resources/maps.ts';
-import type { Templates } from '../resources/templates.ts';
-import type { UserDataStore } from '../resources/userdata.ts';
 import {
   BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, StringFilterSchema, VersionParamSchema,
 } from '../schema/list.ts';
-import type { Store } from '../store/types.ts';
-import type { LiveTraffic } from '../traffic/live.ts';
-import { readBody } from './body.ts';
 import type { ListSpec } from './list-query.ts';
 
 export interface QueryParam {
@@ -45,7 +37,7 @@ export interface Answer {
 
 /**
  * What a route does beyond reading its parameters and body. Each effect adds
- * the failures it can meet to the route's answers (routes/openapi.ts,
+ * the failures it can meet to the route's answers (http/openapi-document.ts,
  * ANSWER_RULES), so a route's row names what it does, not every status:
  * - versions: reads stored versions (or a dataset's stored results), whose files may be unreadable: 503 resource_unavailable
  * - write: stores something: 409 changed_on_disk (its file was changed under the service), 507 storage_unavailable
@@ -57,7 +49,9 @@ export interface Answer {
  */
 export type Effect = 'versions' | 'write' | 'ifMatch' | 'datasource' | 'render' | 'layers';
 
-export interface Operation {
+/** A declaration; `D` is what its handler is built from, `B` the validated body. */
+// biome-ignore lint/suspicious/noExplicitAny: a list holds operations of every body type; `operation()` types each handler's body.
+export interface Operation<D = unknown, B = any> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path template, as docs/api.md writes it; the service also answers without the trailing slash. */
   path: string;
@@ -69,8 +63,8 @@ export interface Operation {
   pathParams?: Record<string, v.GenericSchema>;
   query?: QueryParam[];
   /** Named request body schema (the one the route validates with). */
-  body?: { name: string; schema: v.GenericSchema; form?: boolean };
-  /** The successful answers, and the failures particular to this route; the rest follow from the row (routes/openapi.ts). */
+  body?: { name: string; schema: v.GenericSchema<unknown, B>; form?: boolean };
+  /** The successful answers, and the failures particular to this route; the rest follow from the row (http/openapi-document.ts). */
   answers: Record<number, Answer>;
   effects?: Effect[];
   /** Which of a body's failures (400, 415, 422) the route answers as such (default all); the token endpoint answers them with its own 400. */
@@ -80,34 +74,40 @@ export interface Operation {
   /**
    * Served by the route of the operation declared at this path, which also
    * matches this one's (the dataset change picture: Hono's fast router refuses
-   * two routes that can both match one path, routes/history.ts diffPicture).
+   * two routes that can both match one path, routes/output.ts).
    */
   servedBy?: string;
   /**
-   * The route's handler, for operations the router registers from this
-   * declaration (operationRoutes): the scope guard, the path and the body
-   * schema are the declaration's own, so the route cannot drift from its
-   * document. Operations without one are registered by their route file.
+   * The route's handler, given what the registrar (http/register.ts) hands
+   * every handler: the scope guard, the path and the body schema are the
+   * declaration's own, so the route cannot drift from its document. Only an
+   * operation served by another's route (`servedBy`) has none.
    */
-  handle?: (deps: RouteDeps) => OperationHandler;
+  handle?: (deps: D) => Handler<B>;
+  /** Not an API operation: registered like one, left out of the document and the route list (the docs page's assets). */
+  unlisted?: boolean;
+  /** Path parameters that may hold a `/` (the router matches the rest of the path). */
+  wide?: readonly string[];
 }
 
-/** What the declared handlers work with. */
-export interface RouteDeps {
-  auth: Auth;
-  maps: Maps;
-  datasets: Datasets;
-  templates: Templates;
-  userdata: UserDataStore;
-  /** server.baseUrl, for Location headers. */
-  baseUrl: string;
-  store: Store;
-  /** Live traffic: the metrics sources and their reads (traffic/live.ts). */
-  traffic: LiveTraffic;
+/** An operation whatever its handler is built from: for what reads declarations only (the document, the route list). */
+export type AnyOperation = Operation<never>;
+
+/** What a handler is given beside the request: the body read and validated with the declared schema, when the handler asks for it. */
+interface Input<B> {
+  body: () => Promise<B>;
 }
 
-/** A declared handler: `body()` reads and validates the request body with the declaration's schema (when the handler is ready for it). */
-type OperationHandler = (c: Context<AppEnv>, body: () => Promise<unknown>) => Response | Promise<Response>;
+/** A declared handler: answers at once where it can (a GET with nothing to wait for stays synchronous). */
+export type Handler<B = unknown> = (c: Context<AppEnv>, input: Input<B>) => Response | Promise<Response>;
+
+/**
+ * How an endpoint file declares its operations: `const route = declarer<Deps>()`,
+ * then `route({...})` for each. The body type is taken from the declared body
+ * schema, so the handler's `input.body()` is typed; the result joins a list
+ * of operations of any body.
+ */
+export const declarer = <D>() => <B = undefined>(op: Operation<D, B>): Operation<D> => op;
 
 export const oneVersion: QueryParam = { name: 'version', schema: OneVersionParamSchema };
 
@@ -140,22 +140,7 @@ export const fails = (code: ErrorCode, description: string): Answer => ({ descri
 export const rendered = (a: Answer): Answer => ({ ...a, headers: ['ETag', 'Cache-Control'] });
 export const svg = rendered({ description: 'SVG picture', mediaType: 'image/svg+xml' });
 
-/** The router's spelling of a declared path: `{name}` parameters as `:name`, no trailing slash (the app is not strict about it). */
-export function routerPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1').replace(/(.)\/$/, '$1');
-}
-
-/** The routes of the operations that carry a handler, each behind its declared scope and reading its declared body. */
-export function operationRoutes(operations: readonly Operation[], deps: RouteDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>({ strict: false });
-  for (const op of operations) {
-    // Local accounts exist only with the basic backend: its routes are not there otherwise (404).
-    if (!op.handle || (op.basicOnly && !deps.auth.accounts)) continue;
-    const handler = op.handle(deps);
-    const declared = op.body;
-    const route = (c: Context<AppEnv>) => handler(c, () => (declared ? readBody(c, declared.schema, { form: declared.form }) : Promise.resolve(undefined)));
-    // The guard is the check and the handler as one: a GET with a known token then answers without a middleware chain.
-    app.on(op.method.toUpperCase(), routerPath(op.path), op.scope === null ? route : deps.auth.guard(op.scope, route));
-  }
-  return app;
+/** The router's spelling of a declared path: `{name}` parameters as `:name` (`:name{.+}` when wide), no trailing slash (the app is not strict about it). */
+export function routerPath(op: Pick<Operation, 'path' | 'wide'>): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => (op.wide?.includes(name) ? `:${name}{.+}` : `:${name}`)).replace(/(.)\/$/, '$1');
 }

@@ -15,7 +15,7 @@
 import { ServiceError, validationFailed, isServiceError } from '../errors.ts';
 import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
-import type { MapConfiguration, MapLayer, MapRevision } from '../schema/map.ts';
+import { DATATYPE_MEANING, type MapConfiguration, type MapLayer, type MapRevision } from '../schema/map.ts';
 import type { Topology } from '../render/types.ts';
 import { buildTopology, drawNode } from '../render/topology.ts';
 import { DEFAULT_TEMPLATES } from '../svg-safety/template.ts';
@@ -69,7 +69,7 @@ export function layerSource(layer: MapLayer, index: number): LayerSource {
       datasetId: layer.datasetId,
       version: layer.datasetVersion ?? 'latest',
       layout: layer.layout ?? 'geographic',
-      datatype: layer.datatype === 'snapshot' || layer.datatype === 'static' || layer.datatype == null ? 'snapshot' : 'dynamic',
+      datatype: DATATYPE_MEANING[layer.datatype ?? 'snapshot'],
       templateId: layer.templateId ?? null,
     };
   }
@@ -103,6 +103,25 @@ export interface ResolvedMap<T> {
 /** Resolves every layer; errors from loaders keep their code and gain the layer's name. */
 export async function resolveMapLayers<T extends Pick<MapRevision, 'configuration' | 'overrides'>>(map: T, loaders: LayerLoaders,
   options: { baseUrl?: string } = {}): Promise<ResolvedMap<T>> {
+  const { sources, topologies, warnings } = await layerTopologies(map, loaders);
+  const layers: MapLayer[] = map.configuration?.layers ?? [];
+  const configuration: MapConfiguration = {
+    ...map.configuration,
+    layers: layers.map((layer, i) => {
+      const source = sources[i];
+      const url = source.kind === 'dataset' && !layer.mapjsonUrl ? { mapjsonUrl: datasetOutputUrl(options.baseUrl ?? '', source) } : {};
+      return { ...layer, ...url, mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) };
+    }),
+  };
+  return { output: { ...map, configuration }, topologies, warnings };
+}
+
+/**
+ * Each layer's topology (null for a layer with no data), and the warnings:
+ * what a picture needs, without the `mapjson` strings and URLs the JSON
+ * outputs add.
+ */
+export async function layerTopologies(map: Pick<MapRevision, 'configuration' | 'overrides'>, loaders: LayerLoaders) {
   const warnings: string[] = [];
   const sources: LayerSource[] = [];
   const layers: MapLayer[] = map.configuration?.layers ?? [];
@@ -142,13 +161,5 @@ export async function resolveMapLayers<T extends Pick<MapRevision, 'configuratio
       throw e;
     }
   }));
-  const configuration: MapConfiguration = {
-    ...map.configuration,
-    layers: layers.map((layer, i) => {
-      const source = sources[i];
-      const url = source.kind === 'dataset' && !layer.mapjsonUrl ? { mapjsonUrl: datasetOutputUrl(options.baseUrl ?? '', source) } : {};
-      return { ...layer, ...url, mapjson: topologies[i] === null ? null : JSON.stringify(topologies[i]) };
-    }),
-  };
-  return { output: { ...map, configuration }, topologies, warnings };
+  return { sources, topologies, warnings };
 }

@@ -137,7 +137,7 @@ export function parseOutputQuery(c: Context, extra: readonly string[] = []) {
   const { once } = params(c, ['version', ...extra]);
   const version = once('version');
   return {
-    // Empty is absent, as in a layer's mapjsonUrl (map-output/layers.ts), which points at these URLs.
+    // Empty is absent, as in a layer's mapjsonUrl (output/layers.ts), which points at these URLs.
     version: version === undefined || version === '' ? ('latest' as const) : parseParam(OneVersionParamSchema, 'version', version),
     get: (name: string) => once(name),
   };

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceError, notFound, datasourceUnavailable } from '../../errors.ts';
-import { layerSource, resolveMapLayers, type LayerLoaders } from '../../map-output/layers.ts';
+import { layerSource, resolveMapLayers, type LayerLoaders } from '../../output/layers.ts';
 import { parseDatasetOutputUrl } from '../../schema/output-url.ts';
 import type { MapLayer } from '../../schema/map.ts';
 import { backbone } from '../render/fixtures.ts';

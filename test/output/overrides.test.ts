@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyOverrides } from '../../map-output/overrides.ts';
+import { applyOverrides } from '../../output/overrides.ts';
 import { buildTopology } from '../../render/topology.ts';
 import { backbone } from '../render/fixtures.ts';
 

@@ -1,20 +1,19 @@
-// Sending outputs through the output cache (render/output-cache.ts): topology
+// Sending outputs through the output cache (output/cache.ts): topology
 // and map JSON, SVG pictures, and PNG pictures, which are the same SVG
 // rasterized (render/png.ts). A route hands over the key of its request and
 // the render that makes the JSON or SVG; a PNG route hands over the SVG
 // route's own key and render, so both answer the same picture for the same
 // parameters, and a PNG costs no SVG render while that SVG is cached.
 import type { Context } from 'hono';
-import type { Dependencies, Output, OutputCache } from '../render/output-cache.ts';
+import type { Dependencies, Output, OutputCache } from './cache.ts';
 import { PNG_RESPONSE_HEADERS, renderPng, type PngLimits } from '../render/png.ts';
 import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
-import { sendRendered } from './conditional.ts';
+import { sendRendered } from '../http/conditional.ts';
 
 /** How a route makes its output: a JSON or SVG string, recording what it read. */
 export type Render = (deps: Dependencies) => Promise<string>;
 
-export const PICTURE_FORMATS = ['svg', 'png'] as const;
-export type PictureFormat = (typeof PICTURE_FORMATS)[number];
+export type PictureFormat = 'svg' | 'png';
 
 // As c.json() would send it.
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -41,6 +40,3 @@ export function outputSender(cache: OutputCache, png: PngLimits) {
 }
 
 export type OutputSender = ReturnType<typeof outputSender>;
-
-/** The part of a picture's cache key that `?width=` / `?height=` give: pictures of other sizes are other outputs. */
-export const sizeKey = (size: { width?: number; height?: number }) => `${size.width ?? ''}x${size.height ?? ''}`;

@@ -1,14 +1,14 @@
-// Where outputs read their data (map-output/layers.ts LayerLoaders): a dataset's
+// Where outputs read their data (output/layers.ts LayerLoaders): a dataset's
 // stored results or a live run of its query, and a template's markup. Each
-// read records, for the output cache (render/output-cache.ts), what it read
+// read records, for the output cache (output/cache.ts), what it read
 // and how to tell later whether that is still what it would read: the
 // dataset's version (the latest moves on), the template's version, and for
 // live data the sheet's identity, taken before the query runs so a sheet
 // changed during the run is seen as changed on the next request.
 import type { DatasourceRegistry } from '../datasources/types.ts';
 import { notFound } from '../errors.ts';
-import type { LayerLoaders } from '../map-output/layers.ts';
-import type { Dependencies } from '../render/output-cache.ts';
+import type { LayerLoaders } from './layers.ts';
+import type { Dependencies } from './cache.ts';
 import type { Datasets } from '../resources/datasets.ts';
 import type { Templates } from '../resources/templates.ts';
 

@@ -1,6 +1,6 @@
 // HTTP plumbing shared by the map, dataset and template routes: path IDs
 // (404 before any lookup unless 7 letters or digits), sending cached bodies
-// with their ETag (304 on a matching If-None-Match, routes/conditional.ts),
+// with their ETag (304 on a matching If-None-Match, http/conditional.ts),
 // lists with X-Total-Count, and the acting user's name for lastUpdatedBy.
 import type { Context } from 'hono';
 import { requestHeader } from '../auth/request-header.ts';

@@ -1,10 +1,10 @@
-// render/output-cache.ts on its own: bounded by bytes with the least recently
+// output/cache.ts on its own: bounded by bytes with the least recently
 // used output dropped first, dependencies probed on every hit (those with a
 // most age at most that often, one answer shared by every output), identical
 // requests during one render sharing it, failed renders not kept.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createOutputCache, etagOf, type Dependencies, type Output } from '../../render/output-cache.ts';
+import { createOutputCache, etagOf, type Dependencies, type Output } from '../../output/cache.ts';
 
 const text = (o: Output) => new TextDecoder().decode(o.body);
 
@@ -42,7 +42,7 @@ describe('createOutputCache', () => {
     const { cache, rendered } = counting(10_000);
     let version = 1;
     let gone = false;
-    const render = async (deps: import('../../render/output-cache.ts').Dependencies) => {
+    const render = async (deps: import('../../output/cache.ts').Dependencies) => {
       deps.add('version', String(version), () => { if (gone) throw new Error('deleted'); return String(version); });
       return `v${version}`;
     };

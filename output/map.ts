@@ -1,0 +1,55 @@
+// A map's outputs, from one stored version: the configuration a client
+// loads (each layer's `mapjson` filled in, Terranova's defaults added), the
+// whole map, and the picture, which needs only the layers' topologies. The
+// cache keys of a map's outputs are here too: a map version never changes,
+// so it keys the output (the public and private routes share it), and what
+// its layers read is recorded as dependencies by the loaders (output/loaders.ts).
+import type { StoredVersion } from '../resources/types.ts';
+import type { MapRevision } from '../schema/map.ts';
+import { renderMapSvg } from '../render/svg.ts';
+import { layerTopologies, resolveMapLayers, type LayerLoaders } from './layers.ts';
+import { withTerranovaDefaults } from './map-defaults.ts';
+
+/** The part of a picture's cache key that `?width=` / `?height=` give: pictures of other sizes are other outputs. */
+export const sizeKey = (size: { width?: number; height?: number }) => `${size.width ?? ''}x${size.height ?? ''}`;
+
+/** The cache key of a map version's output: `what` is configuration, map, or a picture's size key. */
+export const mapOutputKey = (version: StoredVersion, what: string) => `map\n${String(version.mapId)}\n${version.version}\n${what}`;
+
+/** `value` with the warnings of its resolution, when there are any (a layer with no data yet). */
+export const warned = (value: object, warnings: string[]) => (warnings.length > 0 ? { ...value, warnings } : value);
+
+/** The stored map as its outputs show it: without the version's change summary and tombstone flag. */
+function asMap(version: StoredVersion) {
+  const { change: _c, deleted: _d, ...map } = version;
+  // Stored versions are untyped JSON; a stored map version was a MapRevision when it was written.
+  return map as unknown as MapRevision & Record<string, unknown>;
+}
+
+/** A map (stored, or an unsaved revision) with its layers resolved and Terranova's defaults in its configuration. */
+export async function mapJson<T extends Pick<MapRevision, 'configuration' | 'overrides'>>(map: T, loaders: LayerLoaders, baseUrl: string | undefined) {
+  const { output, warnings } = await resolveMapLayers(map, loaders, { baseUrl });
+  return { map: { ...output, configuration: withTerranovaDefaults(output.configuration) }, warnings };
+}
+
+/** The configuration output of a stored version (what the map component's "configure from URL" loads), as JSON text. */
+export async function configurationOutput(version: StoredVersion, loaders: LayerLoaders, baseUrl: string | undefined) {
+  const { map, warnings } = await mapJson(asMap(version), loaders, baseUrl);
+  return JSON.stringify(warned(map.configuration, warnings));
+}
+
+/** The whole map output of a stored version, as JSON text. */
+export async function wholeMapOutput(version: StoredVersion, loaders: LayerLoaders, baseUrl: string | undefined) {
+  const { map, warnings } = await mapJson(asMap(version), loaders, baseUrl);
+  return JSON.stringify(warned(map, warnings));
+}
+
+/**
+ * The picture of a stored version. Drawn from the configuration as stored:
+ * the defaults are for clients (a default viewport would frame every map on
+ * North America instead of fitting it to its content).
+ */
+export async function mapPicture(version: StoredVersion, loaders: LayerLoaders, size: { width?: number; height?: number }) {
+  const { topologies } = await layerTopologies(asMap(version), loaders);
+  return renderMapSvg(version as { name?: string }, topologies, size);
+}

@@ -1,0 +1,34 @@
+// store/lru.ts: least recently used out by weight, no entry over a quarter
+// of the budget, JSON null kept like any value, a budget of 0 keeps nothing.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Lru } from '../../store/lru.ts';
+
+describe('Lru', () => {
+  it('drops the least recently used entries once the weights pass the budget', () => {
+    const lru = new Lru<string>(100);
+    lru.set('a', 'A', 25);
+    lru.set('b', 'B', 25);
+    lru.set('c', 'C', 25);
+    assert.equal(lru.get('a'), 'A'); // a is now the most recent
+    lru.set('d', 'D', 25);
+    lru.set('e', 'E', 25);
+    assert.deepEqual(['a', 'b', 'c', 'd', 'e'].map((k) => lru.get(k)), ['A', undefined, 'C', 'D', 'E']);
+  });
+
+  it('keeps no entry heavier than a quarter of the budget, and forgets what the key held', () => {
+    const lru = new Lru<string>(100);
+    lru.set('k', 'small', 10);
+    lru.set('k', 'huge', 26);
+    assert.equal(lru.get('k'), undefined);
+  });
+
+  it('keeps null, and keeps nothing with a budget of 0', () => {
+    const lru = new Lru<null>(100);
+    lru.set('n', null, 0);
+    assert.equal(lru.get('n'), null);
+    const none = new Lru<string>(0);
+    none.set('a', 'A', 0);
+    assert.equal(none.get('a'), undefined);
+  });
+});
