@@ -32,6 +32,10 @@ import { RenderPool } from './pool/pool.ts';
 import { OPERATIONS } from './routes/index.ts';
 import { missingDataFolder, openConfiguredStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
+import { createLiveTraffic } from './traffic/live.ts';
+import { createTrafficSources } from './traffic/sources.ts';
+import type { TrafficSource } from './traffic/types.ts';
+import { trafficOutput } from './routes/traffic.ts';
 
 export interface AppDeps {
   settings: Settings;
@@ -51,6 +55,8 @@ export interface AppDeps {
   onOutputRender?: (key: string) => void;
   /** The metrics /metrics serves; default: a registry of this app's own (serve() adds the process's). */
   metrics?: Metrics;
+  /** The metrics sources; default: built from settings.metrics (traffic/sources.ts). */
+  trafficSources?: Map<string, TrafficSource>;
 }
 
 export async function createApp(deps: AppDeps) {
@@ -89,8 +95,11 @@ export async function createApp(deps: AppDeps) {
   const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
 
   // Every route, each from its declaration (routes/index.ts), through the one registrar.
+  const traffic = createLiveTraffic({ sources: deps.trafficSources ?? createTrafficSources(settings), now, log });
+  const trafficPictures = trafficOutput({ live: traffic, png: { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, now });
   const routeDeps = {
     settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, metrics, operations: OPERATIONS, offload,
+    traffic, trafficOutput: trafficPictures, now,
   };
   registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined });
   // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.

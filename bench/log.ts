@@ -12,7 +12,7 @@ import { copyDemoData } from '../test/helpers/demo-data.ts';
 import { createLogger, type LogFormat } from '../log.ts';
 import { listen, requestsPerSecond, startService } from './service.ts';
 
-const DEMO_MAP = 'uLEsNLU';
+const DEMO_MAP = 'znfjfuT';
 const ROUNDS = 5;
 const SECONDS = 3;
 const CONNECTIONS = 50;

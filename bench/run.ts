@@ -16,6 +16,7 @@ const benches: Bench[] = [
   { name: 'postgres', load: async () => (await import('./postgres.ts')).benchPostgres },
   { name: 'log', load: async () => (await import('./log.ts')).benchLog },
   { name: 'home', load: async () => (await import('./home.ts')).benchHome },
+  { name: 'traffic', load: async () => (await import('./traffic.ts')).benchTraffic },
 ];
 
 const wanted = process.argv.slice(2);

@@ -106,8 +106,13 @@ export function demoConfiguration(ids: string[], templateId: string) {
   // the only field the editor reads a layer's data from.
   const layer = (name: string, color: string, edgeWidth: number, datasetId: string, extra: { templateId?: string } = {}) => withLayerUrl({
     name, visible: true, jsonFromUrl: false, color, nodeWidth: 5, edgeWidth, pathOffset: 1, endpointId: 'names',
-    nodeHighlight: '#ffbf00', legend: true, datasetId, layout: 'geographic', datatype: 'snapshot', ...extra,
+    nodeHighlight: '#ffbf00', legend: true, datasetId, layout: 'geographic', datatype: 'snapshot', traffic, ...extra,
   }, '');
+  // Every layer live from the built-in synthetic source (docs/traffic.md: The demo source): routers by the
+  // circuit's end names, ports by its ID; point `source` at a real Prometheus and the templates at your own columns.
+  const traffic = {
+    source: 'demo', a: { instance: '{source}', ifName: '{id}' }, z: { instance: '{destination}', ifName: '{id}' }, capacity: '{capacity} Gbps',
+  };
   return {
     initialViewStrategy: 'static', latitudeVar: null, longitudeVar: null,
     viewport: { center: { lat: 46, lng: -40 }, zoom: 3 },

@@ -50,6 +50,34 @@ const OidcClientSchema = v.strictObject({
 const origin = v.pipe(v.string('expected an origin such as https://grafana.example.net'),
   v.regex(/^https?:\/\/[^/?#\s]+$/, 'expected an origin: scheme and host (and port), no path, such as https://grafana.example.net'));
 
+/** A Prometheus-style duration: 30s, 5m, 1h (docs/traffic.md). */
+const duration = v.pipe(v.string('expected a duration such as 30s, 5m or 1h'),
+  v.regex(/^[1-9][0-9]{0,5}(ms|s|m|h)$/, 'expected a duration such as 30s, 5m or 1h'));
+const labelName = v.pipe(v.string('expected a label name'), v.regex(/^[a-zA-Z_][a-zA-Z0-9_]{0,99}$/, 'expected a Prometheus label name such as ifName'));
+const metricName = v.pipe(v.string('expected a metric name'), v.regex(/^[a-zA-Z_:][a-zA-Z0-9_:]{0,199}$/, 'expected a Prometheus metric name such as ifHCInOctets'));
+
+/** One metrics source (traffic/sources.ts); secrets are named by file, never written here. */
+const MetricsSourceSchema = v.pipe(v.strictObject({
+  /** prometheus: any server of the Prometheus HTTP API; synthetic: made-up deterministic traffic for demos. */
+  kind: v.optional(v.picklist(['prometheus', 'synthetic'], 'expected prometheus or synthetic'), 'prometheus'),
+  url: v.optional(v.pipe(v.string(), v.url('expected an absolute URL such as http://prometheus:9090'),
+    v.check((u) => /^https?:/.test(u), 'expected an http or https URL'))),
+  bearerTokenFile: v.optional(nonEmpty),
+  basicAuth: v.optional(v.strictObject({ username: nonEmpty, passwordFile: nonEmpty })),
+  /** A `job` label every query is restricted to. */
+  job: v.optional(nonEmpty),
+  preset: v.optional(v.picklist(['snmp', 'custom'], 'expected snmp or custom'), 'snmp'),
+  /** preset custom: the metric and label names (each defaults to snmp_exporter's). */
+  metrics: v.optional(v.strictObject({
+    inOctets: v.optional(metricName), outOctets: v.optional(metricName), speedMbps: v.optional(metricName),
+    operStatus: v.optional(metricName), instanceLabel: v.optional(labelName), ifNameLabel: v.optional(labelName),
+  })),
+  window: v.optional(duration, '5m'),
+  step: v.optional(duration, '60s'),
+  timeout: v.optional(duration, '5s'),
+}), v.forward(v.check((s) => s.kind === 'synthetic' || s.url !== undefined, 'expected url (the Prometheus API, e.g. http://prometheus:9090) for a prometheus source'), ['url']),
+v.forward(v.check((s) => s.preset === 'custom' || s.metrics === undefined, 'metrics are names for preset custom; set preset: custom or remove them'), ['metrics']));
+
 export const SettingsSchema = v.strictObject({
   server: v.nullish(v.pipe(v.strictObject({
     port: v.optional(port, 8080),
@@ -177,11 +205,14 @@ export const SettingsSchema = v.strictObject({
     level: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'expected debug, info, warn, error or silent'), 'info'),
     requests: v.optional(v.boolean('expected true or false'), true),
   }), {}),
-  /** GET /metrics (Prometheus): off, or behind a bearer token. */
+  /** GET /metrics (Prometheus): off, or behind a bearer token; and the metrics sources live traffic reads. */
   metrics: v.nullish(v.strictObject({
     enabled: v.optional(v.boolean('expected true or false'), true),
     /** When set, /metrics answers only `Authorization: Bearer <token>`. */
     token: v.optional(v.pipe(v.string('expected a string'), v.regex(/^[\x21-\x7e]{16,}$/, 'expected at least 16 printable characters without spaces'))),
+    /** Where live traffic comes from (docs/traffic.md): named sources of the Prometheus HTTP API, and `demo`. */
+    sources: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/, 'expected a source name of letters, digits, - and _ (at most 40)')),
+      MetricsSourceSchema), {}),
   }), {}),
   datasources: v.nullish(v.strictObject({
     spreadsheet: v.nullish(v.strictObject({
@@ -220,7 +251,7 @@ export function parseSettings(raw: unknown, env: NodeJS.ProcessEnv = {}, baseDir
       // Only a plain value is echoed, and never one under a secret's key: a whole list of
       // OIDC clients, say, would print every client_secret to the log.
       const plain = issue.input !== undefined && (typeof issue.input !== 'object' || issue.input === null);
-      const shown = plain && !/secret|password|metrics\.token|postgres\.url/i.test(key); // a database URL may carry its password
+      const shown = plain && !/secret|password|metrics\.token|postgres\.url|sources\.[^.]+\.url/i.test(key); // a database or metrics URL may carry its password
       const got = shown ? ` (got ${JSON.stringify(issue.input)})` : '';
       // A strict object reports both an unknown key (expected "never") and a section that is not a mapping.
       const message = issue.type !== 'strict_object' ? issue.message

@@ -28,6 +28,7 @@ import { spreadMarkers } from './spread.ts';
 import { follow } from './follow.ts';
 import { capacityWidth, formatCapacity, parseCapacity } from './capacity.ts';
 import { edgeValue, type EdgeColoring } from './edge-colors.ts';
+import { halfEdgeMarkup, type LayerTraffic, type RateLabel } from './traffic-edges.ts';
 
 export interface LayerStyle {
   name: string;
@@ -36,6 +37,8 @@ export interface LayerStyle {
   logical: boolean;
   /** Circuits coloured by a field's values (a layer's `edgeColorBy`); none: all in `color`. */
   edgeColors?: EdgeColoring;
+  /** Live traffic of the layer's circuits: those it holds are drawn as half-edges (traffic-edges.ts). */
+  traffic?: LayerTraffic;
 }
 
 export interface Extent {
@@ -103,6 +106,8 @@ export interface Scene {
   textPx: number;
   /** The largest font size of the template text left out as too small at `DrawTarget.textScale` (0 when none). */
   hiddenPx: number;
+  /** Rate labels the half-edges of live traffic ask for. */
+  rates?: RateLabel[];
 }
 
 const size = (n: TopologyNode, k: string, d: number) => {
@@ -196,6 +201,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   const markers: Rect[] = [];
   const labels: LabelRequest[] = [];
   const pieces: Scene['lines'] = [];
+  const rates: RateLabel[] = [];
   layers.forEach((l, li) => {
     const { topology: t, style, target } = l;
     const { placed, groupNodes } = perLayer[li];
@@ -259,8 +265,18 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
       const facts = [gbps !== null ? formatCapacity(gbps) : text(e.meta.capacity), value && `${coloring?.field}: ${value}`].filter(Boolean);
       const title = elementMarkup('title', {}, escapeText(facts.length > 0 ? `${e.name} (${facts.join(', ')})` : e.name));
       const look = { ...(width !== style.edgeWidth ? { 'stroke-width': fmt(width) } : {}), ...(colour ? { stroke: colour } : {}) };
+      const traffic = style.traffic?.circuits.get(e.name);
       for (const pts of drawn) {
         for (let i = 1; i < pts.length; i++) pieces.push([pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]]);
+        if (traffic && style.traffic) {
+          // Which end the points start at: the one nearer its first point (the ends in data order are A, Z).
+          const [pa, pz] = [names.get(ends[0])?.shown, names.get(ends[1] ?? ends[0])?.shown];
+          const d = (p: Pt | undefined) => (p ? (p[0] - pts[0][0]) ** 2 + (p[1] - pts[0][1]) ** 2 : Infinity);
+          const half = halfEdgeMarkup(e.name, pts, d(pa) <= d(pz), traffic, style.traffic.bands, width);
+          edgeMarkup.push(half.markup);
+          rates.push(...half.labels);
+          continue;
+        }
         edgeMarkup.push(elementMarkup('path', { d: edgeD(pts, pathType, tension, Number(e.meta.parallel_index ?? 0) || 0), ...look }, title));
       }
     }
@@ -293,5 +309,5 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     }
     target.inner.set(setAttrs(target.nodes.group(), { class: 'nodes', ...nodeStyle }).node, leafMarkup.join(''));
   });
-  return { extent, markers, labels, lines: pieces, textPx, hiddenPx };
+  return { extent, markers, labels, lines: pieces, textPx, hiddenPx, rates };
 }

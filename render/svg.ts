@@ -24,6 +24,8 @@ import { drawLegend, LEGEND_PAD, LEGEND_ROW, legendChoices, legendFits, legendRo
 import { edgeColoring } from './edge-colors.ts';
 import { parseDatasetOutputUrl } from '../schema/output-url.ts';
 import { PICTURE_FONT_FAMILY } from './picture-font.ts';
+import type { LayerTraffic } from './traffic-edges.ts';
+import { drawRateLabels, drawTrafficFrame, type TrafficFrame } from './traffic-frame.ts';
 
 /** Headers every SVG response carries (docs/api.md: Dataset output). */
 export const SVG_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -55,6 +57,8 @@ interface DrawInput {
   showLegend: boolean;
   viewport?: MapConfiguration['viewport'];
   size?: PictureSize;
+  /** Live traffic: the legend, footer and banner around the map (traffic-frame.ts). */
+  traffic?: TrafficFrame;
 }
 
 /** Room for markers around the content's points when foreseeing a picture's scale. */
@@ -150,10 +154,23 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   drawLabels(leaders, labels, inner, scene, fitted);
   // Cluster titles too small to read at this size are left out, like template text; each cluster's box keeps its name in a <title>.
   for (const title of titles.children()) if (Number(title.attr('font-size')) / fitted.k < MIN_TEXT_PX) title.remove();
-  const { box } = fitted;
+  let { box } = fitted;
   if (rows && fitted.legendAt) drawLegend(g({ class: 'legend' }), rows, fitted.legendAt, fitted.k);
   // Land only where the geography is: not under the logical panel.
-  const landBox = logical.box && geoScene ? { ...box, w: Math.max(0, logical.box.x - box.x) } : box;
+  const landBox = logical.box && geoScene ? { ...fitted.box, w: Math.max(0, logical.box.x - fitted.box.x) } : fitted.box;
+  if (input.traffic) {
+    // Rate labels keep off markers, node labels, both legends and the banner; the frame is drawn over them.
+    const rates = g({ class: 'traffic-rates', fill: '#111111', stroke: '#ffffff', 'stroke-width': 2.5 * fitted.k, 'paint-order': 'stroke', 'stroke-linejoin': 'round' });
+    const framed = drawTrafficFrame(g({ class: 'traffic-frame' }), box, fitted.k, input.traffic, fixed !== null);
+    const taken = [...scene.markers, ...fitted.placed.map((p) => p.box), framed.panel];
+    if (rows && fitted.legendAt) {
+      const { w, h } = legendSize(rows, fitted.k);
+      taken.push({ x0: fitted.legendAt.x, y0: fitted.legendAt.y, x1: fitted.legendAt.x + w, y1: fitted.legendAt.y + h });
+    }
+    if (input.traffic.banner) taken.push({ x0: box.x, y0: framed.box.y, x1: box.x + box.w, y1: framed.box.y + 26 * fitted.k });
+    drawRateLabels(rates, scene.rates ?? [], taken, fitted.k);
+    box = framed.box;
+  }
 
   if (!transparent) setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: bg });
   else bgRect.remove();
@@ -182,6 +199,7 @@ function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null
     lines: parts.flatMap((p) => p.lines),
     textPx: Math.min(Infinity, ...parts.map((p) => p.textPx)),
     hiddenPx: Math.max(0, ...parts.map((p) => p.hiddenPx)),
+    rates: parts.flatMap((p) => p.rates ?? []),
   };
 }
 
@@ -221,7 +239,8 @@ function layerLogical(layer: MapLayer, t: Topology): boolean {
  * the configuration plus the topologies resolveMapLayers returned. Hidden
  * layers (`visible: false`) are left out.
  */
-export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Array<Topology | null>, size: PictureSize = {}): string {
+export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Array<Topology | null>, size: PictureSize = {},
+  traffic?: { layers: ReadonlyMap<number, LayerTraffic>; frame: TrafficFrame }): string {
   const cfg: MapConfiguration = map.configuration ?? { layers: [] };
   const layers = (cfg.layers ?? []).flatMap((layer, i) => {
     const t = topologies ? topologies[i] : normalizeTopology(layer.mapjson, layer.name ?? '');
@@ -232,6 +251,7 @@ export function renderMapSvg(map: { name?: string; configuration?: MapConfigurat
       edgeWidth: Math.min(Math.max(Number(layer.edgeWidth ?? 2) || 2, 0.5), 20),
       logical: layerLogical(layer, t),
       edgeColors: typeof layer.edgeColorBy === 'string' && layer.edgeColorBy ? edgeColoring(t, layer.edgeColorBy) : undefined,
+      traffic: traffic?.layers.get(i),
     };
     return [{ topology: t, style }];
   });
@@ -242,5 +262,6 @@ export function renderMapSvg(map: { name?: string; configuration?: MapConfigurat
     showLegend: cfg.showLegend === true,
     viewport: cfg.viewport,
     size,
+    traffic: traffic?.frame,
   });
 }

@@ -32,6 +32,8 @@ import { EDITOR_OPERATIONS } from './query.ts';
 import { TEMPLATE_ROUTES } from './templates.ts';
 import { USERDATA_OPERATIONS } from './userdata.ts';
 import { USER_OPERATIONS } from './users.ts';
+import { TRAFFIC_OPERATIONS, type TrafficOutput } from './traffic.ts';
+import type { LiveTraffic } from '../traffic/live.ts';
 
 /** What the handlers are built from, once per app. */
 export interface RouteDeps {
@@ -55,6 +57,11 @@ export interface RouteDeps {
   offload: (job: Job, c: Context) => Promise<string | Uint8Array>;
   /** Every operation, for the OpenAPI document and the route list. */
   operations: readonly AnyOperation[];
+  /** Live traffic: the metrics sources and their reads (traffic/live.ts), and bound maps' pictures and rows (routes/traffic.ts). */
+  traffic: LiveTraffic;
+  trafficOutput: TrafficOutput;
+  /** The clock (pinned by tests): `?at=` may not be in the future. */
+  now: () => Date;
 }
 
 /** The versioned resources, in the document's order. */
@@ -70,6 +77,8 @@ export const OPERATIONS: readonly Operation<RouteDeps>[] = [
   ...RESOURCE_ROUTES.flatMap(historyOperations),
   // Output: datasets, the change picture, maps, public maps
   ...OUTPUT_OPERATIONS,
+  // Live traffic: the metrics sources (bound maps' pictures and rows are outputs)
+  ...TRAFFIC_OPERATIONS,
   // Datasources and the dataset editor (with its query preview)
   DATASOURCE_LIST,
   ...EDITOR_OPERATIONS,

@@ -18,6 +18,7 @@ import { mergePatch } from '../http/merge-patch.ts';
 import { actingUser, ifMatch, sendSerialized, sendWritten } from '../http/versioned.ts';
 import type { RouteDeps } from './index.ts';
 import { resourceRoutes, type ResourcePaths } from './resource-routes.ts';
+import { checkTrafficBindings } from './traffic-check.ts';
 
 const route = declarer<RouteDeps>();
 
@@ -82,6 +83,7 @@ export const MAP_ROUTES = resourceRoutes<MapRevision>({
   },
   warnings: (revision) => unknownKeyWarnings(revision.configuration),
   updateWarnings: droppedWarnings,
+  check: (revision, deps) => checkTrafficBindings(revision, deps),
   more: (paths) => [
     patching(paths),
     publishing(paths, '/api/v1/map/id/{mapId}/publish/', 'publish', 'Publish a map (new version with public: true)'),

@@ -25,6 +25,9 @@ import { diffPair, diffParams } from './history.ts';
 import type { RouteDeps } from './index.ts';
 import { DATASET_ROUTES } from './datasets.ts';
 import { MAP_ROUTES } from './maps.ts';
+import { layerTopologies } from '../output/layers.ts';
+import type { MapRevision } from '../schema/map.ts';
+import { parseTrafficQuery, rowsAnswer, TRAFFIC_PARAMS, TRAFFIC_PICTURE, TRAFFIC_QUERY, TRAFFIC_ROWS, versionAt, type Resolved, type TrafficAsked } from './traffic.ts';
 
 const route = declarer<RouteDeps>();
 
@@ -111,10 +114,27 @@ const privateMap: Finder = ({ maps }) => (c, version) => {
   const id = pathId(c, 'mapId', 'map');
   return version === 'latest' ? maps.get(id) : maps.at(id, version);
 };
-const publicMap: Finder = ({ maps }) => (c, version) => {
+const publicId = (c: Context) => {
   const id = c.req.param('mapId') ?? '';
   if (!ID_PATTERN.test(id)) throw notFound('no public map with that ID');
-  return maps.getPublic(id, version);
+  return id;
+};
+const publicMap: Finder = ({ maps }) => (c, version) => maps.getPublic(publicId(c), version);
+
+/** `?at=`: the version current then (routes/traffic.ts versionAt), else the version asked; `scope` is the Cache-Control of a traffic answer. */
+interface Access { find: Finder; at: (deps: RouteDeps) => (c: Context, at: number) => Promise<StoredVersion>; scope: 'private' | 'public' }
+const privateAccess: Access = { find: privateMap, at: ({ maps }) => (c, at) => versionAt(maps.collection, pathId(c, 'mapId', 'map'), at, false), scope: 'private' };
+// Public now, then among the versions stored public.
+const publicAccess: Access = { find: publicMap, scope: 'public',
+  at: ({ maps }) => (c, at) => { const id = publicId(c); maps.getPublic(id); return versionAt(maps.collection, id, at, true); } };
+const chosen = (a: Access, deps: RouteDeps) => {
+  const get = a.find(deps), at = a.at(deps);
+  return (c: Context, version: VersionAsked, asked: TrafficAsked) => (asked.at === undefined ? get(c, version) : at(c, asked.at));
+};
+/** A bound map's layers as the traffic routes draw them: the stored version and its layers' topologies. */
+const resolved = (deps: RouteDeps, version: StoredVersion) => async (): Promise<Resolved> => {
+  const { topologies } = await layerTopologies(version as unknown as MapRevision, outputLoaders(deps, new Dependencies()));
+  return { stored: version as Resolved['stored'], topologies };
 };
 
 /** `answer` for the version found, at once when it was found at once. */
@@ -135,13 +155,25 @@ const wholeMap = (find: Finder) => (deps: RouteDeps): Handler => {
   return (c) => withVersion(get(c, parseOutputQuery(c).version), (version) =>
     deps.send.json(c, mapOutputKey(version, 'map'), (read) => wholeMapOutput(version, outputLoaders(deps, read), deps.baseUrl)));
 };
-const mapPictureOf = (find: Finder, format: PictureFormat) => (deps: RouteDeps): Handler => {
-  const get = find(deps);
+const mapPictureOf = (access: Access, format: PictureFormat) => (deps: RouteDeps): Handler => {
+  const find = chosen(access, deps);
   return (c) => {
-    const query = parseOutputQuery(c, ['width', 'height']);
+    const query = parseOutputQuery(c, ['width', 'height', ...TRAFFIC_PARAMS]);
     const pictureSize = parsePictureSize(query.get);
-    return withVersion(get(c, query.version), (version) =>
-      deps.send.picture(c, format, mapOutputKey(version, sizeKey(pictureSize)), (read) => mapPicture(version, outputLoaders(deps, read), pictureSize)));
+    const asked = query.get('at') || query.get('range') || query.get('stat') ? parseTrafficQuery(query.get, deps.now().getTime()) : {};
+    // A map bound to traffic is drawn with it, kept per step bucket (routes/traffic.ts); any other through the output cache.
+    return withVersion(find(c, query.version, asked), (version) => (deps.trafficOutput.isBound(version)
+      ? deps.trafficOutput.picture(c, format, version, pictureSize, sizeKey(pictureSize), asked, resolved(deps, version), access.scope)
+      : deps.send.picture(c, format, mapOutputKey(version, sizeKey(pictureSize)), (read) => mapPicture(version, outputLoaders(deps, read), pictureSize))));
+  };
+};
+/** `…/traffic/`: a bound map's traffic as rows (docs/traffic.md: Rows). */
+const trafficRows = (access: Access) => (deps: RouteDeps): Handler => {
+  const find = chosen(access, deps);
+  return (c) => {
+    const query = parseOutputQuery(c, TRAFFIC_PARAMS);
+    const asked = parseTrafficQuery(query.get, deps.now().getTime());
+    return withVersion(find(c, query.version, asked), (version) => deps.trafficOutput.rows(c, version, asked, resolved(deps, version), access.scope));
   };
 };
 
@@ -198,10 +230,12 @@ export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
     handle: mapConfiguration(privateMap) }),
   route({ method: 'get', path: '/api/v1/output/map/{mapId}/json/', tag: 'output', summary: 'The whole map with its layers resolved', scope: 'write', pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('the map object (ID, name, version, configuration with each layer\'s mapjson, overrides)')) },
     handle: wholeMap(privateMap) }),
-  route({ method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: svg },
-    handle: mapPictureOf(privateMap, 'svg') }),
-  route({ method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: png, 422: pngTooLarge },
-    handle: mapPictureOf(privateMap, 'png') }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/svg/', tag: 'output', summary: 'Map as SVG', description: TRAFFIC_PICTURE, scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize, ...TRAFFIC_QUERY], effects: ['versions', 'layers', 'pool'], answers: { 200: svg },
+    handle: mapPictureOf(privateAccess, 'svg') }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/png/', tag: 'output', summary: 'Map as PNG (its SVG rasterized)', description: TRAFFIC_PICTURE, scope: 'write', pathParams: mapId, query: [oneVersion, ...pictureSize, ...TRAFFIC_QUERY], effects: ['versions', 'layers', 'pool'], answers: { 200: png, 422: pngTooLarge },
+    handle: mapPictureOf(privateAccess, 'png') }),
+  route({ method: 'get', path: '/api/v1/output/map/{mapId}/traffic/', tag: 'output', summary: 'Live traffic of a map\'s bound circuits, as rows', description: TRAFFIC_ROWS, scope: 'read', pathParams: mapId, query: [oneVersion, ...TRAFFIC_QUERY], effects: ['versions', 'layers'], answers: { 200: rowsAnswer },
+    handle: trafficRows(privateAccess) }),
   route({ method: 'get', path: '/api/v1/output/map/{mapId}/diff/svg/', tag: 'output', summary: 'Picture of the change between two versions of a map', description: 'Its geographic layers as one network: circuits added in green, removed dashed red, changed in amber, unchanged grey; layers added or removed named in the legend. Default: the latest version against the one before it.', scope: 'read', pathParams: mapId, query: [...diffParams, ...pictureSize], effects: ['versions', 'layers', 'render'], answers: { 200: svg },
     handle: mapChangePicture('svg') }),
   route({ method: 'get', path: '/api/v1/output/map/{mapId}/diff/png/', tag: 'output', summary: 'Picture of the change between two versions of a map, as PNG', description: 'The picture of `…/diff/svg/` with the same parameters, rasterized.', scope: 'read', pathParams: mapId, query: [...diffParams, ...pictureSize], effects: ['versions', 'layers', 'render'], answers: { 200: png, 422: pngTooLarge },
@@ -216,8 +250,10 @@ export const OUTPUT_OPERATIONS: Operation<RouteDeps>[] = [
     handle: withoutFileNames(mapConfiguration(publicMap)) }),
   route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/json/', tag: 'public', summary: 'The whole public map with its layers resolved', scope: null, pathParams: mapId, query: [oneVersion], effects: ['versions', 'layers'], answers: { 200: rendered(json('as the authenticated json/ output, for public maps only')) },
     handle: withoutFileNames(wholeMap(publicMap)) }),
-  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: svg },
-    handle: withoutFileNames(mapPictureOf(publicMap, 'svg')) }),
-  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize], effects: ['versions', 'layers', 'pool'], answers: { 200: png, 422: pngTooLarge },
-    handle: withoutFileNames(mapPictureOf(publicMap, 'png')) }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/svg/', tag: 'public', summary: 'Public map as SVG', description: TRAFFIC_PICTURE, scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize, ...TRAFFIC_QUERY], effects: ['versions', 'layers', 'pool'], answers: { 200: svg },
+    handle: withoutFileNames(mapPictureOf(publicAccess, 'svg')) }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/png/', tag: 'public', summary: 'Public map as PNG (its SVG rasterized)', description: TRAFFIC_PICTURE, scope: null, pathParams: mapId, query: [oneVersion, ...pictureSize, ...TRAFFIC_QUERY], effects: ['versions', 'layers', 'pool'], answers: { 200: png, 422: pngTooLarge },
+    handle: withoutFileNames(mapPictureOf(publicAccess, 'png')) }),
+  route({ method: 'get', path: '/api/v1/public/output/map/{mapId}/traffic/', tag: 'public', summary: 'Live traffic of a public map\'s bound circuits, as rows', description: TRAFFIC_ROWS, scope: null, pathParams: mapId, query: [oneVersion, ...TRAFFIC_QUERY], effects: ['versions', 'layers'], answers: { 200: rowsAnswer },
+    handle: withoutFileNames(trafficRows(publicAccess)) }),
 ];

@@ -60,6 +60,8 @@ export interface ResourceRoutesDeclaration<R> {
   updateWarnings?: (revision: R, replaced: StoredVersion) => string[];
   /** The resource's own operations, declared with their handlers. */
   more?: (paths: ResourcePaths) => Operation<RouteDeps>[];
+  /** Checks of a create or update body that need more than its schema (a map's traffic bindings against its datasets): throws to refuse it. */
+  check?: (revision: R, deps: RouteDeps) => Promise<void>;
   /** History rules: maps that still use a resource make its deletion 409; content adjustments of restore and revert. */
   history?: {
     usedBy?: 'dataset' | 'template';
@@ -155,6 +157,7 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
         const resource = declared.resource(deps);
         return async (c, input) => {
           const revision = await input.body();
+          await declared.check?.(revision, deps);
           const stored = await resource.create(actingUser(c), revision);
           return sendWritten(c, resource.serialized(stored), 201, warnings(revision),
             { Location: `${deps.baseUrl}/api/v1/${segment}/id/${String(stored[descriptor.idField])}/` });
@@ -171,6 +174,7 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
           const id = paths.id(c);
           const previous = resource.get(id); // an unknown resource: 404 before reading the body
           const revision = await input.body();
+          await declared.check?.(revision, deps);
           const stored = await resource.update(id, actingUser(c), revision, ifMatch(c));
           // Compared with the version it replaced, when that is the one seen before (no other write came between).
           const replaced = stored.version === previous.version + 1 ? previous : undefined;

@@ -27,6 +27,7 @@
 import * as v from 'valibot';
 import { belongIn, revisionSchema } from './revision.ts';
 import { ID_PATTERN, NameSchema } from './common.ts';
+import { TrafficBindingSchema } from './traffic.ts';
 
 /** Colours reach SVG attributes, so only plain CSS colour forms are accepted. */
 export const COLOR_PATTERN =
@@ -83,6 +84,8 @@ const LayerSchema = v.looseObject({
   dstField: Str(),
   legend: Bool,
   nodeHighlight: Str(),
+  /** Live traffic of the layer's circuits (docs/traffic.md: Binding). */
+  traffic: v.optional(v.nullable(TrafficBindingSchema)),
 });
 
 const ConfigurationSchema = v.looseObject({
@@ -99,6 +102,13 @@ const ConfigurationSchema = v.looseObject({
   enableNodeAnimation: Bool,
   enableEdgeAnimation: Bool,
   zIndexBase: v.optional(v.nullable(v.pipe(v.number('expected an integer'), v.integer('expected an integer')))),
+  /** Utilisation colours of live traffic (docs/traffic.md: Colours): bands in ascending order, or a named scale. */
+  trafficScale: v.optional(v.nullable(v.union([
+    v.picklist(['weathermap', 'colorblind'], 'expected "weathermap", "colorblind" or a list of {upTo, color}'),
+    v.pipe(v.array(v.strictObject({ upTo: Num(0, 10_000), color: ColorSchema }), 'expected a list of {upTo, color}'),
+      v.minLength(1, 'expected at least one band'), v.maxLength(20, 'at most 20 bands'),
+      v.check((bands) => bands.every((b, i) => i === 0 || b.upTo > bands[i - 1].upTo), 'expected bands in ascending order of upTo')),
+  ], 'expected "weathermap", "colorblind" or a list of {upTo, color}'))),
   layers: v.optional(v.pipe(v.array(LayerSchema, 'expected a list of layers'), v.maxLength(MAX_LAYERS, `at most ${MAX_LAYERS} layers`)), []),
 });
 

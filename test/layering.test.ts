@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['schema/'],
   ['datasources/'],
   ['render/'],
-  ['history/', 'pool/'],
+  ['history/', 'pool/', 'traffic/'],
   ['resources/', 'auth/'],
   ['http/'],
   ['output/'],

@@ -52,7 +52,7 @@ describe('seed-demo', () => {
     const mapId = /^map (\w{7}) published/m.exec(out)?.[1];
     assert.ok(mapId, out);
     const after = Object.keys(await content());
-    // Results are named by the hash of their content: the same records seeded again are the same file.
+    // Results are named by the hash of their content: the same records come back under the same name.
     assert.deepEqual(after.filter((f) => before.includes(f) && !f.startsWith('results/')), [], 'every old document is gone');
     assert.deepEqual(after.filter((f) => f.startsWith('maps/')), [`maps/${mapId}/v1.json`, `maps/${mapId}/v2.json`], 'created, then published');
     assert.equal(resources(after, 'datasets').length, 3);

@@ -35,11 +35,13 @@ const leafNames = (topology: { nodes: { name: string; children?: unknown }[] }) 
 
 function assertReadable(svg: string, names: string[], what: string) {
   const p = pictureBoxes(svg);
-  assert.deepEqual(overlapsBetween(p.labels), [], `${what}: label-label`);
-  assert.deepEqual(overlapsBetween(p.labels, p.nodes), [], `${what}: label-node`);
+  // Node labels and the rate labels of live traffic alike.
+  const labels = [...p.labels, ...p.rates];
+  assert.deepEqual(overlapsBetween(labels), [], `${what}: label-label`);
+  assert.deepEqual(overlapsBetween(labels, p.nodes), [], `${what}: label-node`);
   assert.deepEqual(overlapsBetween(p.nodes), [], `${what}: node-node`);
-  assert.deepEqual([...overlapsBetween(p.groups, [...p.nodes, ...p.labels]), ...overlapsBetween(p.groups)], [], `${what}: faint group markers`);
-  if (p.legend) assert.deepEqual(overlapsBetween([...p.labels, ...p.nodes, ...p.groups], [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend, node-legend`);
+  assert.deepEqual([...overlapsBetween(p.groups, [...p.nodes, ...labels]), ...overlapsBetween(p.groups)], [], `${what}: faint group markers`);
+  if (p.legend) assert.deepEqual(overlapsBetween([...labels, ...p.nodes, ...p.groups], [{ name: 'legend', box: p.legend }]), [], `${what}: label-legend, node-legend`);
   assert.deepEqual(templateTextProblems(p, 8), [], `${what}: template text`);
   assert.deepEqual([...p.titles].sort(), [...names].sort(), `${what}: every node titled with its full name`);
   assert.deepEqual(activeContent(svg), [], what);

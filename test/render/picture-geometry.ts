@@ -21,7 +21,7 @@ export interface Labeled { name: string; box: Rect }
 export interface TemplateText extends Labeled { px: number; owner: string; ownerBox: Rect | null }
 
 /** Classes of groups whose text the picture itself writes (checked as labels, legend and titles). */
-const OWN_TEXT = new Set(['labels', 'legend', 'cluster-titles']);
+const OWN_TEXT = new Set(['labels', 'legend', 'cluster-titles', 'traffic-rates', 'traffic-frame']);
 const translateOf = (el: El) => /translate\((-?[\d.]+),(-?[\d.]+)\)/.exec(el.getAttribute('transform') ?? '');
 const titleOf = (el: El) => { const first = kids(el)[0]; return first?.localName === 'title' ? first.textContent ?? '' : null; };
 
@@ -38,6 +38,14 @@ export function pictureBoxes(svg: string) {
     for (const t of Array.from(g.getElementsByTagName('text'))) {
       const x = num(t, 'x'), y = num(t, 'y'), text = t.textContent ?? '';
       labels.push({ name: text, box: { x0: x, y0: y - 0.62 * f, x1: x + textWidth(text, f), y1: y + 0.62 * f } });
+    }
+  }
+  // The rate labels of live traffic, centred on their half-edge: the readability checks count them as labels.
+  const rates: Labeled[] = [];
+  for (const g of byClass(doc, 'traffic-rates')) {
+    for (const t of Array.from(g.getElementsByTagName('text'))) {
+      const f = num(t, 'font-size'), x = num(t, 'x'), y = num(t, 'y'), text = t.textContent ?? '', w = textWidth(text, f);
+      rates.push({ name: `rate ${text}`, box: { x0: x - w / 2, y0: y - 0.62 * f, x1: x + w / 2, y1: y + 0.62 * f } });
     }
   }
   // Leaf nodes (class "nodes") and faint group markers (class "group-nodes"): each a group at its translate, its <title> first.
@@ -94,7 +102,7 @@ export function pictureBoxes(svg: string) {
   const leaders = byClass(doc, 'leaders').flatMap((g) => Array.from(g.getElementsByTagName('line')))
     .map((l) => [num(l, 'x1'), num(l, 'y1'), num(l, 'x2'), num(l, 'y2')] as const);
   const viewBox = String(root.getAttribute('viewBox')).split(' ').map(Number);
-  return { doc, root, labels, nodes, titles, legend, leaders, viewBox, texts, groups, clusterTitles };
+  return { doc, root, labels, rates, nodes, titles, legend, leaders, viewBox, texts, groups, clusterTitles };
 }
 
 const meets = (a: Rect, b: Rect) => a.x0 < b.x1 - 0.01 && b.x0 < a.x1 - 0.01 && a.y0 < b.y1 - 0.01 && b.y0 < a.y1 - 0.01;

@@ -259,7 +259,7 @@ describe('demo map in headless Chromium', { skip: skipWithout('Chromium', exists
           return { name: g.children[0].textContent, x0: x + b.x, y0: y + b.y, x1: x + b.x + b.width, y1: y + b.y + b.height };
         });
         // Text a template draws (the routers' site captions), in its node's frame.
-        const texts = [...document.querySelectorAll('text')].filter((t) => !t.closest('g.labels, g.legend, g.cluster-titles')).map((t) => {
+        const texts = [...document.querySelectorAll('text')].filter((t) => !t.closest('g.labels, g.legend, g.cluster-titles, g.traffic-rates, g.traffic-frame')).map((t) => {
           const node = t.closest('g[transform]')!;
           const [x, y] = /translate\(([-\d.]+),([-\d.]+)\)/.exec(node.getAttribute('transform')!)!.slice(1).map(Number);
           const b = (t as SVGGraphicsElement).getBBox();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeDemoApp, type TestApp } from '../helpers/app.ts';
 
-const DEMO_MAP = 'uLEsNLU';
+const DEMO_MAP = 'znfjfuT';
 
 /** Samples of the text format by `name{labels}` as written (labels in the order the registry writes them). */
 async function scrape(t: TestApp, token?: string): Promise<Map<string, number>> {

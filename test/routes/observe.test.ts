@@ -78,8 +78,8 @@ describe('the request log, as JSON lines', () => {
 
   it('never logs a token, a password or the contents of a sheet', async () => {
     // A dataset update runs its query over the sheet: its rows pass through the service.
-    const dataset = await (await t.request('/api/v1/dataset/id/v1Fu2vW/', { token })).json() as { name: string; query: unknown; results: Entry[] };
-    const put = await t.request('/api/v1/dataset/id/v1Fu2vW/', { method: 'PUT', token, json: { name: dataset.name, query: dataset.query } });
+    const dataset = await (await t.request('/api/v1/dataset/id/A1PiupU/', { token })).json() as { name: string; query: unknown; results: Entry[] };
+    const put = await t.request('/api/v1/dataset/id/A1PiupU/', { method: 'PUT', token, json: { name: dataset.name, query: dataset.query } });
     assert.equal(put.status, 200);
     const all = lines.join('');
     const cells = dataset.results.slice(0, 20).flatMap((r) => [r.name, r.source, r.destination]).filter((v): v is string => typeof v === 'string' && v.length > 3);

@@ -260,7 +260,7 @@ const particular = (): Array<[string, string, () => Promise<Response>, number]> 
     ['get /api/v1/output/dataset/{datasetId}/{layout}/{datatype}/', what, get(`/api/v1/output/dataset/${id}/geographic/${datatype}/`), status],
   ];
   const mapOutputs = (id: string, status: number, what: string): Array<[string, string, () => Promise<Response>, number]> =>
-    ['', 'json/', 'svg/', 'png/'].flatMap((tail): Array<[string, string, () => Promise<Response>, number]> => [
+    ['', 'json/', 'svg/', 'png/', 'traffic/'].flatMap((tail): Array<[string, string, () => Promise<Response>, number]> => [
       [`get /api/v1/output/map/{mapId}/${tail}`, what, get(`/api/v1/output/map/${id}/${tail}`), status],
       [`get /api/v1/public/output/map/{mapId}/${tail}`, what, get(`/api/v1/public/output/map/${id}/${tail}`, undefined), status],
     ]).concat(['svg/', 'png/'].map((tail): [string, string, () => Promise<Response>, number] =>

@@ -28,7 +28,7 @@ describe('/api/v1/userdata/', () => {
     const created = await call('POST', t.read, EDITOR_DEFAULT);
     assert.equal(created.status, 201);
     assert.deepEqual(await body(created), { username: 'admin', ...EDITOR_DEFAULT });
-    const next = { favorites: { maps: ['eLrN9CJ'], datasets: [], templates: ['OCo4kGx'] }, lastEdited: { maps: ['eLrN9CJ'], datasets: [], templates: [] } };
+    const next = { favorites: { maps: ['znfjfuT'], datasets: [], templates: ['SOYERgm'] }, lastEdited: { maps: ['znfjfuT'], datasets: [], templates: [] } };
     const put = await call('PUT', t.read, next);
     assert.equal(put.status, 200);
     assert.deepEqual(await body(await call('GET', t.read)), { username: 'admin', ...next });

@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.ts';
 import { ADMIN_PASSWORD, makeDemoApp, type TestApp } from '../helpers/app.ts';
 
-const DEMO_MAP = 'uLEsNLU';
+const DEMO_MAP = 'znfjfuT';
 
 const skip = chromiumMissing();
 
@@ -159,7 +159,7 @@ describe('the home page in Chromium', { skip }, () => {
   it('fetches the picture of a map with live layers again by itself', async () => {
     const token = await t.token();
     const res = await t.request('/api/v1/map/', { method: 'POST', token, json: {
-      name: 'Live test map', configuration: { layers: [{ name: 'Live', datasetId: 'v1Fu2vW', datatype: 'dynamic' }] },
+      name: 'Live test map', configuration: { layers: [{ name: 'Live', datasetId: 'A1PiupU', datatype: 'dynamic' }] },
     } });
     assert.equal(res.status, 201);
     const { mapId } = await res.json() as { mapId: string };
@@ -167,7 +167,7 @@ describe('the home page in Chromium', { skip }, () => {
     const live = page.locator(`map-picture[src^="/api/v1/output/map/${mapId}/svg/"]`);
     await live.waitFor();
     assert.equal(await live.getAttribute('refresh'), '60', 'a minute without a traffic source to give its step');
-    assert.equal(await page.locator('map-picture[src*="uLEsNLU"]').getAttribute('refresh'), null, 'a snapshot map is drawn once');
+    assert.equal(await page.locator('map-picture[src*="znfjfuT"]').getAttribute('refresh'), null, 'a snapshot map is drawn once');
   });
 
   it('has no horizontal scroll at a phone\'s width', async () => {
@@ -215,7 +215,7 @@ describe('the home page in Chromium', { skip }, () => {
       await p.keyboard.type(ADMIN_PASSWORD);
       await p.keyboard.press('Enter');
       await p.locator('#account').getByText('Signed in as admin').waitFor();
-      await tabTo(() => document.activeElement?.getAttribute('href') === '#/map/uLEsNLU');
+      await tabTo(() => document.activeElement?.getAttribute('href') === '#/map/znfjfuT');
       await p.keyboard.press('Enter');
       await p.getByRole('button', { name: 'Versions', exact: true }).waitFor();
       await tabTo(() => document.activeElement?.textContent === 'Versions');
