@@ -112,7 +112,8 @@ describe('SIGKILL while 500 writes are in flight, 10 times in a row', () => {
       });
       checkedBefore = acked.length;
       // ...and every acknowledged write of every round through one list of all versions with all fields.
-      const listed = (await (await send('GET', `/api/v1/maps/?version=all&fields=${MAP_FIELDS.join(',')}`)).json()) as Version[];
+      // (Lists of versions are paged, 100 by default: the whole list asked for.)
+      const listed = (await (await send('GET', `/api/v1/maps/?version=all&limit=100000&fields=${MAP_FIELDS.join(',')}`)).json()) as Version[];
       const byId = new Map(listed.map((v) => [`${v.mapId} ${v.version}`, v]));
       for (const ack of acked) {
         const found = byId.get(`${ack.mapId} ${ack.version}`);
