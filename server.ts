@@ -15,7 +15,6 @@ import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createResources } from './resources/index.ts';
 import { createUserData } from './resources/userdata.ts';
-import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
 import { bodySizeLimit, markRequestTimedOut } from './http/body.ts';
 import { withCors } from './http/cors.ts';
 import { errorHandler, notFoundHandler } from './http/on-error.ts';
@@ -51,9 +50,7 @@ export async function createApp(deps: AppDeps) {
   const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost });
 
   const app = new Hono<AppEnv>({ strict: false });
-  // The router's own fetch, before CORS wraps it below: a request run again after a 404 gets its CORS headers once, from the outer call.
-  const routed = app.fetch;
-  app.onError(lookupBeforeNotFound(store, (request, env) => routed(request, env), errorHandler(log)));
+  app.onError(errorHandler(log));
   app.notFound(notFoundHandler);
   // The built-in OpenID provider parses its own request bodies: it goes before the body limit.
   if (auth.oidc?.routes) app.route('/', auth.oidc.routes);
@@ -73,7 +70,7 @@ export async function createApp(deps: AppDeps) {
   const routeDeps = {
     settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, operations: OPERATIONS,
   };
-  registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined });
+  registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined, peers: store });
   // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.
   app.fetch = withCors(settings, app.fetch, (req, env) => app.getPath(req, { env }));
   return app;
