@@ -19,7 +19,6 @@ import { outputObserver, timedWrites } from './metrics/observers.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createResources } from './resources/index.ts';
 import { createUserData } from './resources/userdata.ts';
-import { lookupBeforeNotFound } from './resources/peer-lookup.ts';
 import { bodySizeLimit, markRequestTimedOut } from './http/body.ts';
 import { withCors } from './http/cors.ts';
 import { observeRequests } from './http/observe.ts';
@@ -72,9 +71,7 @@ export async function createApp(deps: AppDeps) {
   const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost, onLoginRefused });
 
   const app = new Hono<AppEnv>({ strict: false });
-  // The router's own fetch, before CORS wraps it below: a request run again after a 404 gets its CORS headers once, from the outer call.
-  const routed = app.fetch;
-  app.onError(lookupBeforeNotFound(store, (request, env) => routed(request, env), errorHandler(log)));
+  app.onError(errorHandler(log));
   app.notFound(notFoundHandler);
   // The built-in OpenID provider parses its own request bodies: it goes before the body limit.
   if (auth.oidc?.routes) app.route('/', auth.oidc.routes);
@@ -101,7 +98,7 @@ export async function createApp(deps: AppDeps) {
     settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, metrics, operations: OPERATIONS, offload,
     traffic, trafficOutput: trafficPictures, now,
   };
-  registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined });
+  registerOperations(app, OPERATIONS, routeDeps, { guard: auth.guard, basic: auth.accounts !== undefined, peers: store });
   // CORS around the router, not as a middleware: routes/cors.ts says why. app.request goes through it too.
   app.fetch = withCors(settings, app.fetch, (req, env) => app.getPath(req, { env }));
   // The request log and HTTP metrics around everything, CORS answers included.

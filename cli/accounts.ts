@@ -32,6 +32,8 @@ export interface CliIO {
   err: (line: string) => void;
   /** Asks for a password (twice on a terminal); standard input's first line otherwise. */
   readPassword: (prompt: string) => Promise<string>;
+  /** scrypt's log2 N for the passwords set (tests pass a lower one; the service's by default). */
+  passwordCost?: number;
 }
 
 class UsageError extends Error {}
@@ -149,7 +151,7 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
   }
   try {
     const scopes = settings.auth.scopes as Record<ScopeKind, string>;
-    const users = new UserDirectory(store, () => new Date());
+    const users = new UserDirectory(store, () => new Date(), io.passwordCost);
     const accounts = new Accounts(users, scopes);
     if (settings.auth.backend === 'oidc' && settings.auth.oidc.issuer !== 'builtin') {
       io.err(`note: accounts come from the external issuer ${settings.auth.oidc.issuer}; local accounts are not used for logins`);

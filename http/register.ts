@@ -6,6 +6,7 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv, ScopeKind } from '../auth/types.ts';
 import { readBody } from './body.ts';
+import { lookupUnknownIds, type Peers } from './peer-lookup.ts';
 import { routerPath, type Handler, type Operation } from './operation.ts';
 
 type Route = (c: Context<AppEnv>) => Response | Promise<Response>;
@@ -15,6 +16,8 @@ export interface Registration {
   guard?: (scope: ScopeKind, route: Route) => Route;
   /** Whether the basic backend's own operations (`basicOnly`) exist here: without local accounts their paths are 404. */
   basic?: boolean;
+  /** With replicas: the store, asked about an ID of a path memory has not heard of before the route runs (peer-lookup.ts). */
+  peers?: Peers;
 }
 
 // Shared by every request of an operation without a body: nothing allocated per request on the fast path.
@@ -27,9 +30,9 @@ export function registerOperations<D>(app: Hono<AppEnv>, operations: readonly Op
     if (!op.handle) throw new Error(`${op.method.toUpperCase()} ${op.path}: declared without a handler`);
     const handler: Handler = op.handle(deps);
     const declared = op.body;
-    const route: Route = declared
+    const route: Route = lookupUnknownIds(op.path, how.peers, declared
       ? (c) => handler(c, { body: () => readBody(c, declared.schema, { form: declared.form }) })
-      : (c) => handler(c, NO_INPUT);
+      : (c) => handler(c, NO_INPUT));
     const { guard } = how;
     if (op.scope === null) app.on(op.method.toUpperCase(), routerPath(op), route);
     else if (guard) app.on(op.method.toUpperCase(), routerPath(op), guard(op.scope, route));

@@ -3,49 +3,25 @@
 // entries and blobs are read on demand through a small cache, so memory and
 // start-up follow the latest versions, not the history. Writes to one key run
 // one after another (key-lock.ts) and change memory only once durable.
-// A shared backend (PostgreSQL, several replicas) also tells the core what
-// others wrote (Remote, from createStoreCore) and may refuse a write made on
-// a stale view (StaleWrite): the core then refreshes the key and runs the
-// caller's function again, so read-modify-write never loses an update.
-// A write whose outcome is unknown (UnsettledWrite: the connection dropped
-// after the statement was sent, so it may have been stored) leaves its key in
-// doubt: the core reads the key back from the database at once, and again
-// until the database answers, so memory never keeps missing a stored write.
+// A shared backend (PostgreSQL, several replicas) opts into the replica
+// protocol (replica.ts): it tells the core what others wrote (Remote) and its
+// writes run on a fresh view and are read back when their outcome is unknown.
 import { ServiceError } from '../errors.ts';
 import { canonicalCopy, canonicalJson } from './canonical-json.ts';
 import { DocIndex } from './doc-index.ts';
 import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertEntry, assertKey, blobKeyOf, documentName, MAX_FILE_BYTES } from './keys.ts';
 import { Lru } from './lru.ts';
-import { StaleWrite, UnsettledWrite, type Loaded, type Persistence } from './persistence.ts';
+import { StaleWrite, type Loaded, type Persistence } from './persistence.ts';
+import { directWrites, type CoreView, type Remote, type Writes } from './replica.ts';
 import {
-  BLOB_COLLECTION, DOC_COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type DocCollection, type Entry, type Json, type LogCollection, type Store, type UnreadableFile,
+  BLOB_COLLECTION, DOC_COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type Store, type UnreadableFile,
 } from './types.ts';
 
 /** Characters of older entries and blobs kept in memory after a read. */
 const CACHE_BUDGET = 64 * 1024 * 1024;
 
 type LogState = { versions: number[]; problem?: UnreadableFile };
-/** Tries of one write whose view another replica keeps making stale (each try follows a refresh). */
-const STALE_RETRIES = 50;
-/** Waits between tries of reading back a key in doubt while the database cannot be reached. */
-const SETTLE_MIN_MS = 50;
-const SETTLE_MAX_MS = 1000;
-
-/** What a shared backend tells the core about writes made elsewhere (texts as stored: canonical JSON). */
-export interface Remote {
-  /** An entry stored by another replica: added to its log's versions, and the head when it is the latest. */
-  entry(c: LogCollection, key: string, text: string): void;
-  /** Entry numbers a log holds (a replica loading everything again): added to those memory knows. */
-  versions(c: LogCollection, key: string, versions: readonly number[]): void;
-  /** A document's stored text, or undefined once removed. */
-  doc(c: DocCollection, key: string, text: string | undefined): void;
-  dropped(c: LogCollection, key: string): void;
-  blob(key: string, present: boolean): void;
-  /** The backend itself cannot be reached (shown by problems() and /healthz); undefined once it can again. */
-  outage(problem: UnreadableFile | undefined): void;
-}
-
 const unavailable = (problem: UnreadableFile) => new ServiceError('resource_unavailable',
   `${problem.collection}/${problem.key} cannot be served: data file ${problem.where} ${problem.message}; ` +
   'repair or move the file and restart the service');
@@ -57,7 +33,9 @@ export function createStore(persistence: Persistence, loaded: Loaded): Store {
   return createStoreCore(persistence, loaded).store;
 }
 
-export function createStoreCore(persistence: Persistence, loaded: Loaded): { store: Store; remote: Remote } {
+/** The store and what its backend tells it of other replicas' writes; `protocol`: how writes run (replica.ts; directly without). */
+export function createStoreCore(persistence: Persistence, loaded: Loaded,
+  protocol?: (persistence: Persistence, core: CoreView) => Writes): { store: Store; remote: Remote } {
   const docs = new DocIndex();
   const heads = new DocIndex();
   const logs = new Map<string, LogState>();
@@ -68,9 +46,9 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
   const locks = new KeyLock();
   let closed = false;
   let outage: UnreadableFile | undefined;
-  /** Keys whose last write ended in doubt (UnsettledWrite), by documentName, until read back. */
-  const doubtful = new Set<string>();
-  const settleTimers = new Set<NodeJS.Timeout>();
+  const writes = protocol ? protocol(persistence, {
+    head: (c, key) => heads.get(c, key) as Entry | undefined, knows: (c, key) => logs.has(documentName(c, key)), closed: () => closed, locks,
+  }) : directWrites;
 
   for (const [c, key, doc] of loaded.docs) docs.load(c, key, doc);
   for (const log of loaded.logs) {
@@ -121,69 +99,12 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
     const head = heads.get(c, key) as Entry | undefined;
     if (!head || head.version < entry.version) heads.set(c, key, entry);
   };
-  /**
-   * Runs one write of a shared backend's key until it is made on a fresh view:
-   * after a StaleWrite, and after `attempt` threw while a refresh finds the key
-   * changed (the caller judged a stale document or head), the key is refreshed
-   * and `attempt` runs again.
-   */
-  const freshly = async <T>(c: DocCollection | LogCollection, key: string, attempt: () => Promise<T>): Promise<T> => {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        // A backend that cannot be reached (5xx) is not refreshed: the caller hears of it at once.
-        if (!persistence.refresh || closed || tries >= STALE_RETRIES || (error instanceof ServiceError && error.status >= 500)) throw error;
-        const changed = await persistence.refresh(c, key, c === 'private' ? 0 : ((heads.get(c, key) as Entry | undefined)?.version ?? 0));
-        if (!changed && !(error instanceof StaleWrite)) throw error;
-      }
-    }
-  };
-
-  /** Reads one key back from the shared backend, in its write turn; the key is settled once that succeeds. */
-  const readBack = (c: DocCollection | LogCollection, key: string) => {
-    const name = documentName(c, key);
-    return locks.run(name, async () => {
-      const since = c === 'private' ? 0 : ((heads.get(c, key) as Entry | undefined)?.version ?? 0);
-      const changed = await persistence.refresh!(c, key, since);
-      doubtful.delete(name);
-      return changed;
-    });
-  };
-  /** After an UnsettledWrite: the key is in doubt until read back, tried again and again while the database is away. */
-  const doubt = (c: DocCollection | LogCollection, key: string) => {
-    const name = documentName(c, key);
-    if (!persistence.refresh || doubtful.has(name)) return;
-    doubtful.add(name);
-    const attempt = (delay: number) => {
-      const timer = setTimeout(() => {
-        settleTimers.delete(timer);
-        if (closed || !doubtful.has(name)) return;
-        readBack(c, key).catch(() => attempt(Math.min(Math.max(delay * 2, SETTLE_MIN_MS), SETTLE_MAX_MS)));
-      }, delay);
-      timer.unref();
-      settleTimers.add(timer);
-    };
-    attempt(0);
-  };
-  /** Runs a write of a shared backend's key; an unknown outcome puts the key in doubt. */
-  const unsettled = async <T>(c: DocCollection | LogCollection, key: string, write: () => Promise<T>): Promise<T> => {
-    try {
-      const done = await write();
-      doubtful.delete(documentName(c, key)); // stored: memory now holds the database's latest of this key
-      return done;
-    } catch (error) {
-      if (error instanceof UnsettledWrite) doubt(c, key);
-      throw error;
-    }
-  };
-
   const store: Store = {
     get: (c, key) => docs.get(c, key) as never,
     entries: (c) => docs.entries(c) as never,
     update: async (c, key, fn) => {
       assertKey(c, key, DOC_COLLECTIONS);
-      return locks.run(documentName(c, key), () => freshly(c, key, async () => {
+      return locks.run(documentName(c, key), () => writes.fresh(c, key, async () => {
         ensureOpen();
         const current = docs.get(c, key) as never;
         const next = await fn(current);
@@ -194,7 +115,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
         // feeds it in through `remote`): fn judged a stale document, so it runs again on the new one.
         // Checked just before the write, whose compare-and-set takes the revision memory holds now.
         if (docs.get(c, key) !== current) throw new StaleWrite(documentName(c, key));
-        await unsettled(c, key, () => persistence.writeDoc(c, key, text, current));
+        await writes.settled(c, key, () => persistence.writeDoc(c, key, text, current));
         const stored = canonicalCopy<never>(text);
         docs.set(c, key, stored);
         return stored;
@@ -202,9 +123,9 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
     },
     delete: async (c, key) => {
       assertKey(c, key, DOC_COLLECTIONS);
-      return locks.run(documentName(c, key), () => freshly(c, key, async () => {
+      return locks.run(documentName(c, key), () => writes.fresh(c, key, async () => {
         ensureOpen();
-        await unsettled(c, key, () => persistence.removeDoc(c, key, docs.get(c, key) as Json | undefined));
+        await writes.settled(c, key, () => persistence.removeDoc(c, key, docs.get(c, key) as Json | undefined));
         docs.delete(c, key);
       }));
     },
@@ -240,7 +161,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
     append: async (c, key, fn) => {
       assertKey(c, key, LOG_COLLECTIONS);
       const name = documentName(c, key);
-      return locks.run(name, () => freshly(c, key, async () => {
+      return locks.run(name, () => writes.fresh(c, key, async () => {
         ensureOpen();
         const state = logs.get(name);
         if (state?.problem) throw unavailable(state.problem);
@@ -249,7 +170,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
         assertEntry(c, key, head, next);
         const text = canonicalJson(next);
         if (text.length > MAX_FILE_BYTES) throw tooLarge(name, text.length);
-        const writing = unsettled(c, key, () => persistence.writeEntry(c, key, next.version, text, !state));
+        const writing = writes.settled(c, key, () => persistence.writeEntry(c, key, next.version, text, !state));
         const stored = canonicalCopy<never>(text); // parsed while the write is under way
         await writing;
         addEntry(c, key, stored);
@@ -312,24 +233,14 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
       });
     },
 
-    ...(persistence.refresh && {
-      lookup: async (c: LogCollection, key: string) => {
-        const name = documentName(c, key);
-        if ((logs.has(name) && !doubtful.has(name)) || closed || !KEY_PATTERN.test(key)) return false;
-        try {
-          return await readBack(c, key);
-        } catch {
-          return false; // the database out of reach: memory answers
-        }
-      },
-    }),
+    ...(writes.lookup && { lookup: writes.lookup }),
 
     problems: () => (outage ? [...problems, outage] : problems),
     close: async () => {
       if (closed) return;
       await locks.idle();
       closed = true;
-      for (const timer of settleTimers) clearTimeout(timer);
+      writes.close();
       await persistence.close();
     },
   };
@@ -368,5 +279,3 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded): { sto
   return { store, remote };
 }
 
-/** Whether `key` names a log's entry in `c` (for adapters checking what they load). */
-;

@@ -50,7 +50,7 @@ export interface Persistence {
   /**
    * Shared backends only (several replicas over one database): brings memory's
    * view of one key up to date with what is stored, through the core's
-   * Remote (createStoreCore); resolves with whether anything changed. The
+   * Remote (replica.ts); resolves with whether anything changed. The
    * core calls it, inside the key's write turn, after a StaleWrite and when
    * the caller's function threw (it may have judged a stale latest version).
    * `since`: the latest entry number memory holds of a log (0 for none, and for documents).

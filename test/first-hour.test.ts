@@ -4,6 +4,7 @@
 // on a port in use, a SIGTERM to the `npm start` process and to the service,
 // and the answer to `Authorization: Bearer null`. Every service runs on its
 // own copy of the demo data folder, on a free port of 127.0.0.1.
+import { TEST_PASSWORD_COST } from './helpers/app.ts';
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -294,7 +295,7 @@ describe('MTS_ADMIN_PASSWORD once admin exists', () => {
   it('is ignored, the log says so and names the command that resets the password, and that command works', async () => {
     const w = await workspace();
     const store = await openFileStore(w.data, { log: () => undefined });
-    await new UserDirectory(store, () => new Date()).create({ username: 'admin', name: 'Administrator', scope: ['svc:admin'], password: 'the first password' });
+    await new UserDirectory(store, () => new Date(), TEST_PASSWORD_COST).create({ username: 'admin', name: 'Administrator', scope: ['svc:admin'], password: 'the first password' });
     await store.close();
 
     const service = shell("MTS_ADMIN_PASSWORD='a later password' npm start", w.env);

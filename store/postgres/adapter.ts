@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ServiceError } from '../../errors.ts';
 import { canonicalJson } from '../canonical-json.ts';
-import { createStoreCore, type Remote } from '../core.ts';
+import { createStoreCore } from '../core.ts';
+import { replicaWrites, type Remote } from '../replica.ts';
 import { documentName } from '../keys.ts';
 import { StaleWrite, UnsettledWrite, type Persistence } from '../persistence.ts';
 import type { DocCollection, Store } from '../types.ts';
@@ -66,7 +67,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       await running.stop();
       await pool.end();
     });
-    const core = createStoreCore(persistence, loaded);
+    const core = createStoreCore(persistence, loaded, replicaWrites);
     remote = core.remote;
     follower.from(seq);
     log(`serving ${describeUrl(url)}`);

@@ -9,7 +9,7 @@
 // after a while (prune.ts): a replica that has not seen the last change
 // pruned cannot catch up from the table and loads everything again (reload).
 import pg from 'pg';
-import type { Remote } from '../core.ts';
+import type { Remote } from '../replica.ts';
 import type { DocCollection, LogCollection } from '../types.ts';
 import { clientConfig, describeUrl, type Log } from './connection.ts';
 import { CHANNEL } from './migrations.ts';

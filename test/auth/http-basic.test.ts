@@ -11,7 +11,7 @@ import { passwordChecks } from '../../auth/passwords.ts';
 import { LoginThrottle } from '../../auth/throttle.ts';
 import { UserDirectory } from '../../auth/users.ts';
 import type { SettingsInput } from '../../config/settings.ts';
-import { ADMIN_PASSWORD, makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, makeTestApp, type TestApp, type TestAppOptions, TEST_PASSWORD_COST } from '../helpers/app.ts';
 
 const BEARER_ONLY = 'Bearer realm="map-topology-service"';
 const BOTH = 'Bearer realm="map-topology-service", Basic realm="map-topology-service", charset="UTF-8"';
@@ -321,7 +321,7 @@ describe('HTTP Basic: the cache of verified credentials', () => {
     withApp(on(), async (t) => {
       await addUser(t, 'editor', ['svc:maps:read']);
       assert.equal((await get(t, basic('editor', EDITOR_PASSWORD))).status, 200);
-      const other = new UserDirectory(t.store, () => new Date());
+      const other = new UserDirectory(t.store, () => new Date(), TEST_PASSWORD_COST);
       await other.setPassword('editor', 'changed elsewhere');
       await assertUnauthorized(await get(t, basic('editor', EDITOR_PASSWORD)), BOTH);
       await other.remove('editor');
@@ -342,7 +342,7 @@ describe('HTTP Basic: the cache of verified credentials', () => {
 
   it('keeps at most maxEntries, dropping the oldest first', () =>
     withApp({}, async (t) => {
-      const users = new UserDirectory(t.store, () => new Date());
+      const users = new UserDirectory(t.store, () => new Date(), TEST_PASSWORD_COST);
       for (let i = 0; i < 4; i++) await users.create({ username: `u${i}`, password: `password ${i}`, scope: ['svc:maps:read'] });
       const login = new PasswordLogin(users, new LoginThrottle({ maxFailures: 100, windowSeconds: 60 }));
       const cache = new HttpBasic({ users, login, cacheSeconds: 60, now: () => new Date(), clientAddress: () => '192.0.2.1', maxEntries: 3 });
@@ -361,7 +361,7 @@ describe('HTTP Basic: the cache of verified credentials', () => {
 
   it('forgets an account\'s entries when its password changes or it is deleted through the service\'s directory', () =>
     withApp({}, async (t) => {
-      const users = new UserDirectory(t.store, () => new Date());
+      const users = new UserDirectory(t.store, () => new Date(), TEST_PASSWORD_COST);
       for (const name of ['keep', 'change', 'drop']) await users.create({ username: name, password: `password ${name}`, scope: ['svc:maps:read'] });
       const login = new PasswordLogin(users, new LoginThrottle({ maxFailures: 100, windowSeconds: 60 }));
       const cache = new HttpBasic({ users, login, cacheSeconds: 60, now: () => new Date(), clientAddress: () => '192.0.2.1' });

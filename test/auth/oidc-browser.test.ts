@@ -21,7 +21,7 @@ import { parseSettings, SettingsError, type SettingsInput } from '../../config/s
 import { createMemoryLogger } from '../../log.ts';
 import { createApp } from '../../server.ts';
 import { openFileStore } from '../../store/file.ts';
-import { ADMIN_PASSWORD } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, TEST_PASSWORD_COST } from '../helpers/app.ts';
 import { Browser, CB, codeFlow, discover, login, startServer, type Running } from './oidc-helpers.ts';
 
 const READER_PASSWORD = 'reader password!';
@@ -53,7 +53,7 @@ const settingsWith = (oidc: Partial<OidcInput> = {}, server: SettingsInput['serv
 });
 
 async function addReader(srv: Running) {
-  await new UserDirectory(srv.store, () => new Date()).create({ username: 'reader', password: READER_PASSWORD, scope: ['svc:maps:read'] });
+  await new UserDirectory(srv.store, () => new Date(), TEST_PASSWORD_COST).create({ username: 'reader', password: READER_PASSWORD, scope: ['svc:maps:read'] });
 }
 
 type Seen = { url: string; method: string; status: number; allowOrigin: string | null; vary: string | null; body: string };

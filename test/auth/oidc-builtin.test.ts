@@ -14,7 +14,7 @@ import { parseSettings, SettingsError } from '../../config/settings.ts';
 import { createMemoryLogger } from '../../log.ts';
 import { createApp } from '../../server.ts';
 import { openFileStore } from '../../store/file.ts';
-import { ADMIN_PASSWORD } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, TEST_PASSWORD_COST } from '../helpers/app.ts';
 import { Browser, CB, codeFlow, login, discover, oidcSettings, startServer, type Running } from './oidc-helpers.ts';
 
 const READER_PASSWORD = 'reader password!';
@@ -23,7 +23,7 @@ const api = (srv: Running, token: string, path = '/api/v1/current_user/') =>
   fetch(`${srv.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
 
 async function addReader(srv: Running) {
-  await new UserDirectory(srv.store, () => new Date()).create({ username: 'reader', password: READER_PASSWORD, scope: ['svc:maps:read'] });
+  await new UserDirectory(srv.store, () => new Date(), TEST_PASSWORD_COST).create({ username: 'reader', password: READER_PASSWORD, scope: ['svc:maps:read'] });
 }
 
 describe('built-in provider: discovery and JWKS', () => {
@@ -181,7 +181,7 @@ describe('built-in provider: authorization code + PKCE', () => {
   });
 
   it('a password change or deletion revokes the user\'s access tokens at once', async () => {
-    const users = new UserDirectory(srv.store, () => new Date());
+    const users = new UserDirectory(srv.store, () => new Date(), TEST_PASSWORD_COST);
     await users.create({ username: 'temp', password: 'temporary password', scope: ['svc:maps:read'] });
     const first = await codeFlow({ config: editor, redirectUri: CB, scope: 'openid svc:maps:read', username: 'temp', password: 'temporary password' });
     assert.equal((await api(srv, first.tokens.access_token)).status, 200);

@@ -2,6 +2,7 @@
 // service running the built-in provider on another loopback port. Discovery,
 // JWKS (cached; a rotated key is picked up without restart), iss/aud/exp/nbf,
 // scopes from scope or scp, current_user from claims, and token attacks.
+import { TEST_PASSWORD_COST } from '../helpers/app.ts';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -29,7 +30,7 @@ describe('external issuer: tokens of another instance\'s provider', () => {
   let api: Running;
   before(async () => {
     issuer = await startServer(oidcSettings());
-    await new UserDirectory(issuer.store, () => new Date()).create({ username: 'noc.reader', name: 'NOC Reader', email: 'reader@noc.example', password: 'reader password!', scope: ['svc:maps:read'] });
+    await new UserDirectory(issuer.store, () => new Date(), TEST_PASSWORD_COST).create({ username: 'noc.reader', name: 'NOC Reader', email: 'reader@noc.example', password: 'reader password!', scope: ['svc:maps:read'] });
     api = await startServer(external(issuer));
   });
   after(async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as client from 'openid-client';
 import { runAccounts } from '../../cli/accounts.ts';
-import { ADMIN_PASSWORD, makeTestApp } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, makeTestApp, TEST_PASSWORD_COST } from '../helpers/app.ts';
 import { CB, codeFlow, discover, oidcSettings, startServer } from '../auth/oidc-helpers.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -27,7 +27,7 @@ async function cli(env: NodeJS.ProcessEnv, args: string[], passwords: string[] =
   const out: string[] = [];
   const err: string[] = [];
   const code = await runAccounts(args, {
-    env, out: (l) => out.push(l), err: (l) => err.push(l), readPassword: async () => passwords.shift() ?? '',
+    env, out: (l) => out.push(l), err: (l) => err.push(l), readPassword: async () => passwords.shift() ?? '', passwordCost: TEST_PASSWORD_COST,
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -12,6 +12,8 @@ import type { Store } from '../../store/types.ts';
 import { copyDemoData } from './demo-data.ts';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
+/** scrypt's log2 N for passwords hashed in tests (a few ms a hash; the service's 15 costs some 100 ms each here). */
+export const TEST_PASSWORD_COST = 10;
 
 export interface TestAppOptions {
   settings?: SettingsInput;
@@ -43,7 +45,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const store: Store = await openFileStore(settings.data.dir, options.storeOptions);
   const log = options.log ?? createMemoryLogger();
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
-    datasources: options.datasources, onOutputRender: options.onOutputRender, passwordCost: options.passwordCost ?? 10 });
+    datasources: options.datasources, onOutputRender: options.onOutputRender, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST });
 
   const request = async (url: string, init: RequestInit2 = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
