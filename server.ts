@@ -84,7 +84,8 @@ export async function createApp(deps: AppDeps) {
   const resources = createResources({ store: timedWrites(store, metrics), now, datasources, baseUrl: settings.server.baseUrl });
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
-  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: outputObserver(metrics), now: () => now().getTime() });
+  const observeOutput = outputObserver(metrics);
+  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: observeOutput, now: () => now().getTime() });
   // Pictures, PNGs and big diffs off the event loop, within their budgets (pool/pool.ts).
   const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
     memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue });
@@ -93,7 +94,8 @@ export async function createApp(deps: AppDeps) {
 
   // Every route, each from its declaration (routes/index.ts), through the one registrar.
   const traffic = createLiveTraffic({ sources: deps.trafficSources ?? createTrafficSources(settings), now, log });
-  const trafficPictures = trafficOutput({ live: traffic, png: { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, now });
+  const trafficPictures = trafficOutput({ live: traffic, png: { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, now,
+    draw: offload, onRender: deps.onOutputRender, observe: observeOutput });
   const routeDeps = {
     settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, metrics, operations: OPERATIONS, offload,
     traffic, trafficOutput: trafficPictures, now,

@@ -80,7 +80,7 @@ export interface OutputCacheOptions {
   now?: () => number;
 }
 
-interface OutputObserver {
+export interface OutputObserver {
   answered(key: string, hit: boolean, bytes: number): void;
   rendered(key: string, seconds: number): void;
 }

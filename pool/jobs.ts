@@ -15,7 +15,7 @@ type MapDrawn = Parameters<typeof renderMapSvg>[0];
 
 /** A picture (SVG) to draw. */
 export type PictureJob =
-  | { kind: 'map'; map: MapDrawn; topologies: Array<Topology | null>; size: PictureSize }
+  | { kind: 'map'; map: MapDrawn; topologies: Array<Topology | null>; size: PictureSize; traffic?: Parameters<typeof renderMapSvg>[3] }
   | { kind: 'topology'; topology: Topology; options: TopologySvgOptions }
   | ({ kind: 'diff' } & UnionDiff);
 
@@ -47,7 +47,7 @@ export function runJob(sent: SentJob): string | Uint8Array {
   for (const markup of sent.safe) markSafe(markup);
   const { job } = sent;
   switch (job.kind) {
-    case 'map': return renderMapSvg(job.map, job.topologies, job.size);
+    case 'map': return renderMapSvg(job.map, job.topologies, job.size, job.traffic);
     case 'topology': return renderTopologySvg(job.topology, job.options);
     case 'diff': return renderUnionDiffSvg(job.union, job.marks, job.options);
     case 'png': return rasterize(job.svg);

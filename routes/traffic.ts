@@ -8,8 +8,10 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { badRequest, notFound } from '../errors.ts';
-import { PNG_RESPONSE_HEADERS, renderPng, type PngLimits } from '../render/png.ts';
-import { renderMapSvg, SVG_RESPONSE_HEADERS } from '../render/svg.ts';
+import { checkPngSize, PNG_RESPONSE_HEADERS, pictureSize, type PngLimits } from '../render/png.ts';
+import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
+import type { OutputObserver } from '../output/cache.ts';
+import type { Job } from '../pool/jobs.ts';
 import type { LayerTraffic } from '../render/traffic-edges.ts';
 import { scaleOf } from '../render/traffic-scale.ts';
 import type { Topology } from '../render/types.ts';
@@ -89,6 +91,9 @@ export interface Resolved {
   topologies: Array<Topology | null>;
 }
 
+/** PNG bytes as the pool answers them, in a buffer of their own. */
+const toBytes = (drawn: string | Uint8Array) => new Uint8Array(typeof drawn === 'string' ? new TextEncoder().encode(drawn) : drawn);
+
 interface Kept { body: Uint8Array<ArrayBuffer>; etag: string; until: number; headers: Readonly<Record<string, string>> }
 
 const tag = (key: string, failed: boolean) => `"t${createHash('sha256').update(key).digest('base64url').slice(0, 24)}${failed ? '-f' : ''}"`;
@@ -100,7 +105,19 @@ function footer(version: StoredVersion, traffic: MapTraffic, asked: TrafficAsked
   return [when, `map version ${version.version} · source ${sources.join(', ') || 'none'}`];
 }
 
-export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () => Date }) {
+/** What traffic pictures need of the service: the render pool (output/send.ts's), and the output cache's observers. */
+interface TrafficOutputOptions {
+  live: LiveTraffic;
+  png: PngLimits;
+  now: () => Date;
+  /** Draws a picture or a PNG on the render pool, for the request's caller. */
+  draw: (job: Job, c: Context) => Promise<string | Uint8Array>;
+  /** Called once per picture drawn (tests count renders). */
+  onRender?: (key: string) => void;
+  observe?: OutputObserver;
+}
+
+export function trafficOutput(o: TrafficOutputOptions) {
   // Pictures of a few hundred KiB each: a few dozen kept (maps, sizes and instants together).
   const kept = new Flights<Kept>(() => o.now().getTime(), 64);
   const bound = (r: Resolved, version: StoredVersion): BoundLayer[] =>
@@ -115,13 +132,21 @@ export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () =>
   /** Sends what is kept under `key` (made by `make` once per bucket), with its validators; at once when it is kept. */
   const send = (c: Context, key: string, timing: Timing, cacheScope: string, make: () => Promise<Omit<Kept, 'etag'> & { failed: boolean }>) => {
     const ready = kept.peek(key);
-    if (ready) return answer(c, ready, cacheScope);
+    if (ready) {
+      o.observe?.answered(key, true, ready.body.byteLength);
+      return answer(c, ready, cacheScope);
+    }
+    let drawn = false;
     return kept.get(key, timing.until, async () => {
+      drawn = true;
       const made = await make();
       // A failure is kept only briefly: the next viewer after that asks the source again.
       kept.shorten(key, made.until);
       return { ...made, etag: tag(key, made.failed) };
-    }).then((out) => answer(c, out, cacheScope), (e) => { kept.shorten(key, 0); throw e; });
+    }).then((out) => {
+      o.observe?.answered(key, !drawn, out.body.byteLength);
+      return answer(c, out, cacheScope);
+    }, (e) => { kept.shorten(key, 0); throw e; });
   };
 
   return {
@@ -131,14 +156,22 @@ export function trafficOutput(o: { live: LiveTraffic; png: PngLimits; now: () =>
     picture(c: Context, format: 'svg' | 'png', version: StoredVersion, size: { width?: number; height?: number }, sizeKey: string,
       asked: TrafficAsked, resolve: () => Promise<Resolved>, cacheScope: string) {
       const timing = o.live.timing(bindings(version).map((b) => b), asked.at, asked.range);
-      return send(c, `${format}\n${mapKey(version)}\n${timing.bucket}\n${sizeKey}`, timing, cacheScope, async () => {
+      const key = `${format}\n${mapKey(version)}\n${timing.bucket}\n${sizeKey}`;
+      return send(c, key, timing, cacheScope, async () => {
         const r = await resolve();
         const traffic = await o.live.read(mapKey(version), bound(r, version), timing);
         const bands = scaleOf(r.stored.configuration?.trafficScale);
         const layers = new Map<number, LayerTraffic>([...traffic.layers].map(([i, l]) => [i, { circuits: l.circuits, bands }]));
         const banner = traffic.failures.length > 0 ? `Traffic unavailable, circuits shown grey: ${traffic.failures.join('; ')}` : undefined;
-        const svg = renderMapSvg(r.stored, r.topologies, size, { layers, frame: { bands, footer: footer(version, traffic, asked), banner } });
-        const body = format === 'svg' ? new TextEncoder().encode(svg) : new Uint8Array(await renderPng(svg, o.png));
+        // Drawn on the render pool, within its budgets, as every other picture (pool/pool.ts).
+        const started = performance.now();
+        const job: Job = { kind: 'map', map: r.stored, topologies: r.topologies, size, traffic: { layers, frame: { bands, footer: footer(version, traffic, asked), banner } } };
+        const drawn = await o.draw(job, c);
+        const svg = typeof drawn === 'string' ? drawn : new TextDecoder().decode(drawn);
+        if (format === 'png') checkPngSize(pictureSize(svg), o.png);
+        const body = format === 'svg' ? new TextEncoder().encode(svg) : toBytes(await o.draw({ kind: 'png', svg }, c));
+        o.onRender?.(key);
+        o.observe?.rendered(key, (performance.now() - started) / 1000);
         return { body, until: traffic.until, failed: traffic.failures.length > 0, headers: format === 'svg' ? SVG_RESPONSE_HEADERS : PNG_RESPONSE_HEADERS };
       });
     },
