@@ -113,6 +113,11 @@ describe('the home page in Chromium', { skip }, () => {
   it('makes a map in the composer, previews it, saves it and publishes it', async () => {
     await page.getByRole('link', { name: 'New map' }).click();
     await page.getByLabel('Map name').fill('Composer test map');
+    // The layer's live-traffic binding from the rows' columns, bound to the built-in demo source.
+    await page.getByLabel('Traffic source').selectOption('demo');
+    for (const [label, column] of [['A end router', 'source'], ['A end port', 'id'], ['Z end router', 'destination'], ['Z end port', 'id'], ['Capacity, Gb/s', 'capacity']]) {
+      await page.getByLabel(label, { exact: true }).selectOption(column);
+    }
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.locator('.preview svg circle').first().waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
@@ -121,6 +126,11 @@ describe('the home page in Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Unpublish', exact: true }).waitFor();
     const published = await (await fetch(`${base}/api/v1/public/maps/`)).json() as { name: string }[];
     assert.ok(published.some((m) => m.name === 'Composer test map'), 'the new map is among the public maps');
+    const made = published.find((m) => m.name === 'Composer test map') as unknown as { mapId: string };
+    const stored = await (await t.request(`/api/v1/map/id/${made.mapId}/`, { token: await t.token() })).json() as { configuration: { layers: { traffic?: unknown }[] } };
+    assert.deepEqual(stored.configuration.layers[0].traffic, {
+      source: 'demo', a: { instance: '{source}', ifName: '{id}' }, z: { instance: '{destination}', ifName: '{id}' }, capacity: '{capacity} Gbps',
+    }, 'the composer stores the layer\'s traffic binding');
     await picturesLoaded(page);
   });
 
