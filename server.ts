@@ -15,7 +15,7 @@ import { loadSettings, SettingsError, type Settings } from './config/settings.ts
 import { createDatasources } from './datasources/index.ts';
 import type { DatasourceRegistry } from './datasources/types.ts';
 import { createLogger, type Logger } from './log.ts';
-import { outputObserver, timedWrites } from './metrics/observers.ts';
+import { outputObserver, renderPoolObserver, timedWrites, trafficObserver } from './metrics/observers.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createResources } from './resources/index.ts';
 import { createUserData } from './resources/userdata.ts';
@@ -88,12 +88,12 @@ export async function createApp(deps: AppDeps) {
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: observeOutput, now: () => now().getTime() });
   // Pictures, PNGs and big diffs off the event loop, within their budgets (pool/pool.ts).
   const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
-    memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue });
+    memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue, observe: renderPoolObserver(metrics) });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, pool, settings.server.trustProxy);
   const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
 
   // Every route, each from its declaration (routes/index.ts), through the one registrar.
-  const traffic = createLiveTraffic({ sources: deps.trafficSources ?? createTrafficSources(settings), now, log });
+  const traffic = createLiveTraffic({ sources: deps.trafficSources ?? createTrafficSources(settings), now, log, observe: trafficObserver(metrics) });
   const trafficPictures = trafficOutput({ live: traffic, png: { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, now,
     draw: offload, onRender: deps.onOutputRender, observe: observeOutput });
   const routeDeps = {

@@ -1,7 +1,8 @@
 // What feeds the metrics beyond HTTP: the store's writes, timed until
-// durable, and the output cache's answers and renders. Both are observers
-// handed to their subject at assembly (server.ts), so store/ and render/
-// know nothing of Prometheus.
+// durable, the output cache's answers and renders, the render pool's queue
+// and refusals, and live traffic's source reads. Each is an observer handed
+// to its subject at assembly (server.ts), so store/, output/, pool/ and
+// traffic/ know nothing of Prometheus.
 import type { Store } from '../store/types.ts';
 import type { Metrics } from './registry.ts';
 
@@ -32,6 +33,30 @@ export function outputObserver(metrics: Metrics) {
     },
     rendered(key: string, seconds: number) {
       metrics.renders.observe({ kind: kindOf(key) }, seconds);
+    },
+  };
+}
+
+/** The render pool's observer: its queue's length as it changes, and each job refused (busy: 503; budget: 422). */
+export function renderPoolObserver(metrics: Metrics) {
+  return {
+    queued(length: number) {
+      metrics.renderQueue.set(length);
+    },
+    rejected(reason: 'busy' | 'budget') {
+      metrics.renderRejections.inc({ reason });
+    },
+  };
+}
+
+/** Live traffic's observer: each read of a source, and each that failed with a short reason. */
+export function trafficObserver(metrics: Metrics) {
+  return {
+    queried(source: string) {
+      metrics.trafficQueries.inc({ source });
+    },
+    failed(source: string, reason: string) {
+      metrics.trafficErrors.inc({ source, reason });
     },
   };
 }

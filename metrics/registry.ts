@@ -2,7 +2,7 @@
 // tests and replicas in one process never share counts. Names follow
 // Prometheus' conventions: the HTTP pair by route template, and the
 // service's own under `mts_`. Served by routes/metrics.ts.
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Request and render durations: from a cached answer (well under a millisecond) to a large picture. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -22,6 +22,10 @@ export function createMetrics(options: { process?: boolean } = {}) {
     cacheAnswers: new Counter({ name: 'mts_output_cache_requests_total', help: 'Outputs asked of the output cache, by kind and result: hit (answered from memory) or miss (rendered)', labelNames: ['kind', 'result'] as const, registers }),
     cacheBytes: new Counter({ name: 'mts_output_cache_bytes_total', help: 'Bytes of outputs, by kind and result: hit (answered from the cache) or miss (rendered into it)', labelNames: ['kind', 'result'] as const, registers }),
     storeWrites: new Histogram({ name: 'mts_store_write_duration_seconds', help: 'Time a store write takes until durable, by operation', labelNames: ['operation'] as const, buckets: WRITE_BUCKETS, registers }),
+    renderQueue: new Gauge({ name: 'mts_render_queue_length', help: 'Jobs (pictures, PNGs, big diffs) waiting for a render thread', registers }),
+    renderRejections: new Counter({ name: 'mts_render_rejections_total', help: 'Render jobs refused, by reason: busy (503, the queue full or the wait too long) or budget (422, over the time or memory a render may use)', labelNames: ['reason'] as const, registers }),
+    trafficQueries: new Counter({ name: 'mts_traffic_source_queries_total', help: 'Reads of a live-traffic source (one per map version and step, shared by its renders), by source', labelNames: ['source'] as const, registers }),
+    trafficErrors: new Counter({ name: 'mts_traffic_source_errors_total', help: 'Reads of a live-traffic source that failed, by source and reason: timeout, network, http, answer (not an instant vector) or other', labelNames: ['source', 'reason'] as const, registers }),
     failedLogins: new Counter({ name: 'mts_failed_logins_total', help: 'Logins refused: a wrong username or password, or throttled', labelNames: ['reason'] as const, registers }),
   };
 }

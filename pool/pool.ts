@@ -32,6 +32,8 @@ export interface PoolOptions {
   maxQueued: number;
   /** The thread's entry (tests give one of their own). */
   script?: URL;
+  /** Told the queue's length when it changes, and each job refused (busy: 503; budget: 422); the metrics' (server.ts). */
+  observe?: { queued(length: number): void; rejected(reason: 'busy' | 'budget'): void };
 }
 
 type Result = string | Uint8Array;
@@ -84,19 +86,31 @@ export class RenderPool {
         return;
       }
       if (!this.queue.push(caller, task)) {
-        this.counts.refused++;
+        this.refusedBusy();
         reject(busy(`pictures are being drawn for others: the render queue is full${caller.signedIn ? '' : ' for this address'}; try again shortly`, this.retryAfter()));
         return;
       }
       // A job that cannot start within the time budget would be answered too late to matter.
       task.waitTimer = setTimeout(() => {
         if (!this.queue.remove(caller, task)) return;
-        this.counts.refused++;
+        this.queueChanged();
+        this.refusedBusy();
         reject(busy(`pictures are being drawn for others: this one waited ${this.options.timeoutSeconds} s (setting output.renderTimeoutSeconds) without a render thread; try again shortly`, this.retryAfter()));
       }, this.options.timeoutSeconds * 1000);
       task.waitTimer.unref();
+      this.queueChanged();
       this.dispatch();
     });
+  }
+
+  /** A job refused for want of a thread (503), counted. */
+  private refusedBusy(): void {
+    this.counts.refused++;
+    this.options.observe?.rejected('busy');
+  }
+
+  private queueChanged(): void {
+    this.options.observe?.queued(this.queue.size);
   }
 
   /** Seconds until a thread is likely free: the time budget, shared by the threads. */
@@ -119,6 +133,7 @@ export class RenderPool {
       if (!this.threads.some((t) => !t.task) && this.threads.length + this.stopping >= this.size) return;
       const next = this.queue.take(this.mayStart);
       if (!next) return;
+      this.queueChanged();
       this.assign(this.freeThread() as Thread, next.item);
     }
   }
@@ -150,6 +165,7 @@ export class RenderPool {
       this.finish(thread);
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
         this.counts.overMemory++;
+        this.options.observe?.rejected('budget');
         task.reject(validationFailed(`the picture needs more than the ${this.options.memoryMb} MB a render may use (setting output.renderMemoryMB); ` +
           'draw fewer nodes (filter the dataset) or use a smaller template'));
       } else task.reject(busy(`the render thread failed (${error.message}); try again`, 1));
@@ -202,6 +218,7 @@ export class RenderPool {
     if (!task) return;
     this.finish(thread);
     this.counts.overTime++;
+    this.options.observe?.rejected('budget');
     task.reject(validationFailed(`the picture takes more than the ${this.options.timeoutSeconds} s a render may take (setting output.renderTimeoutSeconds); ` +
       'draw fewer nodes (filter the dataset), a smaller size, or a simpler template'));
     this.stop(thread);

@@ -45,7 +45,13 @@ export interface MapTraffic {
   until: number;
 }
 
-export function createLiveTraffic(o: { sources: ReadonlyMap<string, TrafficSource>; now: () => Date; log: Logger }) {
+/** Told each read of a source, and each that failed with a short reason (a source's own, else `other`); the metrics' (server.ts). */
+interface TrafficObserver {
+  queried(source: string): void;
+  failed(source: string, reason: string): void;
+}
+
+export function createLiveTraffic(o: { sources: ReadonlyMap<string, TrafficSource>; now: () => Date; log: Logger; observe?: TrafficObserver }) {
   const flights = new Flights<ReadResult & { failure?: string }>(() => o.now().getTime());
 
   /** The sources a map's bound layers name (an unknown name was refused at save; one removed since reads as a failure). */
@@ -90,8 +96,12 @@ export function createLiveTraffic(o: { sources: ReadonlyMap<string, TrafficSourc
           let started = false;
           result = await flights.get(key, timing.until, () => {
             started = true;
+            o.observe?.queried(name);
             return source.read(interfacesOf(list.flatMap((l) => l.bound)), { at: timing.at, range: timing.range })
-              .catch((e: Error) => ({ readings: new Map(), requests: 0, failure: e.message }));
+              .catch((e: Error & { reason?: unknown }) => {
+                o.observe?.failed(name, typeof e.reason === 'string' ? e.reason : 'other');
+                return { readings: new Map(), requests: 0, failure: e.message };
+              });
           });
           if (started) out.requests += result.requests;
           if (result.failure) {

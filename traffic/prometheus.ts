@@ -19,9 +19,12 @@ export interface PrometheusOptions {
   timeoutMs: number;
 }
 
-/** Why a source could not be read: a short sentence naming the source, safe to show and log. */
+/**
+ * Why a source could not be read: a short sentence naming the source, safe to show and log,
+ * and a one-word reason for the metrics (timeout, network, http, answer).
+ */
 class SourceFailure extends Error {
-  constructor(message: string) {
+  constructor(message: string, readonly reason: 'timeout' | 'network' | 'http' | 'answer') {
     super(message);
     this.name = 'SourceFailure';
   }
@@ -47,8 +50,8 @@ export function prometheusSource(o: PrometheusOptions): TrafficSource {
       res = await fetch(`${base}/api/v1/query`, { method: 'POST', headers, body, signal });
     } catch (e) {
       const timedOut = signal.aborted;
-      throw new SourceFailure(timedOut ? `source ${o.name} did not answer within ${o.timeoutMs / 1000} s (${where})`
-        : `source ${o.name} cannot be reached at ${where}: ${(e as Error & { cause?: { code?: string } }).cause?.code ?? (e as Error).message}`);
+      throw timedOut ? new SourceFailure(`source ${o.name} did not answer within ${o.timeoutMs / 1000} s (${where})`, 'timeout')
+        : new SourceFailure(`source ${o.name} cannot be reached at ${where}: ${(e as Error & { cause?: { code?: string } }).cause?.code ?? (e as Error).message}`, 'network');
     }
     const text = await res.text().catch(() => '');
     let parsed: { status?: string; error?: string; data?: { resultType?: string; result?: unknown } } = {};
@@ -59,9 +62,9 @@ export function prometheusSource(o: PrometheusOptions): TrafficSource {
     }
     if (!res.ok || parsed.status !== 'success') {
       const why = typeof parsed.error === 'string' ? parsed.error.slice(0, 200) : `HTTP ${res.status}`;
-      throw new SourceFailure(`source ${o.name} (${where}) answered ${res.status}: ${why}`);
+      throw new SourceFailure(`source ${o.name} (${where}) answered ${res.status}: ${why}`, 'http');
     }
-    if (parsed.data?.resultType !== 'vector' || !Array.isArray(parsed.data.result)) throw new SourceFailure(`source ${o.name} (${where}) answered something other than an instant vector`);
+    if (parsed.data?.resultType !== 'vector' || !Array.isArray(parsed.data.result)) throw new SourceFailure(`source ${o.name} (${where}) answered something other than an instant vector`, 'answer');
     return parsed.data.result as { metric: Record<string, string>; value: [number, string] }[];
   };
 
