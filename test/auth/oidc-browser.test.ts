@@ -363,7 +363,8 @@ describe('built-in provider: bounded sign-in interactions', () => {
   });
 
   it('an interaction lives interactionTtlSeconds', async () => {
-    const short = await startServer(settingsWith({ interactionTtlSeconds: 1 }));
+    // Two seconds, not one: expiry is in whole seconds, so a lifetime of one could end before the page is fetched.
+    const short = await startServer(settingsWith({ interactionTtlSeconds: 2 }));
     try {
       const shortSpa = await discover(`${short.baseUrl}/oidc`, 'spa');
       const browser = new Browser();
@@ -372,8 +373,8 @@ describe('built-in provider: bounded sign-in interactions', () => {
       const page = await browser.follow(url, CB);
       assert.equal(page.res.status, 200);
       await page.res.text();
-      // Expiry is in whole seconds: past 2 s the interaction of 1 s is over whatever the rounding.
-      await sleep(2100);
+      // Past 3 s the interaction of 2 s is over whatever the rounding.
+      await sleep(3100);
       const gone = await browser.fetch(page.url);
       assert.equal(gone.status, 400);
       assert.match(await gone.text(), /expired/);

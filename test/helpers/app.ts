@@ -88,3 +88,14 @@ export async function makeDemoApp(options: Omit<TestAppOptions, 'dir'> = {}): Pr
   const t = await makeTestApp({ ...options, dir });
   return { ...t, close: (removeDir = true) => t.close(removeDir) };
 }
+
+/**
+ * A clock a second into a step of the demo traffic source (60 s) when the test starts, running as time does: the demo
+ * map's pictures asked within a test share one step, so one read and one render, whenever the suite runs.
+ */
+export function stepClock(): () => Date {
+  const step = 60_000, started = Date.now();
+  let base = Math.floor(started / step) * step + 1000;
+  if (base > started) base -= step;
+  return () => new Date(base + (Date.now() - started));
+}

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { makeDemoApp, type TestApp } from '../helpers/app.ts';
+import { makeDemoApp, stepClock, type TestApp } from '../helpers/app.ts';
 
 const DEMO_MAP = 'znfjfuT';
 
@@ -31,7 +31,7 @@ describe('GET /metrics', () => {
   let t: TestApp;
   let token: string;
   before(async () => {
-    t = await makeDemoApp();
+    t = await makeDemoApp({ now: stepClock() });
     token = await t.token();
   });
   after(() => t.close());
@@ -126,7 +126,7 @@ describe('GET /metrics: the render pool', () => {
 describe('GET /metrics: live traffic sources', () => {
   it('counts reads of a source, shared by renders, and a refused connection as a network error', async () => {
     const port = await refusingPort();
-    const t = await makeDemoApp({ settings: { metrics: { sources: { down: { url: `http://127.0.0.1:${port}`, timeout: '5s' } } } } });
+    const t = await makeDemoApp({ now: stepClock(), settings: { metrics: { sources: { down: { url: `http://127.0.0.1:${port}`, timeout: '5s' } } } } });
     try {
       const token = await t.token();
       const before = await scrape(t);

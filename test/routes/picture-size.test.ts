@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SIZE_STEPS_PX } from '../../schema/picture.ts';
-import { makeDemoApp, type TestApp } from '../helpers/app.ts';
+import { makeDemoApp, stepClock, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let token: string;
@@ -83,7 +83,7 @@ describe('GET …/svg/?width=&height=', () => {
 describe('size steps', () => {
   it('draws each size at the step at or above it: 100 distinct widths cost one render per step they fall in', async () => {
     const rendered: string[] = [];
-    const s = await makeDemoApp({ onOutputRender: (key) => { if (key.startsWith('svg\n')) rendered.push(key); } });
+    const s = await makeDemoApp({ now: stepClock(), onOutputRender: (key) => { if (key.startsWith('svg\n')) rendered.push(key); } });
     try {
       const widths = Array.from({ length: 100 }, (_, i) => 300 + 7 * i);
       const steps = new Set(widths.map((w) => SIZE_STEPS_PX.find((step) => step >= w)));
