@@ -97,16 +97,25 @@ function nodesOf(records: readonly EdgeRecord[], dedup: string): Map<string, Nod
 }
 
 /** The edges of a result set, keyed by name, or by name and id for a name several records share (in either version). */
-function edgesOf(records: readonly EdgeRecord[], shared: ReadonlySet<string>): Map<string, EdgeItem> {
+function edgesOf(records: readonly EdgeRecord[], key: RecordKey): Map<string, EdgeItem> {
   const edges = new Map<string, EdgeItem>();
   for (const r of records) {
     if (!isObj(r)) continue;
     // Rest properties copy own fields as data, so a column named "__proto__" stays a plain field.
     const { endpoints: _endpoints, ...item } = r;
     const name = (item.name = String(r.name ?? ''));
-    edges.set(shared.has(name) ? `${name}\u0000${String(r.id ?? '')}` : name, item as EdgeItem);
+    edges.set(key(name, r.id), item as EdgeItem);
   }
   return edges;
+}
+
+/** A record's key in a diff: its name, and its id where several records of either side share the name. */
+type RecordKey = (name: unknown, id: unknown) => string;
+
+/** The record key of a diff between `sides` (the change picture keys its marks the same way). */
+export function recordKeyer(...sides: (readonly EdgeRecord[])[]): RecordKey {
+  const shared = sharedNames(...sides);
+  return (name, id) => (shared.has(String(name ?? '')) ? `${String(name ?? '')}\u0000${String(id ?? '')}` : String(name ?? ''));
 }
 
 function sharedNames(...sides: (readonly EdgeRecord[])[]): Set<string> {
@@ -155,9 +164,10 @@ function compare<T extends { name: string }>(before: Map<string, T>, after: Map<
 export function diffDataset(before: DatasetSide, after: DatasetSide): DatasetDiff {
   const a = before.records ?? [], b = after.records ?? [];
   const shared = sharedNames(a, b);
+  const key = recordKeyer(a, b);
   return {
     changes: [...diffJson(before.name, after.name, 'name'), ...diffJson(before.query, after.query, 'query')],
     nodes: compare(nodesOf(a, dedupField(before.query)), nodesOf(b, dedupField(after.query)), new Set()),
-    edges: compare(edgesOf(a, shared), edgesOf(b, shared), shared),
+    edges: compare(edgesOf(a, key), edgesOf(b, key), shared),
   };
 }

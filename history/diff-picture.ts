@@ -5,33 +5,16 @@
 // records, then the earlier's that it no longer has), so in a logical
 // layout what did not change keeps its place instead of every router moving
 // between two separate layouts.
-import type { EdgeRecord } from '../datasources/types.ts';
 import type { DatasetQuery } from '../schema/dataset.ts';
 import type { DiffMarks, DiffStatus, UnionDiff } from '../render/diff-svg.ts';
 import { buildTopology } from '../render/topology.ts';
 import type { Layout } from '../render/types.ts';
-import { diffDataset, type DatasetSide } from './diff-dataset.ts';
-
-const SEP = '\u0000';
-
-/** A record's key: its name, and its id where several records of either side share the name (as diff-dataset.ts keys them). */
-function keyer(...sides: (readonly EdgeRecord[])[]) {
-  const shared = new Set<string>();
-  for (const records of sides) {
-    const seen = new Set<string>();
-    for (const r of records) {
-      const name = String(r?.name ?? '');
-      if (seen.has(name)) shared.add(name);
-      seen.add(name);
-    }
-  }
-  return (name: unknown, id: unknown) => (shared.has(String(name ?? '')) ? `${String(name ?? '')}${SEP}${String(id ?? '')}` : String(name ?? ''));
-}
+import { diffDataset, recordKeyer, type DatasetSide } from './diff-dataset.ts';
 
 /** What the picture of a dataset's change draws (the union, its marks, the options); the render pool draws it. */
 export async function datasetDiffPicture(before: DatasetSide, after: DatasetSide, options: { layout: Layout; width?: number; height?: number }): Promise<UnionDiff> {
   const a = before.records ?? [], b = after.records ?? [];
-  const key = keyer(a, b);
+  const key = recordKeyer(a, b);
   const later = new Set(b.map((r) => key(r?.name, r?.id)));
   const union = [...b, ...a.filter((r) => !later.has(key(r?.name, r?.id)))];
   const query = (after.records ? after.query : before.query) ?? undefined;
