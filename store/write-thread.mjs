@@ -13,10 +13,11 @@
 // The service runs the sequence on writer threads (writer.ts): one hand-off
 // per write instead of six trips through libuv's pool, and fsyncs never hold
 // the pool that password hashing and file reads share. A thread loads this
-// file without the TypeScript loader (a worker does not inherit it on
-// Node 20, and registering it costs about 0.1 s per thread), hence plain
-// JavaScript checked by tsc through JSDoc. Tests run the same sequence on
-// their own thread with a facade that records or fails calls.
+// file without the TypeScript loader (writer.ts starts it with no execArgv:
+// a worker would run the parent's `--import tsx`, about 0.1 s of CPU per
+// thread), hence plain JavaScript checked by tsc through JSDoc. Tests run
+// the same sequence on their own thread with a facade that records or fails
+// calls.
 import * as nodeFs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';

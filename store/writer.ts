@@ -82,7 +82,8 @@ const failed = (f: Failure) => Object.assign(new Error(f.message), { code: f.cod
 const closedError = () => Object.assign(new Error('the store is closed'), { code: 'ESHUTDOWN' });
 
 class WriterThread {
-  private readonly worker = new Worker(THREAD_SCRIPT, { workerData: 'mts-writer' });
+  // No execArgv: a worker started from a file would run the parent's `--import tsx` (npm start, the tests).
+  private readonly worker = new Worker(THREAD_SCRIPT, { workerData: 'mts-writer', execArgv: [] });
   private current: Waiting[] = [];
   // Here while the thread is idle; with the thread (and undefined here) during a write.
   private scratch?: ArrayBuffer;
