@@ -11,8 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it, mock } from 'node:test';
 import { decodeJwt } from 'jose';
 import * as client from 'openid-client';
 import { oidcStorageOf, OIDC_STATE } from '../../auth/oidc/adapter.ts';
@@ -373,12 +372,15 @@ describe('built-in provider: bounded sign-in interactions', () => {
       const page = await browser.follow(url, CB);
       assert.equal(page.res.status, 200);
       await page.res.text();
-      // Past 3 s the interaction of 2 s is over whatever the rounding.
-      await sleep(3100);
+      // Past 3 s the interaction of 2 s is over whatever the rounding: the clock every expiry reads (Date) moved on,
+      // not waited for.
+      mock.timers.enable({ apis: ['Date'], now: Date.now() });
+      mock.timers.tick(3100);
       const gone = await browser.fetch(page.url);
       assert.equal(gone.status, 400);
       assert.match(await gone.text(), /expired/);
     } finally {
+      mock.timers.reset();
       await short.stop();
     }
   });
