@@ -1,5 +1,6 @@
 // A whole service for one test: its own temp data folder, the real app from
 // createApp, an admin with a known password, and shortcuts for requests.
+import * as nodeFs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,7 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Datasource registry for the app (default: the real one over <dir>/sheets). */
   datasources?: DatasourceRegistry;
-  /** Options of the file store (injected file-system failures). */
+  /** Options of the file store (injected file-system failures); writes run inline over node:fs unless `syncFs` says otherwise. */
   storeOptions?: FileStoreOptions;
   /** Called on every output render (the output cache tests count them). */
   onOutputRender?: (key: string) => void;
@@ -42,7 +43,9 @@ export type RequestInit2 = RequestInit & {
 export async function makeTestApp(options: TestAppOptions = {}) {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'mts-test-')));
   const settings = parseSettings({ ...options.settings, data: { dir, ...options.settings?.data } }, {}, dir);
-  const store: Store = await openFileStore(settings.data.dir, options.storeOptions);
+  // Writes run inline, the same durable sequence the service's writer threads run (test/store covers the threads):
+  // a test app lives a few requests, and starting its threads cost more CPU than all else it did (auth tests: 3x).
+  const store: Store = await openFileStore(settings.data.dir, { syncFs: nodeFs, ...options.storeOptions });
   const log = options.log ?? createMemoryLogger();
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
     datasources: options.datasources, onOutputRender: options.onOutputRender, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST });
