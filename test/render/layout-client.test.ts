@@ -54,20 +54,21 @@ describe('the layout thread', () => {
   });
 
   it('a layout that outgrows the thread\'s heap fails with 422, the service goes on, and the next layout gets a new thread', async () => {
-    const thread = layoutThread({ heapMb: 64 });
+    const thread = layoutThread({ heapMb: 32 });
     try {
-      // 5,000 nodes and 10,000 random edges with no layering hints: far more than 64 MB of ELK's working memory.
+      // 2,000 nodes and 4,000 random edges with no layering hints: far more than 32 MB of ELK's working memory (the
+      // heap is the test's: a smaller one is outgrown by a smaller graph, sooner).
       let seed = 7;
-      const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % 5000;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % 2000;
       const big: ElkNode = {
         id: 'root', layoutOptions: ELK_OPTIONS,
-        children: Array.from({ length: 5000 }, (_, i) => ({ id: `n${i}`, width: 30, height: 15 })),
-        edges: Array.from({ length: 10000 }, (_, i) => ({ id: `e${i}`, sources: [`n${next()}`], targets: [`n${next()}`] })),
+        children: Array.from({ length: 2000 }, (_, i) => ({ id: `n${i}`, width: 30, height: 15 })),
+        edges: Array.from({ length: 4000 }, (_, i) => ({ id: `e${i}`, sources: [`n${next()}`], targets: [`n${next()}`] })),
       };
       assert.equal(Object.keys((await thread.layOut(ladder(2))).nodes).length, 4);
       const error = await thread.layOut(big).catch((e) => e);
       assert.equal(error.code, 'validation_failed');
-      assert.match(error.message, /needs more than the 64 MB of memory it may use; filter the dataset/);
+      assert.match(error.message, /needs more than the 32 MB of memory it may use; filter the dataset/);
       assert.equal(Object.keys((await thread.layOut(ladder(3))).nodes).length, 6);
     } finally {
       await thread.close();
