@@ -58,8 +58,11 @@ const shell = (line: string, env: NodeJS.ProcessEnv, input?: string) => run('sh'
 /** `npm start` itself: its pid is npm's. */
 const npmStart = (env: NodeJS.ProcessEnv) => run('npm', ['start'], env);
 
-/** Resolves with the exit code, or fails after `ms`. */
-async function exitOf(child: Child, ms = 8000): Promise<number | string> {
+/**
+ * Resolves with the exit code, or fails after `ms`: a guard against a hang, not a time the exit must beat (a start
+ * refused on a port in use took over 8 s to exit at a load average of 27).
+ */
+async function exitOf(child: Child, ms = 120_000): Promise<number | string> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${child.stdout()}\n${child.stderr()}`)), ms);

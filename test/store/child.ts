@@ -30,8 +30,11 @@ export function runTs(entry: string, args: string[] = [], env: NodeJS.ProcessEnv
   return { proc, pid: proc.pid!, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Waits until stdout matches `pattern`; fails if the process exits first or `ms` pass. */
-export async function waitForOutput(child: Child, pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> {
+/**
+ * Waits until stdout matches `pattern`; fails if the process exits first or `ms` pass (a guard against a hang, far
+ * beyond a start of the service on a loaded machine).
+ */
+export async function waitForOutput(child: Child, pattern: RegExp, ms = 120_000): Promise<RegExpMatchArray> {
   const deadline = Date.now() + ms;
   for (;;) {
     const match = child.stdout().match(pattern);
