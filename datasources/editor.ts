@@ -11,6 +11,7 @@
 // client such as URLSearchParams meant); a filter value with a `+` matches
 // either. A raw `%` that starts no escape stays a `%`.
 import type { FILTER_OPERATORS, Filter } from '../schema/dataset.ts';
+import { isColumnParam } from './editor-columns.ts';
 import type { EdgeRecord } from './types.ts';
 
 type Operator = (typeof FILTER_OPERATORS)[number];
@@ -120,7 +121,8 @@ export function filtersFromQuery(raw: string, columns: readonly string[], reserv
 function fieldOf(rawName: string, known: Set<string>, reserved: readonly string[]): { field: string; operator: Operator } | null | undefined {
   for (const name of readings(rawName)) {
     const lower = name.trim().toLowerCase();
-    if (reserved.includes(lower)) return null;
+    // `columns.<field>` names a column for the query (editor-columns.ts), never a filter.
+    if (reserved.includes(lower) || isColumnParam(lower)) return null;
     if (known.has(lower)) return { field: lower, operator: 'equal' };
     for (const [suffix, operator] of SUFFIXES) {
       if (lower.endsWith(suffix) && known.has(lower.slice(0, -suffix.length))) return { field: lower.slice(0, -suffix.length), operator };

@@ -56,10 +56,10 @@ export function createDatasources(settings: Settings): DatasourceRegistry {
     pathKinds() {
       return [...kinds.values()].map((k) => ({ kind: k.name, params: k.pathParams }));
     },
-    async columns(endpoint: string) {
+    async columns(endpoint: string, columns?: DatasetQuery['columns']) {
       const { source, params } = resolve(endpoint);
       source.check(params);
-      return source.columns(params);
+      return source.columns(params, columns);
     },
     async run(query: DatasetQuery): Promise<QueryResult> {
       const { source, params } = resolve(query.endpoint);

@@ -14,8 +14,8 @@ export interface DatasourceKind {
   check(params: URLSearchParams): void;
   /** Why well-formed parameters cannot run now, or `query` on them ([] when they can): the columns its filters name are checked; reads no rows. */
   problems(params: URLSearchParams, query?: DatasetQuery): Promise<string[]>;
-  /** Filterable fields; throws as run(). */
-  columns(params: URLSearchParams): Promise<string[]>;
+  /** Filterable fields, read with a query's own column names when given; throws as run(). */
+  columns(params: URLSearchParams, columns?: DatasetQuery['columns']): Promise<string[]>;
   /** What names the data the parameters read now (a file's identity): it changes whenever that data may have; undefined when there is none. */
   fingerprint?(params: URLSearchParams): Promise<string | undefined>;
   run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult>;

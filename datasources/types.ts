@@ -88,8 +88,11 @@ export interface DatasourceRegistry {
   endpointProblems(endpoint: string, query?: DatasetQuery): Promise<string[]>;
   /** Kinds that serve the editor routes, and their path parameters. */
   pathKinds(): readonly PathKind[];
-  /** Filterable fields of an endpoint (row columns and `endpoints.<field>`), lower case, in sheet order. 422/503 as run(). */
-  columns(endpoint: string): Promise<string[]>;
+  /**
+   * Filterable fields of an endpoint (row columns and `endpoints.<field>`), lower case, in sheet order,
+   * as a query with these `columns` (query.columns) reads them. 422/503 as run().
+   */
+  columns(endpoint: string, columns?: DatasetQuery['columns']): Promise<string[]>;
   /**
    * Runs a query live. Throws ServiceError datasource_unavailable (503) when the
    * source cannot be read, validation_failed (422) for a filter on an unknown column.

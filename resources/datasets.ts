@@ -107,21 +107,29 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
      * Runs the latest version's query again and stores a new version only when
      * its results differ from the stored ones (results are named by their
      * content, so equal results have the same key); otherwise the latest
-     * version stays, and `changed` says so. 412 when the dataset changed
-     * meanwhile (or If-Match names another version).
+     * version stays, and `warnings` say why. Filters that now match no row
+     * store nothing either, as an update's do (zero-match.ts). 412 when the
+     * dataset changed meanwhile (or If-Match names another version).
      */
-    async refresh(id: string, by: string, ifMatch?: string): Promise<{ version: StoredVersion; changed: boolean }> {
+    async refresh(id: string, by: string, ifMatch?: string): Promise<{ version: StoredVersion; warnings: string[] }> {
       const latest = collection.get(id);
       collection.checkMatch(id, latest, ifMatch);
       const query = contentOf(latest).query as unknown as DatasetRevision['query'];
       datasources.checkEndpoint(query.endpoint);
-      const key = await storeResults(await datasources.run(query));
-      if (key === latest.resultsKey) return { version: latest, changed: false };
+      const ran = await datasources.run(query);
+      if (ran.records.length === 0 && query.filters.length > 0) {
+        const warning = await zeroMatchWarning(datasources, query);
+        if (warning) return { version: latest, warnings: [warning] };
+      }
+      const key = await storeResults(ran);
+      if (key === latest.resultsKey) {
+        return { version: latest, warnings: [`the results are unchanged: version ${latest.version} is kept and no version was added`] };
+      }
       const version = await collection.append(id, by, (current) => {
         const { endpointProblems: _gone, ...content } = contentOf(current);
         return { content: { ...content, resultsKey: key }, change: 'results refreshed' };
       }, { ifMatch: collection.etag(latest) });
-      return { version, changed: true };
+      return { version, warnings: [] };
     },
 
     /** The query of one version, as stored (normalized by the schema). */

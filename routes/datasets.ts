@@ -38,13 +38,12 @@ export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
   more: (paths) => [route({
     method: 'post', path: '/api/v1/dataset/id/{datasetId}/refresh/', tag: paths.tag, scope: 'write', pathParams: paths.idParam,
     summary: 'Run the stored query again; a new version only when the results changed',
-    description: 'Answers the new version, or the latest one unchanged with a `warnings` entry saying so (no version is added).',
+    description: 'Answers the new version, or the latest one unchanged with a `warnings` entry saying why (no version is added): the results are unchanged, or the filters match none of the sheet\'s rows (the warning lists the values seen in the filtered columns).',
     effects: ['versions', 'write', 'ifMatch', 'datasource'], answers: { 200: version('the new version, or the latest one unchanged', DatasetSchema) },
     handle: ({ datasets }) => async (c) => {
       const id = paths.id(c);
-      const { version: stored, changed } = await datasets.refresh(id, actingUser(c), ifMatch(c));
-      const same = changed ? [] : [`the results are unchanged: version ${stored.version} is kept and no version was added`];
-      return sendWritten(c, datasets.serialized(stored), 200, same);
+      const { version: stored, warnings } = await datasets.refresh(id, actingUser(c), ifMatch(c));
+      return sendWritten(c, datasets.serialized(stored), 200, warnings);
     },
   })],
   history: { usedBy: 'dataset' },

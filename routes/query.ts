@@ -19,6 +19,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { distinctValues, fieldList, filtersFromQuery } from '../datasources/editor.ts';
+import { columnsFromQuery } from '../datasources/editor-columns.ts';
 import { formatEndpoint } from '../datasources/endpoint.ts';
 import type { DatasourceRegistry } from '../datasources/types.ts';
 import { notFound } from '../errors.ts';
@@ -67,19 +68,20 @@ function page<T>(c: Context, items: readonly T[]) {
   return items.slice(offset, limit === undefined ? undefined : offset + limit);
 }
 
-const liveQuery = (endpoint: string, filters: DatasetQuery['filters']): DatasetQuery =>
-  ({ endpoint, filters, node_deduplication_field: null, node_group_criteria: null, node_group_layout: null });
+const liveQuery = (endpoint: string, filters: DatasetQuery['filters'], columns: DatasetQuery['columns']): DatasetQuery =>
+  ({ endpoint, filters, node_deduplication_field: null, node_group_criteria: null, node_group_layout: null, ...(columns ? { columns } : {}) });
 
 /** The spreadsheet endpoint a path names, from its parameters named as the endpoint's. */
 const endpointOf = (c: Context) =>
   formatEndpoint('spreadsheet', { sheet_id: c.req.param('sheet_id') ?? '', sheet_name: c.req.param('sheet_name') ?? '' });
 
-/** The endpoint's columns and the filters of the query string (422/503 as a query run). */
+/** The endpoint's columns, as the query's own column names read them, and the filters of the query string (422/503 as a query run). */
 async function filtered(datasources: DatasourceRegistry, c: Context) {
   const endpoint = endpointOf(c);
   datasources.checkEndpoint(endpoint);
-  const columns = await datasources.columns(endpoint);
-  return { endpoint, columns, filters: filtersFromQuery(rawQuery(c), columns, PAGING).filters };
+  const mapping = columnsFromQuery(rawQuery(c));
+  const columns = await datasources.columns(endpoint, mapping);
+  return { endpoint, columns, query: liveQuery(endpoint, filtersFromQuery(rawQuery(c), columns, PAGING).filters, mapping) };
 }
 
 const sheetPath = {
@@ -87,38 +89,40 @@ const sheetPath = {
   sheet_name: v.pipe(v.string(), v.description('the tab (a CSV: its sheet_id)')),
 };
 const FieldChoiceSchema = v.object({ label: v.string(), field: v.string(), placeholder: v.string() });
+const COLUMN_PARAMS = 'A query\'s own column names (query.columns) are `columns.<field>=<header>` parameters (form-encoded), never filters.';
 const FILTER_PARAMS = 'Filters are query parameters as Terranova\'s editor writes them: `<field>=<value>` (equal) or ' +
   '`<field>_<operator>=<value>` (like, not_like, not_equal, equal), one per value; values of one field and operator OR together, ' +
-  'filters AND. Values are not form-encoded: `+` is itself (and also matches a space), a space is `%20`. Parameters that name no field are ignored.';
+  'filters AND. Values are not form-encoded: `+` is itself (and also matches a space), a space is `%20`. Parameters that name no field are ignored. ' +
+  COLUMN_PARAMS;
 
 export const EDITOR_OPERATIONS: Operation<Deps>[] = [
   route({
-    method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/filterable_columns/', tag: 'datasources', summary: 'Fields a dataset filter may name, as the dataset editor lists them', description: 'The `filterable_columns_endpoint` of a datasource entry (relative to /api/v1): row columns and `endpoints.<field>`.', scope: 'read', pathParams: sheetPath, effects: ['datasource'], answers: { 200: { description: '[{label, field, placeholder}]', schema: FieldChoiceSchema, list: true } },
+    method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/filterable_columns/', tag: 'datasources', summary: 'Fields a dataset filter may name, as the dataset editor lists them', description: `The \`filterable_columns_endpoint\` of a datasource entry (relative to /api/v1): row columns and \`endpoints.<field>\`. ${COLUMN_PARAMS}`, scope: 'read', pathParams: sheetPath, effects: ['datasource'], answers: { 200: { description: '[{label, field, placeholder}]', schema: FieldChoiceSchema, list: true } },
     handle: ({ datasources }) => async (c) => {
       const endpoint = endpointOf(c);
       datasources.checkEndpoint(endpoint);
       c.header('Cache-Control', 'no-store');
-      return c.json(fieldList(await datasources.columns(endpoint)));
+      return c.json(fieldList(await datasources.columns(endpoint, columnsFromQuery(rawQuery(c)))));
     },
   }),
   route({
     // `wide`: a field may hold a `/` (the editor puts it in the path as it is).
     method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/distinct/{field}/', wide: ['field'], tag: 'datasources', summary: 'Distinct values of a field among the rows the filters select', description: `The \`distinct_values_endpoint\` of a datasource entry plus \`/<field>/\`. ${FILTER_PARAMS}`, scope: 'read', pathParams: { ...sheetPath, field: v.pipe(v.string(), v.description('a field of the field list; may hold a /')) }, query: pageParams, effects: ['datasource'], answers: { 200: { description: 'the non-empty values, sorted naturally', schema: v.string(), list: true, headers: ['X-Result-Count', 'X-Total-Count'] }, 404: fails('not_found', 'the sheet has no such field') },
     handle: ({ datasources }) => async (c) => {
-      const { endpoint, columns, filters } = await filtered(datasources, c);
+      const { columns, query } = await filtered(datasources, c);
       const field = (c.req.param('field') ?? '').trim().toLowerCase();
       if (!columns.includes(field)) {
         throw notFound(`no field ${JSON.stringify(c.req.param('field'))} to list values of; fields: ${columns.join(', ')}`);
       }
-      const { records } = await datasources.run(liveQuery(endpoint, filters));
+      const { records } = await datasources.run(query);
       return c.json(page(c, distinctValues(records, field)));
     },
   }),
   route({
     method: 'get', path: '/api/v1/datasources/spreadsheet/{sheet_id}/{sheet_name}/query/', tag: 'datasources', summary: 'Rows the filters select, and their count', description: `The \`query_endpoint\` of a datasource entry; the editor asks \`?limit=0&…\` for the count alone. ${FILTER_PARAMS}`, scope: 'read', pathParams: sheetPath, query: pageParams, effects: ['datasource'], answers: { 200: { description: 'the records; X-Result-Count (and X-Total-Count) is their number before limit/offset', schema: v.looseObject({}), list: true, headers: ['X-Result-Count', 'X-Total-Count'] } },
     handle: ({ datasources }) => async (c) => {
-      const { endpoint, filters } = await filtered(datasources, c);
-      const { records } = await datasources.run(liveQuery(endpoint, filters));
+      const { query } = await filtered(datasources, c);
+      const { records } = await datasources.run(query);
       return c.json(page(c, records));
     },
   }),

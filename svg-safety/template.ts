@@ -23,6 +23,7 @@ import { parseFragment, FragmentError } from './parse.ts';
 import { walk, escapeText, writeAttribute, MAX_DEPTH, type Sink, type DomLike } from './sanitize.ts';
 import { markSafe } from './safe-markup.ts';
 import { idScoper } from './template-ids.ts';
+import { applyBindings } from './template-bindings.ts';
 import { lex } from './jinja.ts';
 import { evaluate } from './jinja-eval.ts';
 import type { Expr } from './jinja-expression.ts';
@@ -37,11 +38,14 @@ export const DEFAULT_TEMPLATES = {
   },
   logical: {
     name: 'Default logical label',
-    // label_width / label_x are extra variables sized from the name, so the pill fits its text;
-    // currentColor is the layer colour in pictures (the node group sets `color`).
+    // label_width / label_x are extra variables sized from the name, so the pill fits its text; they
+    // reach x and width through data-jinja- bindings, so the template is valid SVG before substitution
+    // (x="-30" and width="60" are what a viewer of the raw template draws). currentColor is the layer
+    // colour in pictures (the node group sets `color`).
     template:
       '<g data-width="{{ label_width }}" data-height="18">' +
-      '<rect x="{{ label_x }}" y="-9" width="{{ label_width }}" height="18" rx="9" fill="#ffffff" stroke="currentColor" stroke-width="1.5"/>' +
+      '<rect x="-30" y="-9" width="60" height="18" rx="9" fill="#ffffff" stroke="currentColor" stroke-width="1.5" ' +
+      'data-jinja-x="{{ label_x }}" data-jinja-width="{{ label_width }}"/>' +
       '<text text-anchor="middle" dominant-baseline="central" font-size="10" fill="#222222" stroke="none">{{ endpoint_name }}</text></g>',
   },
 } as const;
@@ -165,8 +169,15 @@ function escapeInJinja(markup: string): string {
   return out.join('');
 }
 
-/** parseFragment, and for markup that is well-formed only once its Jinja is read as text, that reading. */
+/**
+ * parseFragment, and for markup that is well-formed only once its Jinja is read as text, that reading;
+ * `data-jinja-<name>` attributes then bound to their targets (template-bindings.ts).
+ */
 function parseTemplate(markup: string): DomLike {
+  return applyBindings(parseRaw(markup));
+}
+
+function parseRaw(markup: string): DomLike {
   try {
     return parseFragment(markup);
   } catch (e) {

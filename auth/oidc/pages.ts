@@ -77,3 +77,18 @@ ${v.dropped.length ? `<p class="muted">Not granted, because your account does no
 export const errorPage = (error: string, description?: string) => layout('Sign-in problem', `
 <p class="error">${escapeHtml(description ?? error)}</p>
 <p class="muted">Go back to the application and start signing in again. (${escapeHtml(error)})</p>`);
+
+/**
+ * The logout confirmation (oidc-provider's rpInitiatedLogout.logoutSource): `form` is the provider's own
+ * hidden form (its action and xsrf token), written as given; the buttons submit it. Its default page
+ * imports a web font from Google, which a service shown offline, or kept off the internet, must not.
+ */
+export const logoutPage = (form: string, host: string) => layout('Sign out?', `
+<p>Do you want to sign out from ${escapeHtml(host)}?</p>
+${form}
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button>`);
+
+/** After a logout that names no page to return to (rpInitiatedLogout.postLogoutSuccessSource). */
+export const loggedOutPage = (client?: string) => layout('Signed out', `
+<p>You are signed out${client ? ` of ${escapeHtml(client)}` : ''}.</p>`);

@@ -20,7 +20,7 @@ import { clientApiScopes } from './scopes.ts';
 import type { UserDirectory } from '../users.ts';
 import { adapterFactory, OidcStorage, registerStorage } from './adapter.ts';
 import { OIDC_SIGNING_ALG, type OidcKeys } from './keys.ts';
-import { errorPage } from './pages.ts';
+import { errorPage, loggedOutPage, logoutPage, PAGE_HEADERS } from './pages.ts';
 import { matchesPattern } from '../../config/redirect-patterns.ts';
 import type { Store } from '../../store/types.ts';
 
@@ -127,6 +127,19 @@ export function createProvider(o: ProviderOptions): Provider {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       revocation: { enabled: true },
+      // Our own pages (pages.ts), with the headers of the others: the provider's import a font from Google.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.set(PAGE_HEADERS);
+          ctx.body = logoutPage(form, ctx.host);
+        },
+        postLogoutSuccessSource: (ctx) => {
+          ctx.set(PAGE_HEADERS);
+          const client = ctx.oidc.client;
+          ctx.body = loggedOutPage(client ? (client.clientName ?? client.clientId) : undefined);
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => o.audience,
@@ -167,6 +180,7 @@ export function createProvider(o: ProviderOptions): Provider {
     // Browser apps call the token endpoint from the page their redirect URI is on.
     clientBasedCORS: (_ctx, origin, client) => redirectOrigins(client.redirectUris).has(origin),
     renderError: (ctx, out) => {
+      ctx.set(PAGE_HEADERS);
       ctx.type = 'html';
       ctx.body = errorPage(String(out.error), out.error_description ? String(out.error_description) : undefined);
     },

@@ -33,7 +33,7 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
   const fingerprint = sheetFingerprint(catalog);
 
   /** The parsed edge sheet the parameters name; 503 when the file is not there or cannot be read, 422 when it is there but wrong. */
-  async function tabAt(params: URLSearchParams, query?: DatasetQuery): Promise<EdgeTab> {
+  async function tabAt(params: URLSearchParams, query?: Pick<DatasetQuery, 'columns'>): Promise<EdgeTab> {
     const { sheet_id: id, sheet_name: name } = sheetParams(params);
     const file = (await catalog.scan()).get(id);
     const loaded = file && (await catalog.load(file));
@@ -77,8 +77,8 @@ export function createSpreadsheetKind(limits: SheetLimits): DatasourceKind {
         throw e;
       }
     },
-    async columns(params) {
-      return filterableColumns(await tabAt(params));
+    async columns(params, columns) {
+      return filterableColumns(await tabAt(params, { columns }));
     },
     fingerprint: (params) => fingerprint(sheetParams(params).sheet_id),
     async run(params: URLSearchParams, query: DatasetQuery): Promise<QueryResult> {

@@ -57,3 +57,28 @@ describe('POST /api/v1/dataset/id/{datasetId}/refresh/', () => {
     assert.deepEqual(await t.store.versions('datasets', created.datasetId), [1]);
   });
 });
+
+describe('POST /api/v1/dataset/id/{datasetId}/refresh/ with filters that match nothing', () => {
+  it('stores nothing and answers the latest version with the values seen in the filtered columns', async () => {
+    const file = path.join(t.settings.datasources.spreadsheet.dir, 'regions.csv');
+    await writeFile(file, 'source,destination,region\nCHI,NYC,us\nNYC,LON,atlantic\n');
+    const filtered = { name: 'US', query: { endpoint: 'spreadsheet?sheet_id=regions&sheet_name=regions', filters: [{ field: 'region', operator: 'equal', value: ['us'] }] } };
+    const created = (await (await t.request('/api/v1/dataset/', { method: 'POST', token, json: filtered })).json()) as Dataset;
+    const v2 = (await (await refresh(created.datasetId)).json()) as Dataset;
+    assert.deepEqual([v2.version, v2.results?.length], [2, 1]);
+
+    // The sheet's region values change case: the stored filter now matches no row.
+    await writeFile(file, 'source,destination,region\nCHI,NYC,US\nNYC,LON,Atlantic\n');
+    const res = await refresh(created.datasetId);
+    assert.equal(res.status, 200);
+    const answer = (await res.json()) as Dataset;
+    assert.deepEqual([answer.version, answer.results?.length], [2, 1], 'the latest version, its results kept');
+    assert.deepEqual(answer.warnings, ["the filters match none of the sheet's 2 rows, so no version was stored (values compare exactly, " +
+      'case included, except with like); values in the filtered columns: region: "Atlantic", "US"']);
+    assert.deepEqual(await t.store.versions('datasets', created.datasetId), [1, 2]);
+
+    // The same as an update of that query answers.
+    const updated = (await (await t.request(`/api/v1/dataset/id/${created.datasetId}/`, { method: 'PUT', token, json: filtered })).json()) as Dataset;
+    assert.deepEqual([updated.version, updated.warnings], [2, answer.warnings]);
+  });
+});
