@@ -83,7 +83,8 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
     for (const tab of tabs) {
       const next = await Promise.race([worksheets.next(), failed]);
       if (next.done) throw new Error(`the workbook ended before tab ${JSON.stringify(tab.name)}`);
-      sheets.push({ name: tab.name, ...(await readRows(raced(next.value, failed), label, tab.name, limits, budget)) });
+      // Raced whole, not row by row: a read left waiting on a failed part is dropped, and collected with it.
+      sheets.push({ name: tab.name, ...(await Promise.race([readRows(next.value, label, tab.name, limits, budget), failed])) });
     }
     return sheets;
   } catch (e) {
@@ -93,16 +94,6 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
     source?.destroy();
     for (const stream of opened) stream.destroy();
     zip.close();
-  }
-}
-
-/** The rows of a worksheet, each awaited against `failed`. */
-async function* raced(ws: AsyncIterable<ExcelJS.Row>, failed: Promise<never>): AsyncGenerator<ExcelJS.Row> {
-  const rows = ws[Symbol.asyncIterator]();
-  for (;;) {
-    const next = await Promise.race([rows.next(), failed]);
-    if (next.done) return;
-    yield next.value;
   }
 }
 
