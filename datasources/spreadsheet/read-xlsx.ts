@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import type ExcelJS from 'exceljs';
-import type { Entry, ZipFile } from 'yauzl';
+import type { Entry } from 'yauzl';
 import { datasourceUnavailable, isServiceError } from '../../errors.ts';
 import { cellText } from './cell-text.ts';
 import { limitName, plainReason, type RawTab, type SheetLimits } from './raw.ts';
@@ -55,7 +55,7 @@ export async function readXlsx(file: string, label: string, limits: SheetLimits)
   const fromZip = (name: string, entry: Entry): StoredPart => ({
     name, size: entry.uncompressedSize, crc32: entry.crc32,
     open: async () => {
-      const stream = await (zip as ZipFile).openReadStreamPromise(entry);
+      const stream = await zip.openReadStreamPromise(entry);
       opened.push(stream);
       return stream;
     },
