@@ -4,7 +4,7 @@
 // answers it, requested from the real app (the same route, cache and
 // rasterizer as the service) over a temp copy of the committed data/ folder,
 // so data/ is only read. Writes the PNG to the path given, by default
-// docs/demo-map.png:
+// docs/demo-map.png (`--help` says so):
 //   npm run picture [-- out.png]
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { parseSettings } from '../config/settings.ts';
 import { createMemoryLogger } from '../log.ts';
 import { createApp } from '../server.ts';
 import { openFileStore } from '../store/file.ts';
+import { commandLine, refuse } from './args.ts';
 import { DEMO_MAP_NAME } from './seed-demo.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -46,14 +47,28 @@ export async function demoPicture(data = DATA): Promise<{ mapId: string; png: Bu
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const out = path.resolve(process.argv[2] ?? DEFAULT_OUT);
+const USAGE = `usage: npm run picture [-- out.png]
+  draws the demo map's public PNG over a temp copy of data/ (only read) into
+  out.png, by default docs/demo-map.png`;
+
+type PictureIO = { out: (line: string) => void; err: (line: string) => void };
+
+/** The command line: `[out.png]` or `--help`; the exit code. */
+export async function demoPictureCli(argv: readonly string[], io: PictureIO, data = DATA): Promise<number> {
+  const line = commandLine(argv, { usage: USAGE, words: [0, 1] });
+  if (!line.run) return refuse(line, io);
+  const out = path.resolve(line.positionals[0] ?? DEFAULT_OUT);
   try {
-    const { mapId, png } = await demoPicture();
+    const { mapId, png } = await demoPicture(data);
     await writeFile(out, png);
-    console.log(`wrote ${out}: map ${mapId}, ${png.readUInt32BE(16)} x ${png.readUInt32BE(20)} px, ${png.length} bytes`);
+    io.out(`wrote ${out}: map ${mapId}, ${png.readUInt32BE(16)} x ${png.readUInt32BE(20)} px, ${png.length} bytes`);
+    return 0;
   } catch (e) {
-    console.error(`demo picture: ${(e as Error).message}`);
-    process.exitCode = 1;
+    io.err(`demo picture: ${(e as Error).message}`);
+    return 1;
   }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await demoPictureCli(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) });
 }

@@ -8,7 +8,6 @@
 // by renaming a finished temp file over it: a running service re-reads sheets
 // when they change, and must never read half a workbook.
 // Run: npx tsx cli/make-demo-sheets.ts [--check] [folder]
-import { parseArgs } from 'node:util';
 import * as nodeFs from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { durableWriter } from '../store/write-thread.mjs';
+import { commandLine, refuse } from './args.ts';
 
 interface Site { code: string; city: string; country: string; region: string; latitude: number; longitude: number; routers: number }
 interface Exchange { name: string; city: string; country: string; latitude: number; longitude: number }
@@ -153,23 +153,19 @@ export async function makeDemoSheets(outDir = path.join(here, '..', 'data', 'she
   ];
 }
 
-const USAGE = 'usage: npx tsx cli/make-demo-sheets.ts [--check] [folder]';
+const USAGE = `usage: npx tsx cli/make-demo-sheets.ts [--check] [folder]
+  writes the demo sheets into folder (default data/sheets) from make-demo-sheets.json;
+  --check writes nothing and exits 1 when a sheet is out of date`;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // An option we do not know is a mistake, not a folder to write into; so is a second folder.
-  let parsed: { values: { check?: boolean }; positionals: string[] } | undefined;
-  try {
-    parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, strict: true, options: { check: { type: 'boolean' } } });
-  } catch {
-    parsed = undefined;
+  const line = commandLine(process.argv.slice(2), { usage: USAGE, options: { check: { type: 'boolean' } }, words: [0, 1] });
+  if (!line.run) {
+    process.exitCode = refuse(line, { out: (l) => console.log(l), err: (l) => console.error(l) });
+  } else {
+    const folder = line.positionals[0];
+    const lines = await makeDemoSheets(folder ? path.resolve(folder) : undefined, { check: line.values.check === true });
+    for (const l of lines) console.log(l);
+    if (lines.some((l) => l.startsWith('out of date'))) process.exitCode = 1;
   }
-  if (!parsed || parsed.positionals.length > 1 || parsed.positionals.some((a) => a.startsWith('-'))) {
-    console.error(USAGE);
-    process.exit(2);
-  }
-  const check = parsed.values.check === true;
-  const folders = parsed.positionals;
-  const lines = await makeDemoSheets(folders[0] ? path.resolve(folders[0]) : undefined, { check });
-  for (const line of lines) console.log(line);
-  if (lines.some((l) => l.startsWith('out of date'))) process.exitCode = 1;
 }

@@ -25,6 +25,7 @@ import { createMemoryStore } from '../store/memory.ts';
 import { DataDirInUseError } from '../store/lock.ts';
 // The seed rebuilds the logs (maps, datasets, templates) and the results; sheets and anything else in the folder stay.
 import { LOG_COLLECTIONS, type Store } from '../store/types.ts';
+import { commandLine, refuse } from './args.ts';
 
 const SHEETS = ['rne-backbone.xlsx', 'rne-exchanges.csv'];
 /** The demo map's name: `npm run picture` finds the demo by it (cli/demo-picture.ts). */
@@ -204,9 +205,20 @@ export async function seedDemo(dir: string, io: SeedIO): Promise<number> {
   return 0;
 }
 
+const USAGE = `usage: npx tsx cli/seed-demo.ts [data-folder]
+  rebuilds the demo content of a data folder (default ./data) through the API;
+  run it with the service stopped, on a folder without users`;
+
+/** The command line: `[data-folder]` or `--help`; the exit code. */
+export async function seedDemoCli(argv: readonly string[], io: SeedIO): Promise<number> {
+  const line = commandLine(argv, { usage: USAGE, words: [0, 1] });
+  if (!line.run) return refuse(line, io);
+  return seedDemo(path.resolve(line.positionals[0] ?? 'data'), io);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const io = { out: (l: string) => process.stdout.write(`${l}\n`), err: (l: string) => process.stderr.write(`${l}\n`) };
-  seedDemo(path.resolve(process.argv[2] ?? 'data'), io).then((code) => { process.exitCode = code; }, (e) => {
+  seedDemoCli(process.argv.slice(2), io).then((code) => { process.exitCode = code; }, (e) => {
     io.err(`seed-demo: ${(e as Error).message}`);
     process.exitCode = 1;
   });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { loadSettings, SettingsError } from '../config/settings.ts';
+import { commandLine, refuse } from './args.ts';
 import { openFileStore } from '../store/file.ts';
 import { DataDirInUseError } from '../store/lock.ts';
 import { openPostgresStore } from '../store/postgres/adapter.ts';
@@ -24,14 +25,15 @@ export interface StoreCliIO {
 
 const USAGE = `usage:
   npm run store -- export <folder>   copy the database (store.postgres.url / MTS_DATABASE_URL) into an empty data folder
-  npm run store -- import <folder>   copy a data folder into the empty database`;
+  npm run store -- import <folder>   copy a data folder into the empty database
+  npm run store -- --help            this text`;
 
 export async function runStoreCli(argv: string[], io: StoreCliIO): Promise<number> {
-  const [command, folder, ...extra] = argv;
-  if ((command !== 'export' && command !== 'import') || !folder || extra.length > 0) {
-    io.err(USAGE);
-    return command === 'help' || command === '--help' ? 0 : 1;
-  }
+  if (argv.length === 1 && argv[0] === 'help') return refuse({ run: false, code: 0, text: USAGE }, io);
+  const line = commandLine(argv, { usage: USAGE, words: [2, 2] });
+  if (!line.run) return refuse(line, io);
+  const [command, folder] = line.positionals;
+  if (command !== 'export' && command !== 'import') return refuse({ run: false, code: 2, text: `unknown command ${JSON.stringify(command)}\n${USAGE}` }, io);
   let url: string | undefined;
   try {
     url = loadSettings(io.env).store.postgres.url;

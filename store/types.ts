@@ -1,7 +1,7 @@
 // The storage contract every adapter implements (memory.ts, file.ts; a
 // database adapter fits the same shape). It knows three kinds of data and
 // nothing about maps or HTTP:
-// - documents (`private`: users, keys, OIDC state): read-modify-write whole;
+// - documents (`private`: users, keys, provider state): read-modify-write whole;
 // - logs (`maps`, `datasets`, `templates`): append-only numbered entries, the
 //   resource versions; the latest entry of each key is kept in memory, older
 //   ones are read on demand, and an entry, once stored, is never rewritten;
@@ -48,9 +48,9 @@ export interface SharedCount {
 }
 
 /**
- * Counters that every replica sharing a backend sees (login throttling): each
- * key counts in fixed windows that start with its first count. Only backends
- * shared by several processes have them.
+ * Counters that every replica sharing a backend sees: each key counts in
+ * fixed windows that start with its first count. Only backends shared by
+ * several processes have them.
  */
 export interface SharedCounters {
   /** Adds `delta` (may be negative) to the key's count in its current window, starting one of `windowMs` when none runs. */
@@ -61,34 +61,37 @@ export interface SharedCounters {
   clear(key: string): Promise<void>;
 }
 
+/** Named values an entry is found by: the names are its writer's to choose, a few per entry. */
+export type LookupValues = { readonly [name: string]: string };
+
 /** A short-lived entry of SharedEntries: any JSON payload, live until `exp` (epoch seconds; absent: no expiry). */
 export interface SharedEntry {
   payload: { [key: string]: Json | undefined };
   exp?: number;
+  /** What findBy and deleteWhere find the entry by (indexed). */
+  lookup?: LookupValues;
+  /** When consume() marked it (epoch seconds); absent until then. */
+  consumed?: number;
   /** The client address that made it (this process's entries only: bounded per address). */
   owner?: string;
 }
 
-/** Payload fields SharedEntries finds entries by (each a string when present). */
-export type SharedEntryField = 'uid' | 'userCode' | 'grantId' | 'accountId';
-
 /**
  * Short-lived entries that every replica sharing a backend sees, each of a
- * kind and an ID, written and read one at a time (the built-in OpenID
- * provider's sign-ins in progress: interactions, sessions, codes). Only
- * backends shared by several processes have them; expired entries are never
- * returned and are removed in time.
+ * kind and an ID, written and read one at a time, and found by the lookup
+ * values their writer gave them. Only backends shared by several processes
+ * have them; expired entries are never returned and are removed in time.
  */
 export interface SharedEntries {
   get(kind: string, id: string): Promise<SharedEntry | undefined>;
-  /** A live entry of `kind` whose payload's `field` is `value`. */
-  findBy(kind: string, field: SharedEntryField, value: string): Promise<SharedEntry | undefined>;
+  /** A live entry of `kind` whose lookup value `name` is `value`. */
+  findBy(kind: string, name: string, value: string): Promise<SharedEntry | undefined>;
   set(kind: string, id: string, entry: SharedEntry): Promise<void>;
   delete(kind: string, id: string): Promise<void>;
-  /** Sets payload.consumed to `now` unless it is set: 'consumed' when this call did, 'reused' when it was, 'missing' when there is no live entry. */
+  /** Sets `consumed` to `now` unless it is set: 'consumed' when this call did, 'reused' when it was, 'missing' when there is no live entry. */
   consume(kind: string, id: string, now: number): Promise<'consumed' | 'reused' | 'missing'>;
-  /** Removes the entries whose payload's `field` is `value`, of the given kinds (all kinds without). */
-  deleteWhere(field: SharedEntryField, value: string, kinds?: readonly string[]): Promise<void>;
+  /** Removes the entries whose lookup value `name` is `value`, of the given kinds (all kinds without). */
+  deleteWhere(name: string, value: string, kinds?: readonly string[]): Promise<void>;
 }
 
 export interface Store {

@@ -25,16 +25,11 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SharedEntries, Store } from '../../store/types.ts';
 import { oidcCaller } from './caller.ts';
 import { MemoryEntries } from './memory-entries.ts';
+import { type Entry, fromShared, LOOKUP_FIELDS, type LookupField, toShared } from './shared-form.ts';
 
 export const OIDC_STATE = 'oidc-state';
 /** Models whose entries may be kept in the document (a Session only once signed in). */
 const PERSISTABLE = new Set(['Grant', 'RefreshToken', 'Session']);
-
-export interface Entry {
-  payload: AdapterPayload;
-  /** Epoch seconds; absent for no expiry. */
-  exp?: number;
-}
 
 interface StateDoc {
   entries: Record<string, Entry>;
@@ -57,9 +52,6 @@ const splitKey = (key: string): [string, string] => {
   const at = key.indexOf(':');
   return [key.slice(0, at), key.slice(at + 1)];
 };
-/** Payload fields looked up by value (findByUid, findByUserCode, revokeByGrantId). */
-const INDEXED = ['uid', 'userCode', 'grantId'] as const;
-type IndexedField = (typeof INDEXED)[number];
 
 export type ConsumeOutcome = 'consumed' | 'missing' | 'reused';
 
@@ -93,13 +85,13 @@ export class OidcStorage {
 
   async get(model: string, id: string): Promise<Entry | undefined> {
     if (oidcCaller.getStore()?.showing && this.short instanceof MemoryEntries) this.short.keep(model, id);
-    const e = ((await this.short.get(model, id)) as Entry | undefined) ?? this.persisted(model, id);
+    const e = fromShared(await this.short.get(model, id)) ?? this.persisted(model, id);
     return live(e) ? e : undefined;
   }
 
   /** The live entry of `model` whose payload has `field` equal to `value`. */
-  async findBy(model: string, field: IndexedField, value: string): Promise<Entry | undefined> {
-    const short = (await this.short.findBy(model, field, value)) as Entry | undefined;
+  async findBy(model: string, field: LookupField, value: string): Promise<Entry | undefined> {
+    const short = fromShared(await this.short.findBy(model, field, value));
     if (short) return short;
     if (!PERSISTABLE.has(model)) return undefined;
     for (const id of this.persistedIndex().get(indexKey(model, field, value)) ?? []) {
@@ -143,7 +135,7 @@ export class OidcStorage {
       return;
     }
     const owner = this.short instanceof MemoryEntries ? oidcCaller.getStore()?.address : undefined;
-    await this.short.set(model, id, (owner === undefined ? entry : { ...entry, owner }) as never);
+    await this.short.set(model, id, toShared(entry, owner));
     // A session signed out (no accountId any more) must not come back from the document.
     if (this.persisted(model, id)) await this.write((entries) => { delete entries[docKey(model, id)]; });
   }
@@ -272,10 +264,10 @@ export class OidcStorage {
   }
 }
 
-const indexKey = (model: string, field: IndexedField, value: string) => `${model}\0${field}\0${value}`;
+const indexKey = (model: string, field: LookupField, value: string) => `${model}\0${field}\0${value}`;
 
 function addIndex(index: Map<string, Set<string>>, model: string, id: string, e: Entry) {
-  for (const field of INDEXED) {
+  for (const field of LOOKUP_FIELDS) {
     const value = e.payload[field];
     if (typeof value !== 'string') continue;
     const k = indexKey(model, field, value);

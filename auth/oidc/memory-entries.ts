@@ -8,24 +8,25 @@
 // anyone can create, are kept at most `maxEntries` each (the oldest evicted
 // first) and live `interactionTtlSeconds` (set as their TTL by provider.ts).
 // Each kind's entries are a Map in write order, so expired ones are dropped
-// from its head as new ones come, and lookups by uid, user code, grant and
-// account go through an index: nothing scans all entries on a request.
+// from its head as new ones come, and lookups (by uid, user code, grant,
+// account: whatever lookup values the writer gave) go through an index:
+// nothing scans all entries on a request.
 // Per client address (an entry's `owner`, the address the provider worked
 // for: caller.ts), one address keeps at most `maxEntries / 100` (at least 10)
 // of a kind: a flood from one address evicts its own entries first. An
 // interaction whose login form was shown (`keep`) is evicted by the bound only
 // when kept ones alone exceed it: anonymous starts cannot push out a sign-in
 // under way.
-import type { SharedEntries, SharedEntry, SharedEntryField } from '../../store/types.ts';
+import type { SharedEntries, SharedEntry } from '../../store/types.ts';
 
 /** Kinds anyone can create entries of without a password: bounded in number. */
 const BOUNDED = new Set(['Interaction', 'Session', 'PushedAuthorizationRequest']);
-/** Payload fields looked up by value. */
-const INDEXED: readonly SharedEntryField[] = ['uid', 'userCode', 'grantId', 'accountId'];
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const live = (e: SharedEntry | undefined, now = nowSeconds()): e is SharedEntry => !!e && (e.exp === undefined || e.exp > now);
-const indexKey = (kind: string, field: string, value: string) => `${kind}\0${field}\0${value}`;
+const indexKey = (kind: string, name: string, value: string) => `${kind}\0${name}\0${value}`;
+/** The entry's lookup value `name` (own properties only: names are data). */
+const lookupOf = (e: SharedEntry, name: string) => (e.lookup && Object.hasOwn(e.lookup, name) ? e.lookup[name] : undefined);
 
 export class MemoryEntries implements SharedEntries {
   /** Entries per kind, oldest write first. */
@@ -56,10 +57,10 @@ export class MemoryEntries implements SharedEntries {
     return this.live(kind, id);
   }
 
-  async findBy(kind: string, field: SharedEntryField, value: string) {
-    for (const id of this.index.get(indexKey(kind, field, value)) ?? []) {
+  async findBy(kind: string, name: string, value: string) {
+    for (const id of this.index.get(indexKey(kind, name, value)) ?? []) {
       const e = this.live(kind, id);
-      if (e && e.payload[field] === value) return e;
+      if (e && lookupOf(e, name) === value) return e;
     }
     return undefined;
   }
@@ -85,16 +86,19 @@ export class MemoryEntries implements SharedEntries {
   async consume(kind: string, id: string, now: number) {
     const e = this.byKind.get(kind)?.get(id);
     if (!live(e)) return 'missing' as const;
-    if (e.payload.consumed) return 'reused' as const;
-    this.byKind.get(kind)!.set(id, { ...e, payload: { ...e.payload, consumed: now } });
+    if (e.consumed !== undefined) return 'reused' as const;
+    this.byKind.get(kind)!.set(id, { ...e, consumed: now });
     return 'consumed' as const;
   }
 
-  async deleteWhere(field: SharedEntryField, value: string, kinds?: readonly string[]) {
+  async deleteWhere(name: string, value: string, kinds?: readonly string[]) {
     for (const kind of kinds ?? [...this.byKind.keys()]) {
       const map = this.byKind.get(kind);
       if (!map) continue;
-      for (const id of [...(this.index.get(indexKey(kind, field, value)) ?? [])]) if (map.get(id)?.payload[field] === value) this.forget(kind, id);
+      for (const id of [...(this.index.get(indexKey(kind, name, value)) ?? [])]) {
+        const e = map.get(id);
+        if (e && lookupOf(e, name) === value) this.forget(kind, id);
+      }
     }
   }
 
@@ -134,10 +138,8 @@ export class MemoryEntries implements SharedEntries {
   }
 
   private indexEntry(kind: string, id: string, e: SharedEntry, add: boolean) {
-    for (const field of INDEXED) {
-      const value = e.payload[field];
-      if (typeof value !== 'string') continue;
-      const k = indexKey(kind, field, value);
+    for (const [name, value] of Object.entries(e.lookup ?? {})) {
+      const k = indexKey(kind, name, value);
       let ids = this.index.get(k);
       if (add) {
         if (!ids) this.index.set(k, (ids = new Set()));

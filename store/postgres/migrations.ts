@@ -7,10 +7,10 @@
 // Tables: entries (the append-only versions: the primary key refuses a second
 // version N of one resource), documents (read-modify-write with a revision
 // number for compare-and-set), blobs (content-addressed), changes (one row per
-// write, numbered by a sequence: what replicas catch up from), login_failures
-// (shared login throttling), changes_horizon (the last change pruned). Writes
-// go through functions that also record the change and NOTIFY the other
-// replicas in the same transaction.
+// write, numbered by a sequence: what replicas catch up from), shared_counters
+// (login_failures until V3), shared_entries and changes_horizon (the last
+// change pruned). Writes go through functions that also record the change
+// and NOTIFY the other replicas in the same transaction.
 import type pg from 'pg';
 import type { Log } from './connection.ts';
 
@@ -178,23 +178,57 @@ CREATE INDEX shared_entries_account ON shared_entries (account_id) WHERE account
 CREATE INDEX shared_entries_expiry ON shared_entries (expires_at) WHERE expires_at IS NOT NULL;
 `;
 
+// The store's contract speaks of store concepts only: shared_entries finds
+// rows by lookup values whose names the writer chooses (one JSON object under
+// a GIN index instead of a column per sign-in field) and keeps when a row was
+// consumed in a column of its own; login_failures becomes shared_counters.
+// Rows in flight survive: a sign-in begun before the upgrade ends after it.
+// The old columns' values move under the names the built-in provider gives
+// them (auth/oidc/shared-form.ts), and a consumed mark leaves the payload.
+const V3 = `
+ALTER TABLE shared_entries ADD COLUMN lookup jsonb NOT NULL DEFAULT '{}', ADD COLUMN consumed_at bigint;
+UPDATE shared_entries SET
+  lookup = jsonb_strip_nulls(jsonb_build_object('uid', uid, 'userCode', user_code, 'grantId', grant_id, 'accountId', account_id)),
+  consumed_at = CASE WHEN jsonb_typeof(payload::jsonb -> 'consumed') = 'number' THEN (payload::jsonb ->> 'consumed')::numeric::bigint END,
+  payload = (payload::jsonb - 'consumed')::text;
+ALTER TABLE shared_entries DROP COLUMN uid, DROP COLUMN user_code, DROP COLUMN grant_id, DROP COLUMN account_id;
+CREATE INDEX shared_entries_lookup ON shared_entries USING gin (lookup jsonb_path_ops);
+
+ALTER TABLE login_failures RENAME TO shared_counters;
+ALTER TABLE shared_counters RENAME COLUMN failures TO count;
+
+CREATE OR REPLACE FUNCTION mts_prune(p_keep interval, p_limit integer) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE upto bigint;
+BEGIN
+  WITH gone AS (
+    DELETE FROM changes WHERE seq IN (SELECT seq FROM changes WHERE at < now() - p_keep ORDER BY seq LIMIT p_limit)
+    RETURNING seq)
+  SELECT max(seq) INTO upto FROM gone;
+  IF upto IS NOT NULL THEN UPDATE changes_horizon SET seq = greatest(seq, upto); END IF;
+  DELETE FROM shared_counters WHERE reset_at <= now();
+  DELETE FROM shared_entries WHERE expires_at <= extract(epoch FROM now());
+  RETURN (SELECT seq FROM changes_horizon);
+END $$;
+`;
+
 /** The migrations, in order; the number of each is its place in the list, from 1. */
-const MIGRATIONS: readonly string[] = [V1, V2];
+const MIGRATIONS: readonly string[] = [V1, V2, V3];
 
 /** Whether every migration is applied already (the usual start: one query, no lock). */
-async function current(pool: pg.Pool): Promise<boolean> {
+async function current(pool: pg.Pool, upTo: number): Promise<boolean> {
   try {
     const { rows } = await pool.query<{ latest: number | null }>('SELECT max(version) AS latest FROM schema_migrations');
-    return rows[0].latest === MIGRATIONS.length;
+    return rows[0].latest === upTo;
   } catch (error) {
     if ((error as { code?: string }).code === '42P01') return false; // no schema_migrations yet
     throw error;
   }
 }
 
-/** Applies the migrations the database lacks, one replica at a time; says which it applied. */
-export async function migrate(pool: pg.Pool, log: Log): Promise<void> {
-  if (await current(pool)) return;
+/** Applies the migrations the database lacks, one replica at a time; says which it applied. `upTo`: the last to apply (tests of a migration stop before it). */
+export async function migrate(pool: pg.Pool, log: Log, upTo = MIGRATIONS.length): Promise<void> {
+  if (await current(pool, upTo)) return;
   const client = await pool.connect();
   let broken: unknown;
   try {
@@ -210,7 +244,7 @@ export async function migrate(pool: pg.Pool, log: Log): Promise<void> {
         throw new Error(`the database's schema is newer (migration ${Math.max(...applied)}) than this release knows ` +
           `(${MIGRATIONS.length}): run the newer release, or restore a backup`);
       }
-      for (const [i, sql] of MIGRATIONS.entries()) {
+      for (const [i, sql] of MIGRATIONS.slice(0, upTo).entries()) {
         const version = i + 1;
         if (applied.has(version)) continue;
         await client.query('BEGIN');

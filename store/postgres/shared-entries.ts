@@ -1,55 +1,56 @@
 // Short-lived entries shared by every replica (the store contract's
 // SharedEntries) in the shared_entries table (migrations.ts): one row per
-// entry, its payload as JSON text beside the fields it is found by. Each call
-// is one statement (consume: a conditional update, then a look when it did not
-// apply), so replicas never both consume one entry. Expired rows are never
-// returned and go when the changes table is pruned (prune.ts).
+// entry, its payload as JSON text, its lookup values as a JSON object under a
+// GIN index (found with @>, whatever names the writer chose), and when it was
+// consumed. Each call is one statement (consume: a conditional update, then a
+// look when it did not apply), so replicas never both consume one entry.
+// Expired rows are never returned and go when the changes table is pruned
+// (prune.ts).
 import type pg from 'pg';
-import type { Json, SharedEntries, SharedEntry, SharedEntryField } from '../types.ts';
+import type { LookupValues, SharedEntries, SharedEntry } from '../types.ts';
 
-const COLUMNS: Record<SharedEntryField, string> = { uid: 'uid', userCode: 'user_code', grantId: 'grant_id', accountId: 'account_id' };
 const LIVE = '(expires_at IS NULL OR expires_at > extract(epoch FROM now()))';
+const COLUMNS = 'payload, expires_at, lookup, consumed_at';
 
-type Row = { payload: string; expires_at: string | null };
-const asEntry = (row: Row | undefined): SharedEntry | undefined =>
-  row && { payload: JSON.parse(row.payload) as SharedEntry['payload'], ...(row.expires_at !== null && { exp: Number(row.expires_at) }) };
-const field = (payload: SharedEntry['payload'], name: SharedEntryField): string | null => {
-  const value: Json | undefined = payload[name];
-  return typeof value === 'string' ? value : null;
+type Row = { payload: string; expires_at: string | null; lookup: LookupValues; consumed_at: string | null };
+const asEntry = (row: Row | undefined): SharedEntry | undefined => row && {
+  payload: JSON.parse(row.payload) as SharedEntry['payload'],
+  ...(row.expires_at !== null && { exp: Number(row.expires_at) }),
+  ...(Object.keys(row.lookup).length > 0 && { lookup: row.lookup }),
+  ...(row.consumed_at !== null && { consumed: Number(row.consumed_at) }),
 };
 
 export function databaseEntries(pool: pg.Pool): SharedEntries {
   return {
     async get(kind, id) {
-      const { rows } = await pool.query<Row>(`SELECT payload, expires_at FROM shared_entries WHERE kind = $1 AND id = $2 AND ${LIVE}`, [kind, id]);
+      const { rows } = await pool.query<Row>(`SELECT ${COLUMNS} FROM shared_entries WHERE kind = $1 AND id = $2 AND ${LIVE}`, [kind, id]);
       return asEntry(rows[0]);
     },
     async findBy(kind, name, value) {
-      const { rows } = await pool.query<Row>(
-        `SELECT payload, expires_at FROM shared_entries WHERE kind = $1 AND ${COLUMNS[name]} = $2 AND ${LIVE} LIMIT 1`, [kind, value]);
+      const { rows } = await pool.query<Row>(`SELECT ${COLUMNS} FROM shared_entries
+        WHERE kind = $1 AND lookup @> jsonb_build_object($2::text, $3::text) AND ${LIVE} LIMIT 1`, [kind, name, value]);
       return asEntry(rows[0]);
     },
-    async set(kind, id, { payload, exp }) {
+    async set(kind, id, { payload, exp, lookup, consumed }) {
       await pool.query(`
-        INSERT INTO shared_entries (kind, id, payload, expires_at, uid, user_code, grant_id, account_id)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-        ON CONFLICT (kind, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at, uid = excluded.uid,
-          user_code = excluded.user_code, grant_id = excluded.grant_id, account_id = excluded.account_id`,
-      [kind, id, JSON.stringify(payload), exp ?? null, field(payload, 'uid'), field(payload, 'userCode'), field(payload, 'grantId'), field(payload, 'accountId')]);
+        INSERT INTO shared_entries (kind, id, payload, expires_at, lookup, consumed_at) VALUES ($1, $2, $3, $4, $5, $6)
+        ON CONFLICT (kind, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at,
+          lookup = excluded.lookup, consumed_at = excluded.consumed_at`,
+      [kind, id, JSON.stringify(payload), exp ?? null, JSON.stringify(lookup ?? {}), consumed ?? null]);
     },
     async delete(kind, id) {
       await pool.query('DELETE FROM shared_entries WHERE kind = $1 AND id = $2', [kind, id]);
     },
     async consume(kind, id, now) {
-      const done = await pool.query(`
-        UPDATE shared_entries SET payload = (payload::jsonb || jsonb_build_object('consumed', $3::bigint))::text
-        WHERE kind = $1 AND id = $2 AND ${LIVE} AND NOT (payload::jsonb ? 'consumed')`, [kind, id, now]);
+      const done = await pool.query(`UPDATE shared_entries SET consumed_at = $3
+        WHERE kind = $1 AND id = $2 AND ${LIVE} AND consumed_at IS NULL`, [kind, id, now]);
       if (done.rowCount) return 'consumed';
       const { rows } = await pool.query(`SELECT 1 FROM shared_entries WHERE kind = $1 AND id = $2 AND ${LIVE}`, [kind, id]);
       return rows.length ? 'reused' : 'missing';
     },
     async deleteWhere(name, value, kinds) {
-      await pool.query(`DELETE FROM shared_entries WHERE ${COLUMNS[name]} = $1 AND ($2::text[] IS NULL OR kind = ANY($2))`, [value, kinds ?? null]);
+      await pool.query(`DELETE FROM shared_entries WHERE lookup @> jsonb_build_object($1::text, $2::text)
+        AND ($3::text[] IS NULL OR kind = ANY($3))`, [name, value, kinds ?? null]);
     },
   };
 }

@@ -25,14 +25,22 @@ before(async () => { dir = await mkdtemp(path.join(tmpdir(), 'mts-demo-sheets-')
 after(() => rm(dir, { recursive: true, force: true }));
 
 describe('make-demo-sheets arguments', () => {
-  for (const args of [['--chek', 'sheets'], ['--force'], ['one', 'two']]) {
-    it(`refuses ${args.join(' ')} with the usage line and exit code 2, writing nothing`, async () => {
+  const refused: Array<[string[], string]> = [[['--chek', 'sheets'], 'unknown option --chek'], [['--force'], 'unknown option --force'],
+    [['one', 'two'], 'unexpected argument "two"']];
+  for (const [args, problem] of refused) {
+    it(`refuses ${args.join(' ')} with what is wrong, the usage line and exit code 2, writing nothing`, async () => {
       const { code, err } = await run(...args);
       assert.equal(code, 2);
-      assert.match(err, /^usage: npx tsx cli\/make-demo-sheets\.ts \[--check\] \[folder\]/);
+      assert.ok(err.startsWith(`${problem}\nusage: npx tsx cli/make-demo-sheets.ts [--check] [folder]`), err);
       assert.deepEqual(await readdir(dir), []);
     });
   }
+  it('prints its usage for --help, exit code 0, writing nothing', async () => {
+    const { code, out, err } = await run('--help');
+    assert.equal(code, 0, err);
+    assert.match(out, /^usage: npx tsx cli\/make-demo-sheets\.ts \[--check\] \[folder\]\n.*--check writes nothing/s);
+    assert.deepEqual(await readdir(dir), []);
+  });
 });
 
 describe('make-demo-sheets writes', () => {

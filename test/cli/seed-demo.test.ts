@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { seedDemo } from '../../cli/seed-demo.ts';
+import { seedDemo, seedDemoCli } from '../../cli/seed-demo.ts';
 import { openFileStore } from '../../store/file.ts';
 import { makeTestApp } from '../helpers/app.ts';
 import { copyDemoData } from '../helpers/demo-data.ts';
@@ -138,4 +138,23 @@ describe('seed-demo', () => {
     assert.ok(signal === 'SIGINT' || code !== 0, `ended with ${code} ${signal}`);
     await assert.rejects(stat(path.join(dir, 'private')), { code: 'ENOENT' });
   });
+});
+
+describe('seed-demo: its command line', () => {
+  const cases: Array<[string, string[], number, RegExp]> = [
+    ['--help', ['--help'], 0, /^usage: npx tsx cli\/seed-demo\.ts \[data-folder\]\n/],
+    ['-h', ['-h'], 0, /^usage: npx tsx cli\/seed-demo\.ts \[data-folder\]\n/],
+    ['an unknown option', ['--force'], 2, /^unknown option --force\nusage: /],
+    ['an option with a value it does not take', ['--out=x.png'], 2, /^unknown option --out\nusage: /],
+    ['a second word', ['one', 'two'], 2, /^unexpected argument "two"\nusage: /],
+  ];
+  for (const [what, argv, code, text] of cases) {
+    it(`${what}: exit ${code}, doing nothing else`, async () => {
+      const out: string[] = [];
+      const err: string[] = [];
+      assert.equal(await seedDemoCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }), code);
+      assert.match((code === 0 ? out : err).join('\n'), text);
+      assert.deepEqual(code === 0 ? err : out, []);
+    });
+  }
 });

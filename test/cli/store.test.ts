@@ -79,9 +79,31 @@ describe('npm run store -- export|import', { skip: noPostgres }, () => {
     assert.match(over.err, /the data folder .* must be empty/);
   });
 
-  it('says how to use it when the command or folder is missing', async () => {
-    const res = await run('postgresql://127.0.0.1:1/x', 'backup');
-    assert.equal(res.code, 1);
-    assert.match(res.err, /npm run store -- export <folder>/);
-  });
+});
+
+describe('npm run store: its command line', () => {
+  const run = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runStoreCli(argv, { env: { MTS_DATABASE_URL: 'postgresql://127.0.0.1:1/x' }, out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+  const cases: Array<[string, string[], number, RegExp]> = [
+    ['--help', ['--help'], 0, /^usage:\n {2}npm run store -- export <folder>/],
+    ['-h', ['-h'], 0, /npm run store -- import <folder>/],
+    ['the word help', ['help'], 0, /npm run store -- import <folder>/],
+    ['an unknown option', ['export', 'x', '--force'], 2, /^unknown option --force\nusage:/],
+    ['an unknown command', ['backup', 'x'], 2, /^unknown command "backup"\nusage:/],
+    ['no folder', ['export'], 2, /^missing arguments\nusage:/],
+    ['a second folder', ['import', 'a', 'b'], 2, /^unexpected argument "b"\nusage:/],
+    ['nothing', [], 2, /^missing arguments\nusage:/],
+  ];
+  for (const [what, argv, code, text] of cases) {
+    it(`${what}: exit ${code}, before any database is asked`, async () => {
+      const r = await run(...argv);
+      assert.equal(r.code, code, r.err);
+      assert.match(code === 0 ? r.out : r.err, text);
+      assert.equal(code === 0 ? r.err : r.out, '');
+    });
+  }
 });

@@ -12,6 +12,8 @@ export interface ZipPart {
   /** Size the directory announces. */
   uncompressedSize: number;
   crc?: number;
+  /** Written as a local entry but left out of the central directory (readers that walk the file in order still find it). */
+  hidden?: boolean;
 }
 
 export function buildZip(parts: ZipPart[]): Buffer {
@@ -42,15 +44,16 @@ export function buildZip(parts: ZipPart[]): Buffer {
     dir.writeUInt16LE(0, 36);
     dir.writeUInt32LE(0, 38);
     dir.writeUInt32LE(offset, 42);
-    central.push(dir, name);
+    if (!part.hidden) central.push(dir, name);
     chunks.push(local, name, part.stored);
     offset += local.length + name.length + part.stored.length;
   }
   const cd = Buffer.concat(central);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
+  const listed = parts.filter((p) => !p.hidden).length;
+  end.writeUInt16LE(listed, 8);
+  end.writeUInt16LE(listed, 10);
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...chunks, cd, end]);

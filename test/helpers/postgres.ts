@@ -119,7 +119,7 @@ export async function emptyDatabase(url: string): Promise<void> {
   try {
     const { rows } = await client.query("SELECT 1 FROM pg_tables WHERE tablename = 'changes'");
     if (rows.length > 0) {
-      await client.query('TRUNCATE entries, documents, blobs, changes, login_failures, shared_entries RESTART IDENTITY');
+      await client.query('TRUNCATE entries, documents, blobs, changes, shared_counters, shared_entries RESTART IDENTITY');
       await client.query('UPDATE changes_horizon SET seq = 0');
     }
   } finally {

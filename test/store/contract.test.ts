@@ -16,7 +16,7 @@ import { openPostgresStore } from '../../store/postgres/adapter.ts';
 import { emptyDatabase, noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
 import { MemoryEntries } from '../../auth/oidc/memory-entries.ts';
 import {
-  DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type SharedEntries, type SharedEntryField, type Store,
+  DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type SharedEntries, type Store,
 } from '../../store/types.ts';
 
 interface Harness {
@@ -630,7 +630,8 @@ storeContract('file', async () => {
 /**
  * Short-lived entries shared by replicas (SharedEntries): the PostgreSQL
  * store's table, and the memory the built-in provider uses without one
- * (auth/oidc/memory-entries.ts), behave alike.
+ * (auth/oidc/memory-entries.ts), behave alike. Lookup names are the
+ * writer's: these tests choose their own, the provider chooses others.
  */
 export function sharedEntriesContract(name: string, make: () => Promise<{ entries: SharedEntries; dispose: () => Promise<void> }>) {
   describe(`shared entries contract: ${name}`, () => {
@@ -641,55 +642,67 @@ export function sharedEntriesContract(name: string, make: () => Promise<{ entrie
     const later = () => Math.floor(Date.now() / 1000) + 600;
 
     it('sets, gets, overwrites and deletes an entry by kind and ID; kinds do not mix', async () => {
-      assert.equal(await entries.get('Interaction', 'i1'), undefined);
-      await entries.set('Interaction', 'i1', { payload: { uid: 'u1', n: 1 }, exp: later() });
-      await entries.set('Session', 'i1', { payload: { n: 2 } });
-      assert.deepEqual((await entries.get('Interaction', 'i1'))?.payload, { uid: 'u1', n: 1 });
-      assert.deepEqual(await entries.get('Session', 'i1'), { payload: { n: 2 } });
-      await entries.set('Interaction', 'i1', { payload: { uid: 'u2', n: 3 }, exp: later() });
-      assert.deepEqual((await entries.get('Interaction', 'i1'))?.payload, { uid: 'u2', n: 3 });
-      assert.equal(await entries.findBy('Interaction', 'uid', 'u1'), undefined, 'the old uid no longer finds it');
-      await entries.delete('Interaction', 'i1');
-      assert.equal(await entries.get('Interaction', 'i1'), undefined);
-      assert.ok(await entries.get('Session', 'i1'));
+      assert.equal(await entries.get('Ticket', 'i1'), undefined);
+      await entries.set('Ticket', 'i1', { payload: { n: 1 }, lookup: { holder: 'u1' }, exp: later() });
+      await entries.set('Visit', 'i1', { payload: { n: 2 } });
+      assert.deepEqual((await entries.get('Ticket', 'i1'))?.payload, { n: 1 });
+      assert.deepEqual((await entries.get('Ticket', 'i1'))?.lookup, { holder: 'u1' });
+      assert.deepEqual(await entries.get('Visit', 'i1'), { payload: { n: 2 } });
+      await entries.set('Ticket', 'i1', { payload: { n: 3 }, lookup: { holder: 'u2' }, exp: later() });
+      assert.deepEqual((await entries.get('Ticket', 'i1'))?.payload, { n: 3 });
+      assert.equal(await entries.findBy('Ticket', 'holder', 'u1'), undefined, 'the old value no longer finds it');
+      assert.equal((await entries.findBy('Ticket', 'holder', 'u2'))?.payload.n, 3);
+      await entries.delete('Ticket', 'i1');
+      assert.equal(await entries.get('Ticket', 'i1'), undefined);
+      assert.ok(await entries.get('Visit', 'i1'));
     });
 
-    it('finds an entry by uid, user code, grant and account, of its kind only', async () => {
-      const payload = { uid: 'u9', userCode: 'UC-9', grantId: 'g9', accountId: 'acct9' };
-      await entries.set('Session', 's9', { payload, exp: later() });
-      for (const [field, value] of Object.entries(payload)) {
-        assert.deepEqual((await entries.findBy('Session', field as SharedEntryField, value))?.payload, payload, field);
-        assert.equal(await entries.findBy('Interaction', field as SharedEntryField, value), undefined, `${field} in another kind`);
+    it('finds an entry by each lookup value its writer chose, under that name and of its kind only', async () => {
+      const lookup = { holder: 'h9', code: 'UC-9', batch: 'b9', "it's \"odd\"": 'x\'; DROP TABLE shared_entries; --' };
+      await entries.set('Visit', 's9', { payload: { n: 9 }, lookup, exp: later() });
+      for (const [key, value] of Object.entries(lookup)) {
+        assert.deepEqual((await entries.findBy('Visit', key, value))?.payload, { n: 9 }, key);
+        assert.equal(await entries.findBy('Ticket', key, value), undefined, `${key} in another kind`);
       }
+      assert.equal(await entries.findBy('Visit', 'code', 'h9'), undefined, 'a value under another name');
+      assert.equal(await entries.findBy('Visit', 'payload', 'anything'), undefined, 'a name nobody gave');
+      assert.equal(await entries.findBy('Visit', 'constructor', 'x'), undefined);
     });
 
     it('never returns an expired entry', async () => {
-      await entries.set('AuthorizationCode', 'old', { payload: { grantId: 'gx' }, exp: Math.floor(Date.now() / 1000) - 1 });
-      assert.equal(await entries.get('AuthorizationCode', 'old'), undefined);
-      assert.equal(await entries.findBy('AuthorizationCode', 'grantId', 'gx'), undefined);
-      assert.equal(await entries.consume('AuthorizationCode', 'old', 1), 'missing');
+      await entries.set('Code', 'old', { payload: {}, lookup: { batch: 'gx' }, exp: Math.floor(Date.now() / 1000) - 1 });
+      assert.equal(await entries.get('Code', 'old'), undefined);
+      assert.equal(await entries.findBy('Code', 'batch', 'gx'), undefined);
+      assert.equal(await entries.consume('Code', 'old', 1), 'missing');
     });
 
     it('consumes an entry once: of parallel consumptions exactly one, the rest are reuse; a missing one is missing', async () => {
-      await entries.set('AuthorizationCode', 'c1', { payload: { grantId: 'g1' }, exp: later() });
-      const outcomes = await Promise.all(Array.from({ length: 6 }, () => entries.consume('AuthorizationCode', 'c1', 1234)));
+      await entries.set('Code', 'c1', { payload: { n: 1 }, lookup: { batch: 'g1' }, exp: later() });
+      const outcomes = await Promise.all(Array.from({ length: 6 }, () => entries.consume('Code', 'c1', 1234)));
       assert.deepEqual(outcomes.sort(), ['consumed', 'reused', 'reused', 'reused', 'reused', 'reused']);
-      assert.equal((await entries.get('AuthorizationCode', 'c1'))?.payload.consumed, 1234);
-      assert.equal(await entries.consume('AuthorizationCode', 'nothing', 1), 'missing');
+      const consumed = await entries.get('Code', 'c1');
+      assert.equal(consumed?.consumed, 1234);
+      assert.deepEqual(consumed?.payload, { n: 1 }, 'the payload is the writer\'s own');
+      assert.equal((await entries.findBy('Code', 'batch', 'g1'))?.consumed, 1234);
+      assert.equal(await entries.consume('Code', 'nothing', 1), 'missing');
+      await entries.set('Code', 'c2', { payload: {}, consumed: 99, exp: later() });
+      assert.equal(await entries.consume('Code', 'c2', 1), 'reused', 'written consumed');
     });
 
-    it('deletes by grant (of some kinds or all) and by account', async () => {
-      await entries.set('AuthorizationCode', 'a', { payload: { grantId: 'g', accountId: 'x' }, exp: later() });
-      await entries.set('AccessToken', 'b', { payload: { grantId: 'g' }, exp: later() });
-      await entries.set('Session', 'c', { payload: { accountId: 'x' }, exp: later() });
-      await entries.set('Session', 'd', { payload: { accountId: 'y' }, exp: later() });
-      await entries.deleteWhere('grantId', 'g', ['AccessToken']);
-      assert.equal(await entries.get('AccessToken', 'b'), undefined);
-      assert.ok(await entries.get('AuthorizationCode', 'a'), 'another kind stays');
-      await entries.deleteWhere('accountId', 'x');
-      assert.equal(await entries.get('AuthorizationCode', 'a'), undefined);
-      assert.equal(await entries.get('Session', 'c'), undefined);
-      assert.ok(await entries.get('Session', 'd'));
+    it('deletes by a lookup value (of some kinds or all)', async () => {
+      await entries.set('Code', 'a', { payload: {}, lookup: { batch: 'g', holder: 'x' }, exp: later() });
+      await entries.set('Token', 'b', { payload: {}, lookup: { batch: 'g' }, exp: later() });
+      await entries.set('Visit', 'c', { payload: {}, lookup: { holder: 'x' }, exp: later() });
+      await entries.set('Visit', 'd', { payload: {}, lookup: { holder: 'y' }, exp: later() });
+      await entries.set('Visit', 'e', { payload: {}, lookup: { batch: 'x' }, exp: later() });
+      await entries.deleteWhere('batch', 'g', ['Token']);
+      assert.equal(await entries.get('Token', 'b'), undefined);
+      assert.ok(await entries.get('Code', 'a'), 'another kind stays');
+      await entries.deleteWhere('holder', 'x');
+      assert.equal(await entries.get('Code', 'a'), undefined);
+      assert.equal(await entries.get('Visit', 'c'), undefined);
+      assert.ok(await entries.get('Visit', 'd'));
+      assert.ok(await entries.get('Visit', 'e'), 'the same value under another name stays');
     });
   });
 }

@@ -111,12 +111,12 @@ describe('PostgreSQL replicas catching up', { skip: noPostgres }, () => {
       // Pruning also drops expired sign-ins in progress and ended login counts, nothing live.
       await db.query(`INSERT INTO shared_entries (kind, id, payload, expires_at) VALUES
         ('Interaction', 'expired', '{}', 1), ('Interaction', 'live', '{}', extract(epoch FROM now())::bigint + 600)`);
-      await db.query(`INSERT INTO login_failures (key, failures, reset_at) VALUES
+      await db.query(`INSERT INTO shared_counters (key, count, reset_at) VALUES
         ('pair:ended', 3, now() - interval '1 second'), ('pair:running', 3, now() + interval '1 minute')`);
       // A replica started when every change is pruned starts from the horizon, with nothing to load again.
       await db.query("SELECT mts_prune('0', 10000)");
       assert.deepEqual((await db.query('SELECT id FROM shared_entries')).rows, [{ id: 'live' }]);
-      assert.deepEqual((await db.query('SELECT key FROM login_failures')).rows, [{ key: 'pair:running' }]);
+      assert.deepEqual((await db.query('SELECT key FROM shared_counters')).rows, [{ key: 'pair:running' }]);
       const cLines: string[] = [];
       const c = await open(url, cLines);
       assert.deepEqual(c.head('maps', 'after1'), entry(2, 'later'));

@@ -89,7 +89,7 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     const sql = new pg.Client({ connectionString: url });
     await sql.connect();
     try {
-      await eventually(async () => (await sql.query("SELECT failures FROM login_failures WHERE key LIKE 'pair:guessed%'")).rows[0]?.failures === 10);
+      await eventually(async () => (await sql.query("SELECT count FROM shared_counters WHERE key LIKE 'pair:guessed%'")).rows[0]?.count === 10);
     } finally {
       await sql.end();
     }
@@ -112,7 +112,7 @@ describe('replicas over one PostgreSQL database', { skip: noPostgres }, () => {
     await sql.connect();
     try {
       // A's mark is in the database (written after the answer, as failures are).
-      await eventually(async () => (await sql.query("SELECT 1 FROM login_failures WHERE key LIKE 'known:roaming%'")).rowCount === 1);
+      await eventually(async () => (await sql.query("SELECT 1 FROM shared_counters WHERE key LIKE 'known:roaming%'")).rowCount === 1);
     } finally {
       await sql.end();
     }

@@ -1,0 +1,53 @@
+// store/postgres/migrations.ts, migration 3: the shared entries and counters
+// of a database at migration 2 (sign-ins in progress, login counts) survive
+// the move to the store's generic form, and the built-in provider finds them
+// under the names it gives its lookup values (auth/oidc/shared-form.ts).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { fromShared } from '../../auth/oidc/shared-form.ts';
+import { openPostgresStore } from '../../store/postgres/adapter.ts';
+import { migrate } from '../../store/postgres/migrations.ts';
+import { noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
+
+describe('postgres migration 3: shared entries and counters in the store\'s own terms', { skip: noPostgres }, () => {
+  let cluster: Cluster;
+  before(async () => { cluster = await startCluster(); });
+  after(() => cluster?.stop());
+
+  it('keeps the rows of migration 2: entries found by their former fields, the consumed mark moved, counts kept', async () => {
+    const url = await cluster.createDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    const soon = Math.floor(Date.now() / 1000) + 600;
+    try {
+      await migrate(pool, () => undefined, 2);
+      await pool.query(`INSERT INTO shared_entries (kind, id, payload, expires_at, uid, user_code, grant_id, account_id) VALUES
+        ('Interaction', 'i1', '{"uid":"u1","n":1}', $1, 'u1', NULL, NULL, NULL),
+        ('AuthorizationCode', 'c1', '{"grantId":"g1","accountId":"a1","consumed":1234}', $1, NULL, NULL, 'g1', 'a1'),
+        ('DeviceCode', 'd1', '{"userCode":"UC-1"}', NULL, NULL, 'UC-1', NULL, NULL)`, [soon]);
+      await pool.query("INSERT INTO login_failures (key, failures, reset_at) VALUES ('pair:x', 4, now() + interval '1 minute')");
+    } finally {
+      await pool.end();
+    }
+
+    const lines: string[] = [];
+    const store = await openPostgresStore(url, { log: (line) => lines.push(line) });
+    try {
+      assert.ok(lines.some((l) => /applied migration 3/.test(l)), lines.join('\n'));
+      const entries = store.sharedEntries!;
+      assert.deepEqual(await entries.findBy('Interaction', 'uid', 'u1'), { payload: { uid: 'u1', n: 1 }, exp: soon, lookup: { uid: 'u1' } });
+      assert.deepEqual(fromShared(await entries.findBy('DeviceCode', 'userCode', 'UC-1'))?.payload, { userCode: 'UC-1' });
+      const code = await entries.get('AuthorizationCode', 'c1');
+      assert.equal(code?.consumed, 1234);
+      assert.deepEqual(code?.payload, { grantId: 'g1', accountId: 'a1' }, 'the mark left the payload');
+      assert.deepEqual(fromShared(code)?.payload, { grantId: 'g1', accountId: 'a1', consumed: 1234 }, 'and the provider sees it there again');
+      assert.equal(await entries.consume('AuthorizationCode', 'c1', 5), 'reused');
+      await entries.deleteWhere('accountId', 'a1');
+      assert.equal(await entries.get('AuthorizationCode', 'c1'), undefined);
+      assert.equal((await store.counters!.get(['pair:x'])).get('pair:x')?.count, 4);
+      assert.equal((await store.counters!.add('pair:x', 1, 60_000)).count, 5);
+    } finally {
+      await store.close();
+    }
+  });
+});
