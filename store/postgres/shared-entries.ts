@@ -3,7 +3,11 @@
 // entry, its payload as JSON text beside the fields it is found by. Each call
 // is one statement (consume: a conditional update, then a look when it did not
 // apply), so replicas never both consume one entry. Expired rows are never
-// returned and go when the changes table is pruned (prune.ts).
+// returned; each write removes a few (mts_put_entry, migrations.ts), and the
+// rest go when the changes table is pruned (prune.ts). An entry given a bound
+// is written together with it: a flood of anonymous sign-in starts from one
+// address replaces its own rows, and a kept one (its login form shown) goes
+// last, as with this process's entries (auth/oidc/memory-entries.ts).
 import type pg from 'pg';
 import type { Json, SharedEntries, SharedEntry, SharedEntryField } from '../types.ts';
 
@@ -29,13 +33,13 @@ export function databaseEntries(pool: pg.Pool): SharedEntries {
         `SELECT payload, expires_at FROM shared_entries WHERE kind = $1 AND ${COLUMNS[name]} = $2 AND ${LIVE} LIMIT 1`, [kind, value]);
       return asEntry(rows[0]);
     },
-    async set(kind, id, { payload, exp }) {
-      await pool.query(`
-        INSERT INTO shared_entries (kind, id, payload, expires_at, uid, user_code, grant_id, account_id)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-        ON CONFLICT (kind, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at, uid = excluded.uid,
-          user_code = excluded.user_code, grant_id = excluded.grant_id, account_id = excluded.account_id`,
-      [kind, id, JSON.stringify(payload), exp ?? null, field(payload, 'uid'), field(payload, 'userCode'), field(payload, 'grantId'), field(payload, 'accountId')]);
+    async set(kind, id, { payload, exp, owner, bound }) {
+      await pool.query('SELECT mts_put_entry($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+        [kind, id, JSON.stringify(payload), exp ?? null, field(payload, 'uid'), field(payload, 'userCode'), field(payload, 'grantId'),
+          field(payload, 'accountId'), owner ?? null, bound?.perOwner ?? null, bound?.total ?? null]);
+    },
+    async keep(kind, id) {
+      await pool.query('UPDATE shared_entries SET kept = true WHERE kind = $1 AND id = $2 AND NOT kept', [kind, id]);
     },
     async delete(kind, id) {
       await pool.query('DELETE FROM shared_entries WHERE kind = $1 AND id = $2', [kind, id]);
