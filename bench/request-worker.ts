@@ -6,13 +6,16 @@
 // Like autocannon it writes requests prepared before the clock starts and
 // reads just enough of each response to know its status and its end, so the
 // figure is the server's, not node:http's client. Answers the elapsed
-// milliseconds, or the first failure.
+// milliseconds (and, asked to repeat for a time, each request's), or the
+// first failure.
 import net from 'node:net';
 import { parentPort, Worker } from 'node:worker_threads';
 import { responseEnd } from './http-response.ts';
 
 export type Call = { method: string; path: string; body: string };
-export type Job = { origin: string; headers: Record<string, string>; lanes: Call[][] };
+/** `forMs`: each lane sends its calls over and over until then, and every request's time is answered (latencies). */
+export type Job = { origin: string; headers: Record<string, string>; lanes: Call[][]; forMs?: number };
+type Done = { ms: number; latencies?: number[] };
 
 /** One keep-alive connection; `send` resolves when the whole response is in. */
 function connect(port: number, host: string) {
@@ -50,7 +53,7 @@ function connect(port: number, host: string) {
   };
 }
 
-async function run(job: Job): Promise<number> {
+async function run(job: Job): Promise<Done> {
   const { hostname, port, host } = new URL(job.origin);
   const fixed = Object.entries({ ...job.headers, host, 'content-type': 'application/json' })
     .map(([name, value]) => `${name}: ${value}\r\n`).join('');
@@ -62,17 +65,31 @@ async function run(job: Job): Promise<number> {
   try {
     await Promise.all(connections.map((c) => c.ready));
     const t0 = performance.now();
+    if (job.forMs !== undefined) {
+      // Timed one by one with performance.now(): microseconds, where autocannon rounds to whole milliseconds.
+      const latencies: number[] = [];
+      const until = t0 + job.forMs;
+      await Promise.all(lanes.map(async (lane, i) => {
+        for (let n = 0; performance.now() < until; n++) {
+          const request = lane[n % lane.length];
+          const start = performance.now();
+          await connections[i].send(request.bytes, request.what);
+          latencies.push(performance.now() - start);
+        }
+      }));
+      return { ms: performance.now() - t0, latencies };
+    }
     await Promise.all(lanes.map(async (lane, i) => {
       for (const request of lane) await connections[i].send(request.bytes, request.what);
     }));
-    return performance.now() - t0;
+    return { ms: performance.now() - t0 };
   } finally {
     for (const c of connections) c.close();
   }
 }
 
 parentPort?.on('message', (job: Job) => {
-  run(job).then((ms) => parentPort!.postMessage({ ms }), (e: Error) => parentPort!.postMessage({ error: e.message }));
+  run(job).then((done) => parentPort!.postMessage(done), (e: Error) => parentPort!.postMessage({ error: e.message }));
 });
 
 /** A client worker; `send(job)` resolves with the elapsed ms of the job's requests. */
@@ -81,17 +98,20 @@ export function requestWorker() {
   // it (Node 20), so it registers tsx's before importing this module.
   const self = JSON.stringify(import.meta.url);
   const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${self}); })`, { eval: true });
+  const post = (job: Job) => new Promise<Done>((resolve, reject) => {
+    const failed = (e: Error) => reject(e);
+    worker.once('error', failed); // the worker itself failed (it could not load, for one)
+    worker.once('message', (m: Done & { error?: string }) => {
+      worker.off('error', failed);
+      if (m.error) reject(new Error(m.error));
+      else resolve(m);
+    });
+    worker.postMessage(job);
+  });
   return {
-    send: (job: Job) => new Promise<number>((resolve, reject) => {
-      const failed = (e: Error) => reject(e);
-      worker.once('error', failed); // the worker itself failed (it could not load, for one)
-      worker.once('message', (m: { ms?: number; error?: string }) => {
-        worker.off('error', failed);
-        if (m.error) reject(new Error(m.error));
-        else resolve(m.ms!);
-      });
-      worker.postMessage(job);
-    }),
+    send: async (job: Job) => (await post(job)).ms,
+    /** Each request's milliseconds, of lanes repeating their calls for `forMs`. */
+    latencies: async (job: Job & { forMs: number }) => (await post(job)).latencies!,
     close: () => worker.terminate(),
   };
 }

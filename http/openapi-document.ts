@@ -95,7 +95,10 @@ const ANSWER_RULES: AnswerRule[] = [
   {
     when: 'every operation',
     applies: () => true,
-    answers: fixed({ status: 500, codes: ['internal'], text: 'an unexpected failure; the detail carries a trace ID (also in traceId) that the log has beside the stack' }),
+    answers: fixed(
+      { status: 431, codes: [], text: 'the request\'s header fields are over Node\'s limit (16 KB in all): answered before any route runs, with no body, and the connection closed' },
+      { status: 500, codes: ['internal'], text: 'an unexpected failure; the detail carries a trace ID (also in traceId) that the log has beside the stack' },
+    ),
   },
   {
     when: 'an operation with query parameters',

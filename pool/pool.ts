@@ -7,8 +7,9 @@
 // wait in a bounded queue fair between callers (fair-queue.ts); a caller may
 // run at most half the threads at once, anonymous callers together all but
 // one; a full queue, or a wait longer than the time budget, is 503 with
-// Retry-After. Threads start when work comes and end after a minute idle, so
-// an idle service gives their memory back.
+// Retry-After. Threads start when work comes and end after 20 s idle, so an
+// idle service gives their memory back (each holds a heap of its own, up to
+// renderMemoryMB) soon after a load ends.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ServiceError, validationFailed, type ErrorCode } from '../errors.ts';
@@ -19,7 +20,8 @@ import type { ThreadReply } from './thread.ts';
 export type { Caller } from './fair-queue.ts';
 
 const SCRIPT = new URL('./thread.mjs', import.meta.url);
-const IDLE_MS = 60_000;
+/** Idle time after which a thread ends. A minute kept every thread of a load (and its heap) alive for a minute after it. */
+const IDLE_MS = 20_000;
 /** How long a new thread may take to load the renderer before its first job's budget starts. */
 const START_MS = 60_000;
 

@@ -35,6 +35,10 @@ const HistoryItemSchema = v.object({
 export function historyOperations(kind: ResourceRoutes): Operation<RouteDeps>[] {
   const { segment, tag, idParam, paths, id, history: rules, object: { schema } } = kind;
   const inUse: Record<number, Answer> = segment === 'map' ? {} : { 409: fails('conflict', `the ${segment} is used by a map that is not deleted; the detail names the maps`) };
+  // A big dataset diff runs on the render pool (resources/changes.ts), whose queue may be full for the caller.
+  const bigDiff: Record<number, Answer> = segment === 'dataset'
+    ? { 503: { ...fails('resource_unavailable', 'a big diff runs on the render pool: its queue is full for this caller, or the diff waited its whole time budget for a thread; try again after Retry-After seconds'), headers: ['Retry-After'] } }
+    : {};
   const usedBy = (deps: RouteDeps) => rules.usedBy && ((resource: string) => mapsUsing(deps.maps.collection, rules.usedBy!, resource));
   return [
     route({
@@ -53,7 +57,7 @@ export function historyOperations(kind: ResourceRoutes): Operation<RouteDeps>[] 
       },
     }),
     route({
-      method: 'get', path: paths.diff, tag, summary: `What changed between two versions of a ${segment}, by meaning`, scope: 'read', pathParams: idParam, query: diffParams, effects: ['versions'], answers: { 200: json('the changes: {path, op, from, to} items; datasets add nodes and edges added, removed and changed; templates add changed lines') },
+      method: 'get', path: paths.diff, tag, summary: `What changed between two versions of a ${segment}, by meaning`, scope: 'read', pathParams: idParam, query: diffParams, effects: ['versions'], answers: { 200: json('the changes: {path, op, from, to} items; datasets add nodes and edges added, removed and changed; templates add changed lines'), ...bigDiff },
       handle: (deps) => {
         const col = kind.collection(deps);
         return async (c) => {

@@ -72,8 +72,10 @@ export interface SharedEntry {
   lookup?: LookupValues;
   /** When consume() marked it (epoch seconds); absent until then. */
   consumed?: number;
-  /** The client address that made it (this process's entries only: bounded per address). */
+  /** The client address that made it: with `bound`, entries are bounded per address. */
   owner?: string;
+  /** Live entries of the kind kept at most: `total` in all, `perOwner` of one owner's that are not kept (see keep). */
+  bound?: { total: number; perOwner: number };
 }
 
 /**
@@ -92,6 +94,8 @@ export interface SharedEntries {
   consume(kind: string, id: string, now: number): Promise<'consumed' | 'reused' | 'missing'>;
   /** Removes the entries whose lookup value `name` is `value`, of the given kinds (all kinds without). */
   deleteWhere(name: string, value: string, kinds?: readonly string[]): Promise<void>;
+  /** Marks an entry as a sign-in under way: the bounds evict it only after every other of its kind. */
+  keep(kind: string, id: string): void | Promise<void>;
 }
 
 export interface Store {

@@ -8,7 +8,8 @@
 // has signed in to (oidc-provider saves one for a bare GET of the logout
 // page). Those go to the store's shared entries when it has them (PostgreSQL:
 // a table every replica reads, so a sign-in begun on one replica ends on
-// another), else to this process's memory (memory-entries.ts, bounded).
+// another), else to this process's memory (memory-entries.ts); both bounded
+// alike, per client address (caller.ts).
 // Losing the memory ones on restart only means starting the sign-in again,
 // and keeping them out of the document means no request without a password
 // ever rewrites it: the document is written whole, so a write per anonymous
@@ -24,7 +25,7 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SharedEntries, Store } from '../../store/types.ts';
 import { oidcCaller } from './caller.ts';
-import { MemoryEntries } from './memory-entries.ts';
+import { BOUNDED, boundOf, MemoryEntries } from './memory-entries.ts';
 import { type Entry, fromShared, LOOKUP_FIELDS, type LookupField, toShared } from './shared-form.ts';
 
 export const OIDC_STATE = 'oidc-state';
@@ -84,7 +85,7 @@ export class OidcStorage {
   }
 
   async get(model: string, id: string): Promise<Entry | undefined> {
-    if (oidcCaller.getStore()?.showing && this.short instanceof MemoryEntries) this.short.keep(model, id);
+    if (oidcCaller.getStore()?.showing) await this.short.keep(model, id);
     const e = fromShared(await this.short.get(model, id)) ?? this.persisted(model, id);
     return live(e) ? e : undefined;
   }
@@ -134,8 +135,9 @@ export class OidcStorage {
       await this.short.delete(model, id);
       return;
     }
-    const owner = this.short instanceof MemoryEntries ? oidcCaller.getStore()?.address : undefined;
-    await this.short.set(model, id, toShared(entry, owner));
+    // What anyone can create is bounded per client address, in memory and in the database alike.
+    const owner = BOUNDED.has(model) ? oidcCaller.getStore()?.address : undefined;
+    await this.short.set(model, id, toShared(entry, owner, owner === undefined ? undefined : boundOf(this.maxEntries)));
     // A session signed out (no accountId any more) must not come back from the document.
     if (this.persisted(model, id)) await this.write((entries) => { delete entries[docKey(model, id)]; });
   }

@@ -20,7 +20,9 @@
 import type { SharedEntries, SharedEntry } from '../../store/types.ts';
 
 /** Kinds anyone can create entries of without a password: bounded in number. */
-const BOUNDED = new Set(['Interaction', 'Session', 'PushedAuthorizationRequest']);
+export const BOUNDED = new Set(['Interaction', 'Session', 'PushedAuthorizationRequest']);
+/** The bounds of a kind for `maxEntries` (auth.oidc.maxInteractions): one address's share is a hundredth, at least 10. */
+export const boundOf = (maxEntries: number) => ({ total: maxEntries, perOwner: Math.max(10, Math.floor(maxEntries / 100)) });
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const live = (e: SharedEntry | undefined, now = nowSeconds()): e is SharedEntry => !!e && (e.exp === undefined || e.exp > now);
@@ -40,7 +42,7 @@ export class MemoryEntries implements SharedEntries {
   private readonly perOwner: number;
 
   constructor(private maxEntries: number) {
-    this.perOwner = Math.max(10, Math.floor(maxEntries / 100));
+    this.perOwner = boundOf(maxEntries).perOwner;
   }
 
   /** Marks an entry as a sign-in under way: evicted by the bound only after every other. */

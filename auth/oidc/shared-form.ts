@@ -17,7 +17,8 @@ export interface Entry {
 export const LOOKUP_FIELDS = ['uid', 'userCode', 'grantId', 'accountId'] as const;
 export type LookupField = (typeof LOOKUP_FIELDS)[number];
 
-export function toShared(entry: Entry, owner?: string): SharedEntry {
+/** `owner` and `bound`: what anyone can create is bounded per client address (memory-entries.ts boundOf). */
+export function toShared(entry: Entry, owner?: string, bound?: SharedEntry['bound']): SharedEntry {
   const { consumed, ...rest } = entry.payload;
   const moved = typeof consumed === 'number';
   const lookup: Record<string, string> = {};
@@ -31,6 +32,7 @@ export function toShared(entry: Entry, owner?: string): SharedEntry {
     lookup,
     ...(moved && { consumed }),
     ...(owner !== undefined && { owner }),
+    ...(bound !== undefined && { bound }),
   };
 }
 

@@ -17,6 +17,8 @@ import type { Log } from './connection.ts';
 /** Arbitrary constants naming the service's advisory locks (pg_advisory_lock takes a bigint). */
 const MIGRATION_LOCK = 7_311_020_170_001;
 const CHANGES_LOCK = 7_311_020_170_002;
+/** Expired shared entries removed by each write of one, at most (mts_put_entry): a flood prunes as it writes. */
+const PRUNE_ON_WRITE = 100;
 /** The channel of change notifications. */
 export const CHANNEL = 'mts_changes';
 
@@ -212,8 +214,59 @@ BEGIN
 END $$;
 `;
 
+// Shared entries bounded as the built-in provider's are in memory: each row
+// knows the client address it was made for (owner), whether its login form was
+// shown (kept), and its place in write order (seq). mts_put_entry writes one
+// entry and, in the same statement, applies the bounds the caller gives: one
+// owner keeps at most p_per_owner live entries of a kind that are not kept
+// (its own oldest go first), a kind at most p_total (those never shown go
+// first); and it removes up to PRUNE_ON_WRITE expired rows. mts_prune removes
+// expired entries in batches too, so no call holds its locks long.
+const V4 = `
+ALTER TABLE shared_entries ADD COLUMN owner text, ADD COLUMN kept boolean NOT NULL DEFAULT false, ADD COLUMN seq bigserial;
+CREATE INDEX shared_entries_owner ON shared_entries (kind, owner, seq) WHERE owner IS NOT NULL AND NOT kept;
+CREATE INDEX shared_entries_order ON shared_entries (kind, kept, seq);
+
+CREATE FUNCTION mts_put_entry(p_kind text, p_id text, p_payload text, p_expires bigint, p_lookup jsonb, p_consumed bigint,
+  p_owner text, p_per_owner integer, p_total integer) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  -- A rewrite moves the entry to the end of the write order and keeps it kept.
+  INSERT INTO shared_entries (kind, id, payload, expires_at, lookup, consumed_at, owner)
+  VALUES (p_kind, p_id, p_payload, p_expires, p_lookup, p_consumed, p_owner)
+  ON CONFLICT (kind, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at,
+    lookup = excluded.lookup, consumed_at = excluded.consumed_at,
+    owner = coalesce(excluded.owner, shared_entries.owner), seq = nextval(pg_get_serial_sequence('shared_entries', 'seq'));
+  IF p_owner IS NOT NULL AND p_per_owner IS NOT NULL THEN
+    DELETE FROM shared_entries WHERE kind = p_kind AND id IN (
+      SELECT id FROM shared_entries WHERE kind = p_kind AND owner = p_owner AND NOT kept ORDER BY seq DESC OFFSET p_per_owner);
+  END IF;
+  IF p_total IS NOT NULL THEN
+    DELETE FROM shared_entries WHERE kind = p_kind AND id IN (
+      SELECT id FROM shared_entries WHERE kind = p_kind ORDER BY kept DESC, seq DESC OFFSET p_total);
+  END IF;
+  DELETE FROM shared_entries WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM shared_entries WHERE expires_at <= extract(epoch FROM now()) LIMIT ${PRUNE_ON_WRITE}));
+END $$;
+
+CREATE OR REPLACE FUNCTION mts_prune(p_keep interval, p_limit integer) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE upto bigint;
+BEGIN
+  WITH gone AS (
+    DELETE FROM changes WHERE seq IN (SELECT seq FROM changes WHERE at < now() - p_keep ORDER BY seq LIMIT p_limit)
+    RETURNING seq)
+  SELECT max(seq) INTO upto FROM gone;
+  IF upto IS NOT NULL THEN UPDATE changes_horizon SET seq = greatest(seq, upto); END IF;
+  DELETE FROM shared_counters WHERE reset_at <= now();
+  DELETE FROM shared_entries WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM shared_entries WHERE expires_at <= extract(epoch FROM now()) LIMIT p_limit));
+  RETURN (SELECT seq FROM changes_horizon);
+END $$;
+`;
+
 /** The migrations, in order; the number of each is its place in the list, from 1. */
-const MIGRATIONS: readonly string[] = [V1, V2, V3];
+const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
 
 /** Whether every migration is applied already (the usual start: one query, no lock). */
 async function current(pool: pg.Pool, upTo: number): Promise<boolean> {

@@ -4,8 +4,12 @@
 // GIN index (found with @>, whatever names the writer chose), and when it was
 // consumed. Each call is one statement (consume: a conditional update, then a
 // look when it did not apply), so replicas never both consume one entry.
-// Expired rows are never returned and go when the changes table is pruned
-// (prune.ts).
+// Expired rows are never returned; each write removes a few (mts_put_entry,
+// migrations.ts), and the rest go when the changes table is pruned (prune.ts).
+// An entry given a bound is written together with it: a flood of anonymous
+// sign-in starts from one address replaces its own rows, and a kept one (its
+// login form shown) goes last, as with this process's entries
+// (auth/oidc/memory-entries.ts).
 import type pg from 'pg';
 import type { LookupValues, SharedEntries, SharedEntry } from '../types.ts';
 
@@ -31,12 +35,13 @@ export function databaseEntries(pool: pg.Pool): SharedEntries {
         WHERE kind = $1 AND lookup @> jsonb_build_object($2::text, $3::text) AND ${LIVE} LIMIT 1`, [kind, name, value]);
       return asEntry(rows[0]);
     },
-    async set(kind, id, { payload, exp, lookup, consumed }) {
-      await pool.query(`
-        INSERT INTO shared_entries (kind, id, payload, expires_at, lookup, consumed_at) VALUES ($1, $2, $3, $4, $5, $6)
-        ON CONFLICT (kind, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at,
-          lookup = excluded.lookup, consumed_at = excluded.consumed_at`,
-      [kind, id, JSON.stringify(payload), exp ?? null, JSON.stringify(lookup ?? {}), consumed ?? null]);
+    async set(kind, id, { payload, exp, lookup, consumed, owner, bound }) {
+      await pool.query('SELECT mts_put_entry($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+        [kind, id, JSON.stringify(payload), exp ?? null, JSON.stringify(lookup ?? {}), consumed ?? null,
+          owner ?? null, bound?.perOwner ?? null, bound?.total ?? null]);
+    },
+    async keep(kind, id) {
+      await pool.query('UPDATE shared_entries SET kept = true WHERE kind = $1 AND id = $2 AND NOT kept', [kind, id]);
     },
     async delete(kind, id) {
       await pool.query('DELETE FROM shared_entries WHERE kind = $1 AND id = $2', [kind, id]);

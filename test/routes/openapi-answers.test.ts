@@ -8,12 +8,17 @@
 // the document lists for that operation, with its `code` among the codes
 // listed; and every status the document lists must have been answered, but
 // for those that need a failing disk, a slow client or a bug (each of the
-// disk's provoked once, on a representative route, at the end).
+// disk's provoked once, on a representative route, at the end). What Node
+// answers before any route (431) is asked of the listening service.
 import assert from 'node:assert/strict';
 import * as nodeFs from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createMemoryLogger } from '../../log.ts';
+import { serve } from '../../server.ts';
 import type { SyncFs } from '../../store/write-thread.mjs';
 import { ADMIN_PASSWORD } from '../helpers/app.ts';
 import { body, createMap, sampleMap, sampleTemplate, start, type Started } from './fixtures.ts';
@@ -420,6 +425,34 @@ describe('with HTTP Basic on API requests (auth.basic.acceptHttpBasic)', () => {
       }
     } finally {
       await b.close();
+    }
+  });
+});
+
+describe('what the listening service answers before any route runs', () => {
+  it('header fields over 16 KB: 431 with no body, on every operation\'s path', async () => {
+    const tmp = await mkdtemp(path.join(tmpdir(), 'mts-openapi-431-'));
+    const started = await serve({ MTS_DATA_DIR: tmp, PORT: '0', HOST: '127.0.0.1', MTS_ADMIN_PASSWORD: ADMIN_PASSWORD }, { log: createMemoryLogger(), signals: false });
+    try {
+      const { port } = started.server.address() as AddressInfo;
+      const problems: string[] = [];
+      for (const op of ops) {
+        const target = op.path.replace(/\{[^}]+\}/g, 'x');
+        const reply = await new Promise<string>((resolve, reject) => {
+          let text = '';
+          const socket = net.connect(port, '127.0.0.1', () => socket.write(
+            `${op.method.toUpperCase()} ${target} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+          socket.on('data', (d) => (text += d)).on('error', reject).on('close', () => resolve(text));
+        });
+        const status = Number(/^HTTP\/1\.1 (\d+)/.exec(reply)?.[1]);
+        problems.push(...await check(op, new Response(null, { status }), 431, `${op.key} with 20 KB of headers`));
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      started.server.closeAllConnections();
+      await new Promise((resolve) => started.server.close(resolve));
+      await started.store.close();
+      await rm(tmp, { recursive: true, force: true });
     }
   });
 });
