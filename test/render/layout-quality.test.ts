@@ -2,14 +2,14 @@
 // the corpus (a ring, a dual-homed hierarchy, a generated mesh, real R&E
 // backbones from the Internet Topology Zoo, the demo's datasets), our
 // drawing beside Graphviz `dot` and `neato` run here on the same graphs,
-// each read back and measured by test/helpers/layout-quality.ts.
+// each read back and measured by render/layout-quality.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderTopologySvg } from '../../render/svg.ts';
 import { buildTopology } from '../../render/topology.ts';
 import { backbones, demoGraphs, dualHomed, mesh, ring, type CorpusGraph } from '../helpers/layout-corpus.ts';
 import { dotDrawing, dotSource, hasDot, svgDrawing } from '../helpers/layout-geometry.ts';
-import { describeQuality, quality } from '../helpers/layout-quality.ts';
+import { describeQuality, quality } from '../../render/layout-quality.ts';
 
 const DOT = hasDot();
 if (!DOT) console.log('# Graphviz is not installed: the comparisons with dot and neato are skipped (apt-get install graphviz)');
