@@ -25,9 +25,10 @@ import { validationFailed } from '../errors.ts';
 import { round6 } from './geometry.ts';
 import { layOut } from './layout-client.ts';
 import type { LayoutResult } from './layout-thread.mjs';
-import { centralUnits, elkGraph, groupTree, type Variant } from './logical-graph.ts';
+import { CLUSTER_TITLE_PX, centralUnits, clusterTitle, elkGraph, groupTree, type Variant } from './logical-graph.ts';
 import { routeCrossings } from './route-crossings.ts';
 import { stressDrawing } from './stress-drawing.ts';
+import { textWidth } from './text-width.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
 
 export { bfsLevels } from './logical-graph.ts';
@@ -138,20 +139,19 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   };
   const better = (a: Drawing, b: Drawing) => a.crossings < b.crossings || (a.crossings === b.crossings && off(a.aspect) < off(b.aspect) - 1e-9);
 
-  // A mesh or a ring is not a hierarchy: its stress layout (as neato's: circuits short and alike, straight, a ring
-  // drawn round; a schematic with coordinates) is kept when it has no edge through a node and no more crossings than
-  // the layered drawing, which is not drawn at all when the stress layout has no crossing. Only for graphs without
-  // groups (ELK draws those as clusters) that are not trees (which are hierarchies), and small ones.
+  // Layers only for hierarchies: a tree (or several) without coordinates. Everything else (a ring, a mesh, a
+  // backbone, any graph with coordinates) gets the stress layout, as neato draws it (circuits short and alike,
+  // straight, a ring drawn round; with coordinates, a schematic in compass order), with its sites as boxes. ELK's
+  // layers remain for nested groups (a site within a region), big graphs, and a stress drawing that cannot be
+  // placed clear of its circuits.
   let stressed: Drawing | null = null;
-  if (small && groups.length === 0 && !isForest(nodes.length, ends)) {
+  const geo = nodes.every((n) => hasPlace(n.coordinate)) ? nodes.map((n) => n.coordinate) : undefined;
+  const oneLevel = groups.every((_, g) => tree.subgroups[g].length === 0 && tree.members[g].length > 0);
+  if (small && oneLevel && (geo || !isForest(nodes.length, ends))) {
     const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
-    const geo = nodes.every((n) => hasPlace(n.coordinate)) ? nodes.map((n) => n.coordinate) : undefined;
-    const stress = stressDrawing(boxes, ends, geo);
-    if (stress) {
-      const centre = (i: number): [number, number] => { const [x, y, w, h] = stress.nodes[`n${i}`]; return [x + w / 2, y + h / 2]; };
-      const crossings = routeCrossings(ends, Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [centre(a), centre(b)]])));
-      stressed = { out: stress, flipped: ends.map(() => false), crossings, aspect: stress.width / stress.height, across: false };
-    }
+    const sites = groups.map((g, k) => ({ members: tree.members[k], titleWidth: textWidth(clusterTitle(g.name), CLUSTER_TITLE_PX) }));
+    const stress = stressDrawing({ boxes, ends, geo, sites });
+    if (stress) stressed = { out: stress, flipped: ends.map(() => false), crossings: 0, aspect: stress.width / stress.height, across: false };
   }
   const layered = async (): Promise<Drawing> => {
     // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
@@ -195,8 +195,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     }
     return best;
   };
-  let best = stressed?.crossings === 0 ? stressed : await layered();
-  if (stressed && stressed.crossings <= best.crossings) best = stressed;
+  const best = stressed ?? await layered();
 
   const { out, flipped } = best;
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);
