@@ -12,7 +12,7 @@ import { compassKeptBy } from './compass-order.ts';
 import type { Pt } from './paths.ts';
 
 const PASSES = 8;
-/** The least share of pairs kept in compass order (the schematic's promise is 90 %; the rest is margin for placing boxes). */
+/** The least share of pairs kept in compass order (the schematic's promise is 90 %, and a little margin). */
 const MIN_COMPASS = 0.92;
 /** The longest a moved node's circuits may get, in ideal lengths. */
 const MAX_STRETCH = 2.2;
