@@ -59,10 +59,3 @@ export function compassKeptBy(v: number, p: Pt, at: readonly Pt[], geo: readonly
   }
   return { kept, pairs };
 }
-
-/** Share of pairs (and axes) kept in compass order by the whole drawing. */
-export function compassKept(at: readonly Pt[], geo: readonly Pt[]): number {
-  let kept = 0, pairs = 0;
-  at.forEach((p, v) => { const k = compassKeptBy(v, p, at, geo); kept += k.kept; pairs += k.pairs; });
-  return pairs === 0 ? 1 : kept / pairs;
-}

@@ -208,7 +208,7 @@ export function stressDrawing(input: StressInput): LayoutResult | null {
 }
 
 /** A laid-out graph as the quality module reads drawings (nodes `n<i>`, edges `e<k>` from centre to centre through their routes). */
-export function layoutDrawing(out: LayoutResult, ends: readonly (readonly [number, number])[]): Drawing {
+function layoutDrawing(out: LayoutResult, ends: readonly (readonly [number, number])[]): Drawing {
   const nodes = new Map<string, Rect>();
   for (const [id, [x, y, w, h]] of Object.entries(out.nodes)) if (id.startsWith('n')) nodes.set(id, { x, y, w, h });
   const centre = (i: number): P => { const r = nodes.get(`n${i}`)!; return [r.x + r.w / 2, r.y + r.h / 2]; };

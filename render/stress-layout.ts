@@ -26,7 +26,7 @@ const POWER_ROUNDS = 100;
 export type Start = 'geography' | 'scaling' | 'circle';
 
 /** Hop distances from every node (breadth-first); unreachable pairs get the longest distance found plus one. */
-export function hops(n: number, links: readonly (readonly [number, number])[]): number[][] {
+function hops(n: number, links: readonly (readonly [number, number])[]): number[][] {
   const adj: number[][] = Array.from({ length: n }, () => []);
   for (const [a, b] of links) if (a !== b) { adj[a].push(b); adj[b].push(a); }
   const d = Array.from({ length: n }, () => new Array<number>(n).fill(Infinity));
