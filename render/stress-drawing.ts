@@ -178,7 +178,7 @@ function result(c: Pt[], { boxes, ends, sites = [] }: StressInput): LayoutResult
  * GÉANT); softer orders give some pairs up for shorter, more even circuits.
  */
 type Candidate = { start: Start; order: number };
-const SCHEMATICS: Candidate[] = [1, 0.7, 0.5, 0.35, 0.25, 0.1].map((order) => ({ start: 'geography', order }));
+const SCHEMATICS: Candidate[] = [1, 0.7, 0.5, 0.35, 0.25, 0.1, 0].map((order) => ({ start: 'geography', order }));
 const DRAWINGS: Candidate[] = [{ start: 'scaling', order: 0 }, { start: 'circle', order: 0 }];
 /** The least share of pairs a schematic keeps in compass order (its promise is 90 %). */
 const MIN_COMPASS = 0.905;
@@ -189,7 +189,9 @@ const MIN_COMPASS = 0.905;
  * scaling and from a circle. Each is measured by the quality module: of
  * those with no edge through a node (and, in a schematic, MIN_COMPASS of
  * its pairs in order), the one with the fewest crossings is kept, then the
- * shortest and most even circuits. Null when none can be placed clear.
+ * shortest and most even circuits; a schematic with its compass order free
+ * is kept only with fewer crossings than all of those (GÉANT: 6 against
+ * 21). Null when none can be placed clear.
  */
 export function stressDrawing(input: StressInput): LayoutResult | null {
   const { geo, ends } = input;
@@ -200,7 +202,9 @@ export function stressDrawing(input: StressInput): LayoutResult | null {
     if (!c) continue;
     const out = result(c, input);
     const q = quality(layoutDrawing(out, ends), places);
-    if (q.through > 0 || (q.compassKept !== null && q.compassKept < MIN_COMPASS)) continue;
+    if (q.through > 0) continue;
+    // Compass order free (order 0): kept only for fewer crossings than every drawing in order (crossings matter most).
+    if (q.compassKept !== null && q.compassKept < MIN_COMPASS && !(candidate.order === 0 && best && q.crossings < best.crossings)) continue;
     const length = q.totalLength * (1 + q.lengthCv);
     if (!best || q.crossings < best.crossings || (q.crossings === best.crossings && length < best.length)) best = { out, crossings: q.crossings, length };
   }

@@ -66,7 +66,7 @@ const RULES: [string, (ours: Quality, dot: Quality, neato: Quality) => boolean][
 const SHORT: Record<string, string[]> = {
   'dual-homed': ['spread'],
   'generated mesh': ['crossings', 'total', 'spread', 'area'],
-  geant2012: ['crossings', 'total', 'spread', 'area', 'compass'],
+  geant2012: ['crossings', 'compass'],
   nordu1997: ['spread'],
   surfnet: ['total', 'spread'],
   'North America': ['total', 'spread', 'area', 'compass'],
