@@ -204,8 +204,8 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   };
   // Crossings matter most, but not alone: the layered drawing is not drawn at all when the stress drawing has no
   // crossing, and is kept where the stress drawing crosses more, except on a tangled graph (FEW_CROSSINGS or more
-  // layered) where up to half as many again buy circuits a third as long (the dual-homed hierarchy: 12 against 8,
-  // total length 1.1x neato's against 2.6x; the mesh: 12 against 8, 1.4x against 3.1x).
+  // layered) where up to half as many again buy circuits a third as long (the generated mesh: 12 against 8, total
+  // length 1.4x neato's against 3.1x).
   let best = stressed?.crossings === 0 ? stressed : await layered();
   if (stressed && stressed.crossings <= best.crossings + (best.crossings >= FEW_CROSSINGS ? Math.floor(best.crossings * CROSSING_TRADE) : 0)) best = stressed;
 

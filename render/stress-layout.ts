@@ -97,6 +97,7 @@ export interface StressOptions {
   site?: readonly number[];
   /** How far each round moves the nodes towards compass order (1: all the way; stress-drawing.ts tries several). */
   order?: number;
+
 }
 
 /** Positions (px) of `n` nodes linked by `links`, ideal edge length `length`. */

@@ -6,8 +6,9 @@
 // own circuits, then the shortest circuits, where it comes no nearer than
 // half a circuit to another node, no circuit passes close by it, none of its
 // circuits grows beyond MAX_STRETCH, and, in a schematic, the drawing keeps
-// at least MIN_COMPASS of its pairs in compass order. Greedy and
-// deterministic, O(passes * n * candidates * degree * edges).
+// at least MIN_COMPASS of its pairs in compass order; then two nodes trade
+// places where that crosses less. Greedy and deterministic,
+// O(passes * n * (candidates + n) * degree * edges).
 import { compassKeptBy } from './compass-order.ts';
 import type { Pt } from './paths.ts';
 
@@ -20,6 +21,8 @@ const MAX_STRETCH = 2.2;
 const NODE_ROOM = 0.5;
 const LINE_ROOM = 0.25;
 const RADII = [0, 0.35, 0.7, 1, 1.4];
+/** How much longer two swapped nodes' circuits may get together. */
+const SWAP_STRETCH = 1.35;
 const DIRECTIONS = 16;
 
 const EPS = 1e-9;
@@ -67,6 +70,43 @@ export function untangle(at: Pt[], ends: readonly (readonly [number, number])[],
     return true;
   };
 
+  // Crossings of the circuits at `vs` with any circuit, each pair once.
+  const crossingsOf = (vs: number[]) => {
+    const mine = new Set(vs.flatMap((v) => incident[v]));
+    let c = 0;
+    for (const k of mine) {
+      const [a, b] = edges[k];
+      edges.forEach(([x, y], f) => {
+        if ((mine.has(f) && f <= k) || x === a || x === b || y === a || y === b) return;
+        if (cross(at[a], at[b], at[x], at[y])) c++;
+      });
+    }
+    return c;
+  };
+  // Two nodes trading places (a pair of access routers on the wrong sides), where that crosses less, keeps the
+  // compass order within budget and lengthens their circuits by at most a third.
+  const swapped = () => {
+    let any = false;
+    for (let v = 0; v < n; v++) {
+      if (neighbours[v].length === 0 || crossingsAt(v, at[v]) === 0) continue;
+      for (let w = 0; w < n; w++) {
+        if (w === v || neighbours[w].length === 0) continue;
+        const before = crossingsOf([v, w]), length = lengthAt(v, at[v]) + lengthAt(w, at[w]);
+        const [pv, pw] = [at[v], at[w]];
+        const keptBefore = geo ? compassKeptBy(v, pv, at, geo).kept + compassKeptBy(w, pw, at, geo).kept : 0;
+        at[v] = pw; at[w] = pv;
+        const keptAfter = geo ? compassKeptBy(v, pw, at, geo).kept + compassKeptBy(w, pv, at, geo).kept : 0;
+        const ok = crossingsOf([v, w]) < before && lengthAt(v, at[v]) + lengthAt(w, at[w]) <= length * SWAP_STRETCH
+          && (!geo || (kept + 2 * (keptAfter - keptBefore)) / pairs >= MIN_COMPASS);
+        if (!ok) { at[v] = pv; at[w] = pw; continue; }
+        kept += 2 * (keptAfter - keptBefore);
+        any = true;
+        break;
+      }
+    }
+    return any;
+  };
+
   for (let pass = 0; pass < PASSES; pass++) {
     let improved = false;
     for (let v = 0; v < n; v++) {
@@ -99,6 +139,7 @@ export function untangle(at: Pt[], ends: readonly (readonly [number, number])[],
         improved = true;
       }
     }
+    if (swapped()) improved = true;
     if (!improved) break;
   }
 }

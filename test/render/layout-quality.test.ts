@@ -64,7 +64,7 @@ const RULES: [string, (ours: Quality, dot: Quality, neato: Quality) => boolean][
  * them. Every other graph and rule must hold.
  */
 const SHORT: Record<string, string[]> = {
-  'dual-homed': ['spread'],
+  'dual-homed': ['total', 'spread', 'area'],
   'generated mesh': ['crossings', 'total', 'spread', 'area'],
   geant2012: ['crossings', 'compass'],
   nordu1997: ['spread'],
