@@ -1,7 +1,11 @@
-// Logical layout: a layered drawing computed by elkjs (the Eclipse Layout
-// Kernel's "layered" algorithm, graph built by logical-graph.ts), then mapped
-// into a small lat/lng box around (0, 0) as Terranova does (30° x 60°, aspect
-// kept), so map clients can show it on their usual projection.
+// Logical layout: a drawing chosen for the graph, then mapped into a small
+// lat/lng box around (0, 0) as Terranova does (30° x 60°, aspect kept), so
+// map clients can show it on their usual projection. Hierarchies (trees
+// without coordinates), nested groups and big graphs get a layered drawing
+// computed by elkjs (the Eclipse Layout Kernel's "layered" algorithm, graph
+// built by logical-graph.ts); everything else the stress drawing of
+// stress-drawing.ts (rings, meshes, schematics of backbones, sites as boxes),
+// with the layered one as its fallback where it crosses clearly more.
 //
 // What the picture needs, measured against Graphviz `dot` on the same graphs
 // (test/render/logical-layout.test.ts, `npm run bench -- render`): groups are
