@@ -4,7 +4,7 @@
 // metro, and for a generated 300-router backbone grouped in sites of two:
 // our time, crossings, edges through nodes and aspect ratio, beside dot's
 // (`dot -Tjson`, rankdir TB, its default; groups as subgraph clusters). Both
-// are read back and counted the same way (test/helpers/layout-geometry.ts):
+// are read back and counted the same way (render/drawing-geometry.ts):
 // ours from the SVG the service serves (orthogonal polylines), dot's from
 // its splines sampled as polylines; a crossing is a proper crossing of two
 // segments of edges with no node in common. Targets: crossings at most 1x
@@ -16,7 +16,8 @@ import { forgetLayouts } from '../render/layout-client.ts';
 import { renderTopologySvg } from '../render/svg.ts';
 import { buildTopology } from '../render/topology.ts';
 import type { Topology } from '../render/types.ts';
-import { crossings, type Drawing, dotDrawing, dotSource, svgDrawing, throughNodes } from '../test/helpers/layout-geometry.ts';
+import { crossings, type Drawing, throughNodes } from '../render/drawing-geometry.ts';
+import { dotDrawing, dotSource, svgDrawing } from '../test/helpers/layout-geometry.ts';
 import { denseMetros } from './render-readable.ts';
 
 const DATA = fileURLToPath(new URL('../data/', import.meta.url));

@@ -1,12 +1,12 @@
 // Logical layouts beside Graphviz `dot` and `neato` on the layout corpus
 // (test/helpers/layout-corpus.ts: a ring, a dual-homed hierarchy, a
 // generated mesh, four Internet Topology Zoo backbones, the demo's
-// datasets), measured by test/helpers/layout-quality.ts the same way for all
+// datasets), measured by render/layout-quality.ts the same way for all
 // three: time, crossings, edges through nodes, edge length total and spread,
 // bends, area per node, compass order kept. Each figure of ours is printed
 // beside the better of dot's and neato's as a ratio.
-import type { Quality } from '../test/helpers/layout-quality.ts';
-import { describeQuality, quality } from '../test/helpers/layout-quality.ts';
+import type { Quality } from '../render/layout-quality.ts';
+import { describeQuality, quality } from '../render/layout-quality.ts';
 import { backbones, demoGraphs, dualHomed, mesh, ring, type CorpusGraph } from '../test/helpers/layout-corpus.ts';
 import { dotDrawing, dotSource, svgDrawing } from '../test/helpers/layout-geometry.ts';
 import { renderTopologySvg } from '../render/svg.ts';

@@ -3,15 +3,16 @@
 // a little towards its nearest multiple of 45 degrees about its midpoint,
 // keeping its length, and each node takes the mean of what its circuits ask
 // of it. Soft: a node pulled two ways ends between them, so the drawing
-// stays close to what it was (its compass order, its crossings); the
-// caller keeps the result only where it measures no worse.
+// stays close to what it was (its crossings); `project` puts the nodes
+// back in compass order after each round; the caller keeps the result only
+// where it measures no worse.
 import type { Pt } from './paths.ts';
 
 const ROUNDS = 60;
 const RATE = 0.5;
 const OCTANT = Math.PI / 4;
 
-export function octilinear(at: readonly Pt[], ends: readonly (readonly [number, number])[]): Pt[] {
+export function octilinear(at: readonly Pt[], ends: readonly (readonly [number, number])[], project?: (c: Pt[]) => void): Pt[] {
   const c = at.map((p): Pt => [p[0], p[1]]);
   for (let round = 0; round < ROUNDS; round++) {
     const sum = c.map(() => [0, 0, 0]);
@@ -28,6 +29,7 @@ export function octilinear(at: readonly Pt[], ends: readonly (readonly [number, 
       sum[b][0] += mx + hx; sum[b][1] += my + hy; sum[b][2]++;
     }
     c.forEach((_, i) => { if (sum[i][2] > 0) c[i] = [sum[i][0] / sum[i][2], sum[i][1] / sum[i][2]]; });
+    project?.(c);
   }
   return c;
 }

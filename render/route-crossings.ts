@@ -1,7 +1,7 @@
 // Crossings of a routed logical layout, counted on ELK's own routes: the
 // points where two edges with no node in common cross, segment against
 // segment. The test and the benchmark count dot's drawing, and ours read back
-// from the SVG, the same way (test/helpers/layout-geometry.ts): a proper
+// from the SVG, the same way (drawing-geometry.ts): a proper
 // crossing of two segments, touching or running along each other is none.
 // ELK's routes run from node border to node border; the picture adds a piece
 // from the border to the node's centre, inside the node, where no other edge

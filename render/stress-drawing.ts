@@ -4,11 +4,16 @@
 // straight circuits centre to centre, nodes spaced so no two boxes come
 // closer than GAP, or no drawing (null) when a circuit would pass through a
 // node it does not end at.
+import { keepCompassOrder } from './compass-order.ts';
+import type { Drawing, P, Rect } from './drawing-geometry.ts';
 import type { LayoutResult } from './layout-thread.mjs';
-import type { Pt } from './paths.ts';
-import { stressLayout } from './stress-layout.ts';
+import { quality } from './layout-quality.ts';
 import { octilinear } from './octilinear.ts';
+import type { Pt } from './paths.ts';
 import { routeCrossings } from './route-crossings.ts';
+import { type Site, siteBoxes, spreadForSites } from './stress-clusters.ts';
+import { COMPASS_GAP, type Start, stressLayout } from './stress-layout.ts';
+import { untangle } from './untangle.ts';
 
 /** Ideal circuit length and the least room between two node boxes (px), as ELK's spacing. */
 const LENGTH = 70;
@@ -117,24 +122,100 @@ function widen(at: Pt[]): Pt[] {
   return at;
 }
 
-export function stressDrawing(boxes: readonly Box[], ends: readonly (readonly [number, number])[], geo?: readonly Pt[]): LayoutResult | null {
-  const at = stressLayout(boxes.length, ends, LENGTH, geo);
+/** What the stress drawing needs of a graph: node sizes, circuits (node indices), coordinates and sites, if any. */
+export interface StressInput {
+  boxes: readonly Box[];
+  ends: readonly (readonly [number, number])[];
+  /** [lat, lng] per node, when every node has one: the drawing becomes a schematic. */
+  geo?: readonly Pt[];
+  /** Sites (groups of routers, one level), drawn as boxes `g0`, `g1`… around their routers. */
+  sites?: readonly Site[];
+}
+
+/** One drawing from one start, or null when it cannot be placed clear. */
+function drawFrom({ start, order }: Candidate, { boxes, ends, geo, sites = [] }: StressInput): Pt[] | null {
+  const site = boxes.map(() => -1);
+  sites.forEach((s, k) => { for (const m of s.members) site[m] = k; });
+  const at = stressLayout(boxes.length, ends, LENGTH, { start, geo, site, order });
+  untangle(at, ends, LENGTH, geo);
   // A dashboard is wider than tall: a tall drawing is stretched sideways, which keeps the compass order and every
   // crossing as it was, and only ever moves nodes apart.
   widen(at);
-  // With geography, the schematic: circuits straightened towards 0/45/90 degrees (octilinear.ts), kept where that
-  // adds no crossing and the nodes can still be placed clear of the circuits (widened again if it came out tall:
-  // its level and upright circuits stay so).
-  const schematic = geo ? widen(octilinear(at, ends)) : null;
-  const c = (schematic && straightCrossings(schematic, ends) <= straightCrossings(at, ends) ? placed(schematic, boxes, ends, MAX_SCHEMATIC_SCALE) : null)
-    ?? placed(at, boxes, ends);
-  if (!c) return null;
+  const place = (p: Pt[]) => placed(p, boxes, ends);
+  // With geography, the schematic: circuits straightened towards 0/45/90 degrees (octilinear.ts), in compass order,
+  // kept where that adds no crossing and the nodes can still be placed clear of the circuits (widened again if it
+  // came out tall: its level and upright circuits stay so).
+  if (geo) {
+    const schematic = widen(octilinear(at, ends, (c) => keepCompassOrder(c, geo, COMPASS_GAP * LENGTH, order)));
+    if (straightCrossings(schematic, ends) <= straightCrossings(at, ends)) {
+      const c = spreadForSites(schematic, boxes, sites, (p) => placed(p, boxes, ends, MAX_SCHEMATIC_SCALE));
+      if (c) return c;
+    }
+  }
+  return spreadForSites(at, boxes, sites, place);
+}
+
+/** The drawing as ELK's layouts come (nodes `n<i>`, sites `g<k>`, straight routes `e<k>`), shifted to start at MARGIN. */
+function result(c: Pt[], { boxes, ends, sites = [] }: StressInput): LayoutResult {
+  const rects: Record<string, [number, number, number, number]> = {};
+  c.forEach((p, i) => { rects[`n${i}`] = [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h]; });
+  siteBoxes(c, boxes, sites).forEach((r, k) => { rects[`g${k}`] = r; });
+  const all = Object.values(rects);
+  const x0 = Math.min(...all.map((r) => r[0])) - MARGIN, y0 = Math.min(...all.map((r) => r[1])) - MARGIN;
   const out: LayoutResult = { width: 0, height: 0, nodes: {}, routes: {} };
-  c.forEach((p, i) => {
-    out.nodes[`n${i}`] = [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h];
-    out.width = Math.max(out.width, p[0] + boxes[i].w / 2 + MARGIN);
-    out.height = Math.max(out.height, p[1] + boxes[i].h / 2 + MARGIN);
-  });
+  for (const [id, [x, y, w, h]] of Object.entries(rects)) {
+    out.nodes[id] = [x - x0, y - y0, w, h];
+    out.width = Math.max(out.width, x - x0 + w + MARGIN);
+    out.height = Math.max(out.height, y - y0 + h + MARGIN);
+  }
   ends.forEach((_, k) => { out.routes[`e${k}`] = []; });
   return out;
+}
+
+/**
+ * Where a drawing starts and how firmly a schematic holds compass order: all
+ * the way keeps every pair but lengthens circuits (1.8x neato's total on
+ * GÉANT); softer orders give some pairs up for shorter, more even circuits.
+ */
+type Candidate = { start: Start; order: number };
+const SCHEMATICS: Candidate[] = [1, 0.7, 0.5, 0.35, 0.25, 0.1, 0].map((order) => ({ start: 'geography', order }));
+const DRAWINGS: Candidate[] = [{ start: 'scaling', order: 0 }, { start: 'circle', order: 0 }];
+/** The least share of pairs a schematic keeps in compass order (its promise is 90 %). */
+const MIN_COMPASS = 0.905;
+
+/**
+ * The stress drawing of a graph: from the geography when it has one (a
+ * schematic, at several strengths of compass order), else from classical
+ * scaling and from a circle. Each is measured by the quality module: of
+ * those with no edge through a node (and, in a schematic, MIN_COMPASS of
+ * its pairs in order), the one with the fewest crossings is kept, then the
+ * shortest and most even circuits; a schematic with its compass order free
+ * is kept only with fewer crossings than all of those (GÉANT: 6 against
+ * 21). Null when none can be placed clear.
+ */
+export function stressDrawing(input: StressInput): LayoutResult | null {
+  const { geo, ends } = input;
+  const places = geo ? new Map(geo.map((g, i) => [`n${i}`, g as [number, number]])) : undefined;
+  let best: { out: LayoutResult; crossings: number; length: number } | null = null;
+  for (const candidate of geo ? SCHEMATICS : DRAWINGS) {
+    const c = drawFrom(candidate, input);
+    if (!c) continue;
+    const out = result(c, input);
+    const q = quality(layoutDrawing(out, ends), places);
+    if (q.through > 0) continue;
+    // Compass order free (order 0): kept only for fewer crossings than every drawing in order (crossings matter most).
+    if (q.compassKept !== null && q.compassKept < MIN_COMPASS && !(candidate.order === 0 && best && q.crossings < best.crossings)) continue;
+    const length = q.totalLength * (1 + q.lengthCv);
+    if (!best || q.crossings < best.crossings || (q.crossings === best.crossings && length < best.length)) best = { out, crossings: q.crossings, length };
+  }
+  return best?.out ?? null;
+}
+
+/** A laid-out graph as the quality module reads drawings (nodes `n<i>`, edges `e<k>` from centre to centre through their routes). */
+function layoutDrawing(out: LayoutResult, ends: readonly (readonly [number, number])[]): Drawing {
+  const nodes = new Map<string, Rect>();
+  for (const [id, [x, y, w, h]] of Object.entries(out.nodes)) if (id.startsWith('n')) nodes.set(id, { x, y, w, h });
+  const centre = (i: number): P => { const r = nodes.get(`n${i}`)!; return [r.x + r.w / 2, r.y + r.h / 2]; };
+  const lines = ends.map(([a, b], k) => ({ a: `n${a}`, b: `n${b}`, pts: [centre(a), ...(out.routes[`e${k}`] ?? []), centre(b)] }));
+  return { nodes, lines, clusters: new Map(), width: out.width, height: out.height };
 }

@@ -1,16 +1,29 @@
 // Stress layout (stress majorization, as Graphviz `neato` draws by default):
 // node positions whose distances follow the graph's own, so circuits come
 // out short and alike, a ring a ring and a mesh a mesh, with straight edges
-// and no bends. Started from the nodes' geography when they all have
-// coordinates (the compass order of a backbone mostly survives), else from
-// a circle in breadth-first order. Deterministic: no randomness, a fixed
-// number of rounds. Pure arithmetic, O(n^2) a round: for graphs of a few
-// hundred nodes (logical-layout.ts decides which graphs get it).
+// and no bends. Three starts (stress-drawing.ts tries them and keeps the
+// best drawing): the nodes' geography when they all have coordinates, then
+// held in compass order after every round (compass-order.ts), so the
+// schematic keeps west west and north north; classical multidimensional
+// scaling of the hop distances, as neato starts; a circle in breadth-first
+// order. Routers of one site are held together (their pairs weigh more).
+// Deterministic: no randomness, a bounded number of rounds. Pure
+// arithmetic, O(n^2) a round: for graphs of a few hundred nodes
+// (logical-layout.ts decides which graphs get it).
+import { keepCompassOrder } from './compass-order.ts';
 import type { Pt } from './paths.ts';
 
 /** Rounds of majorization: the stress of the corpus graphs stops falling well before. */
 const ROUNDS = 300;
 const STILL = 1e-4;
+/** The least distance along an axis between nodes of different coordinates in a schematic, in ideal edge lengths. */
+export const COMPASS_GAP = 0.08;
+/** How much more a pair of routers of one site weighs: enough that a site's box stays small and clear of others. */
+const SITE_WEIGHT = 4;
+/** Rounds of power iteration for the classical scaling start. */
+const POWER_ROUNDS = 100;
+
+export type Start = 'geography' | 'scaling' | 'circle';
 
 /** Hop distances from every node (breadth-first); unreachable pairs get the longest distance found plus one. */
 function hops(n: number, links: readonly (readonly [number, number])[]): number[][] {
@@ -30,14 +43,16 @@ function hops(n: number, links: readonly (readonly [number, number])[]): number[
   return d;
 }
 
-/** A start: the geography (longitude east, latitude north up) scaled to the graph's size, else a circle in breadth-first order. */
-function start(n: number, d: number[][], length: number, geo?: readonly Pt[]): Pt[] {
-  const radius = (length * n) / (2 * Math.PI);
-  if (geo) {
-    const xs = geo.map((p) => p[1]), ys = geo.map((p) => -p[0]);
-    const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 1e-9);
-    return geo.map((_, i): Pt => [((xs[i] - Math.min(...xs)) / span) * 2 * radius, ((ys[i] - Math.min(...ys)) / span) * 2 * radius]);
-  }
+/** The geography (longitude east, latitude north up) scaled to the graph's size. */
+function fromGeography(geo: readonly Pt[], radius: number): Pt[] {
+  const xs = geo.map((p) => p[1]), ys = geo.map((p) => -p[0]);
+  const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+  const span = Math.max(Math.max(...xs) - x0, Math.max(...ys) - y0, 1e-9);
+  return geo.map((_, i): Pt => [((xs[i] - x0) / span) * 2 * radius, ((ys[i] - y0) / span) * 2 * radius]);
+}
+
+/** A circle in breadth-first order from node 0. */
+function circle(n: number, d: number[][], radius: number): Pt[] {
   const order = [...Array(n).keys()].sort((a, b) => d[0][a] - d[0][b] || a - b);
   const at = new Array<Pt>(n);
   order.forEach((v, k) => { at[v] = [radius * Math.cos((2 * Math.PI * k) / n), radius * Math.sin((2 * Math.PI * k) / n)]; });
@@ -45,20 +60,63 @@ function start(n: number, d: number[][], length: number, geo?: readonly Pt[]): P
 }
 
 /**
- * Positions (px) of `n` nodes linked by `links`, ideal edge length `length`;
- * `geo` ([lat, lng] per node) starts from the geography.
+ * Classical scaling (Torgerson): the two leading eigenvectors of the doubly
+ * centred squared distances, by power iteration from fixed vectors.
  */
-export function stressLayout(n: number, links: readonly (readonly [number, number])[], length: number, geo?: readonly Pt[]): Pt[] {
+function scaling(n: number, d: number[][], length: number): Pt[] {
+  const sq = d.map((row) => row.map((v) => v * v));
+  const rowMean = sq.map((row) => row.reduce((s, v) => s + v, 0) / n);
+  const all = rowMean.reduce((s, v) => s + v, 0) / n;
+  const B = sq.map((row, i) => row.map((v, j) => -0.5 * (v - rowMean[i] - rowMean[j] + all)));
+  const vectors: number[][] = [];
+  const values: number[] = [];
+  for (let k = 0; k < 2; k++) {
+    let v = Array.from({ length: n }, (_, i) => Math.cos(i * (k + 1) + k));
+    let lambda = 0;
+    for (let round = 0; round < POWER_ROUNDS; round++) {
+      const w = B.map((row) => row.reduce((s, b, j) => s + b * v[j], 0));
+      for (let p = 0; p < vectors.length; p++) {
+        const dot = w.reduce((s, x, i) => s + x * vectors[p][i], 0);
+        for (let i = 0; i < n; i++) w[i] -= dot * vectors[p][i];
+      }
+      const norm = Math.hypot(...w) || 1;
+      lambda = norm;
+      v = w.map((x) => x / norm);
+    }
+    vectors.push(v);
+    values.push(lambda);
+  }
+  return vectors[0].map((_, i): Pt => [vectors[0][i] * Math.sqrt(values[0]) * length, vectors[1][i] * Math.sqrt(values[1]) * length]);
+}
+
+export interface StressOptions {
+  start: Start;
+  /** [lat, lng] per node: the geography start, and the compass order kept. */
+  geo?: readonly Pt[];
+  /** Each node's site (-1: none): routers of one site are held together. */
+  site?: readonly number[];
+  /** How far each round moves the nodes towards compass order (1: all the way; stress-drawing.ts tries several). */
+  order?: number;
+
+}
+
+/** Positions (px) of `n` nodes linked by `links`, ideal edge length `length`. */
+export function stressLayout(n: number, links: readonly (readonly [number, number])[], length: number, options: StressOptions): Pt[] {
   if (n === 0) return [];
   const d = hops(n, links);
-  const x = start(n, d, length, geo);
+  const radius = (length * n) / (2 * Math.PI);
+  const { geo, site } = options;
+  const x = options.start === 'geography' && geo ? fromGeography(geo, radius)
+    : options.start === 'scaling' && n > 2 ? scaling(n, d, length) : circle(n, d, radius);
+  const ordered = options.start === 'geography' && geo;
   for (let round = 0; round < ROUNDS; round++) {
     let moved = 0;
     for (let i = 0; i < n; i++) {
       let sx = 0, sy = 0, sw = 0;
       for (let j = 0; j < n; j++) {
         if (j === i) continue;
-        const dij = d[i][j] * length, w = 1 / (dij * dij);
+        const dij = d[i][j] * length;
+        const w = (site && site[i] >= 0 && site[i] === site[j] ? SITE_WEIGHT : 1) / (dij * dij);
         const dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1];
         const now = Math.hypot(dx, dy) || 1e-6;
         sx += w * (x[j][0] + (dij * dx) / now);
@@ -69,6 +127,7 @@ export function stressLayout(n: number, links: readonly (readonly [number, numbe
       moved = Math.max(moved, Math.hypot(nx - x[i][0], ny - x[i][1]));
       x[i] = [nx, ny];
     }
+    if (ordered) keepCompassOrder(x, geo, COMPASS_GAP * length, options.order ?? 1);
     if (moved < STILL * length) break;
   }
   return x;

@@ -55,8 +55,12 @@ export function mesh(n: number, m: number, seed = 7): CorpusGraph {
   const pairs: [number, number, number][] = [];
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pairs.push([Math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]), i, j]);
   pairs.sort((a, b) => a[0] - b[0]);
-  // A chain through all first keeps it connected; then the shortest links.
-  const links = new Set<string>(Array.from({ length: n - 1 }, (_, i) => `${i},${i + 1}`));
+  // The shortest links that join two parts first (a minimum spanning tree keeps it connected, with nearby
+  // links only, as a real mesh is built), then the shortest of the others.
+  const part = [...Array(n).keys()];
+  const find = (x: number): number => (part[x] === x ? x : (part[x] = find(part[x])));
+  const links = new Set<string>();
+  for (const [, i, j] of pairs) if (find(i) !== find(j)) { part[find(i)] = find(j); links.add(`${i},${j}`); }
   for (const [, i, j] of pairs) { if (links.size >= m) break; links.add(`${i},${j}`); }
   const node = (i: number) => end(`M${i + 1}`, pts[i][0], pts[i][1]);
   return { name: `generated mesh (${n} routers, ${m} links)`, records: [...links].map((l, k) => { const [i, j] = l.split(',').map(Number); return circuit(k, node(i), node(j)); }), query: {}, geo: true };

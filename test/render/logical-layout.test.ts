@@ -3,7 +3,7 @@
 // groups drawn as clusters with their members inside, no edge through a node
 // it does not end at, a dashboard's aspect ratio, and no more crossings than
 // Graphviz `dot` on the same graph (run here, clusters as subgraph clusters,
-// counted the same way: test/helpers/layout-geometry.ts). Then a map mixing
+// counted the same way: render/drawing-geometry.ts). Then a map mixing
 // a geographic and a logical layer keeps the logical one out of the geography.
 import type { Element } from '@xmldom/xmldom';
 import assert from 'node:assert/strict';
@@ -13,7 +13,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeDemoApp, makeTestApp, type TestApp } from '../helpers/app.ts';
 import { skipWithout } from '../helpers/components.ts';
-import { crossings, dotDrawing, dotSource, hasDot, inside, svgDrawing, throughNodes, type Drawing, type Rect } from '../helpers/layout-geometry.ts';
+import { crossings, throughNodes, type Drawing, type Rect } from '../../render/drawing-geometry.ts';
+import { dotDrawing, dotSource, hasDot, inside, svgDrawing } from '../helpers/layout-geometry.ts';
 import { renderMapSvg, renderTopologySvg } from '../../render/svg.ts';
 import { buildTopology } from '../../render/topology.ts';
 import { ep, rec } from './fixtures.ts';

@@ -198,8 +198,10 @@ describe('PATCH /api/v1/output/query/{raw|logical|geographic}/: previews of an u
     for (let i = 0; i < 3; i++) assert.equal(await (await preview('logical', json)).text(), first, 'the same answer');
     assert.equal(layoutsComputed(), before, 'no layout for the same graph');
     const changed = await body(await preview('logical', revision(RNE, [{ field: 'region', operator: '', value: ['americas', 'transatlantic'] }])));
-    assert.ok(layoutsComputed() > before, 'a new graph is laid out');
     assert.deepEqual(changed.nodes.map((n: any) => n.name).sort(), ['chic-cr5', 'lond-cr5', 'newy-cr5']);
+    // Three routers with coordinates are not a hierarchy: a stress drawing (no ELK layout to count), laid out anew.
+    const at = changed.nodes.map((n: any) => JSON.stringify(n.coordinate));
+    assert.equal(new Set(at).size, 3, 'a new graph is laid out: three places');
   });
 
   it('geographic: the positions of the Sites tab (Lat/Lon headers)', async () => {

@@ -1,8 +1,8 @@
 // How good a drawing is, beyond crossings (docs/render.md: Layout quality):
 // the measures the research on diagram quality names, taken the same way on
-// our drawings and Graphviz's (layout-geometry.ts reads both back). Shared by
-// the tests and `npm run bench -- render`.
-//   crossings, edges through nodes (layout-geometry.ts);
+// our drawings and Graphviz's (drawing-geometry.ts). Shared by production
+// (logical-layout.ts picks its drawing by it), the tests and `npm run bench -- render`.
+//   crossings, edges through nodes (drawing-geometry.ts);
 //   edge length (centre to centre): total and spread (coefficient of variation), in units of the
 //     drawing's node spacing (the median distance from a node to its nearest
 //     neighbour), so drawings at different scales compare;
@@ -13,7 +13,7 @@
 //   compass order kept: for nodes with coordinates, the share of pairs whose
 //     east-west and north-south order the drawing keeps;
 //   octilinear: the share of edges whose ends lie at 0/45/90 degrees (5 off).
-import { crossings, throughNodes, type Drawing, type P } from './layout-geometry.ts';
+import { crossings, throughNodes, type Drawing, type P } from './drawing-geometry.ts';
 
 export interface Quality {
   crossings: number;

@@ -1,0 +1,61 @@
+// Compass order in a schematic (a logical drawing of nodes with coordinates):
+// west stays west and north stays north. The stress layout projects its
+// positions onto that order after every round (stress-layout.ts), which
+// keeps every pair in order; the crossing reduction (untangle.ts) may then
+// give up a few pairs for a crossing less, within a budget counted here.
+// Pure arithmetic on drawing positions (x east, y south) and [lat, lng].
+import type { Pt } from './paths.ts';
+
+/**
+ * The least-squares projection of `values` onto the order `order` (indices,
+ * smallest first): the closest values that never fall along it (pool
+ * adjacent violators, O(n)). Nodes of equal rank are ordered by their
+ * current value first, so they constrain nothing among themselves.
+ */
+function isotonic(values: number[], order: readonly number[]): void {
+  const means: number[] = [], sizes: number[] = [];
+  for (const i of order) {
+    let m = values[i], s = 1;
+    while (means.length > 0 && means[means.length - 1] > m) {
+      const pm = means.pop()!, ps = sizes.pop()!;
+      m = (pm * ps + m * s) / (ps + s);
+      s += ps;
+    }
+    means.push(m);
+    sizes.push(s);
+  }
+  let k = 0;
+  means.forEach((m, b) => { for (let j = 0; j < sizes[b]; j++) values[order[k++]] = m; });
+}
+
+/**
+ * Projects `at` in place so that x follows longitude and y follows latitude
+ * (north up), nodes of different coordinate at least `gap` apart along the
+ * axis (an equal position would keep no order); a `strength` under 1 moves
+ * them only that part of the way (a soft order, the rest left to stress).
+ */
+export function keepCompassOrder(at: Pt[], geo: readonly Pt[], gap: number, strength = 1): void {
+  for (const axis of [0, 1] as const) {
+    // x grows with longitude (geo[1]), y with southing (-geo[0]).
+    const key = (i: number) => (axis === 0 ? geo[i][1] : -geo[i][0]);
+    const order = at.map((_, i) => i).sort((a, b) => key(a) - key(b) || at[a][axis] - at[b][axis] || a - b);
+    // The gap as a rank offset: v - gap * rank must not fall, where rank counts distinct coordinates.
+    const rank = new Array<number>(at.length);
+    order.forEach((i, k) => { rank[i] = k === 0 ? 0 : rank[order[k - 1]] + (key(i) > key(order[k - 1]) ? 1 : 0); });
+    const values = at.map((p, i) => p[axis] - gap * rank[i]);
+    isotonic(values, order);
+    values.forEach((v, i) => { at[i][axis] += strength * (v + gap * rank[i] - at[i][axis]); });
+  }
+}
+
+/** Pairs and axes a node's position keeps in compass order with every other node (pairs of equal coordinate excluded). */
+export function compassKeptBy(v: number, p: Pt, at: readonly Pt[], geo: readonly Pt[]): { kept: number; pairs: number } {
+  let kept = 0, pairs = 0;
+  for (let j = 0; j < at.length; j++) {
+    if (j === v) continue;
+    const east = Math.sign(geo[j][1] - geo[v][1]), south = Math.sign(geo[v][0] - geo[j][0]);
+    if (east !== 0) { pairs++; if (Math.sign(at[j][0] - p[0]) === east) kept++; }
+    if (south !== 0) { pairs++; if (Math.sign(at[j][1] - p[1]) === south) kept++; }
+  }
+  return { kept, pairs };
+}
