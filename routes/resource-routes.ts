@@ -175,7 +175,7 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
           const previous = resource.get(id); // an unknown resource: 404 before reading the body
           const revision = await input.body();
           await declared.check?.(revision, deps);
-          const stored = await resource.update(id, actingUser(c), revision, ifMatch(c));
+          const stored = await resource.update(id, actingUser(c), revision, ifMatch(c), previous);
           // Compared with the version it replaced, when that is the one seen before (no other write came between).
           const replaced = stored.version === previous.version + 1 ? previous : undefined;
           const dropped = replaced && declared.updateWarnings ? declared.updateWarnings(revision, replaced) : [];
