@@ -23,18 +23,43 @@ function parseParam<S extends v.GenericSchema>(schema: S, name: string, raw: str
   throw badRequest(`invalid query parameter ${name}=${show(raw)}: ${message}`, [{ path: name, message }]);
 }
 
+// Parsed path values by their raw text, per operation: the same map asked for
+// again (a picture on a wall screen) is not checked again. Bounded, short ones only.
+const MAX_PARSED = 128;
+const MAX_KEPT_LENGTH = 512;
+
+/** A cache of parsed values by the text they were parsed from, dropped whole when full. */
+function kept<T>() {
+  let parsed = new Map<string, T>();
+  return {
+    get: (key: string) => parsed.get(key),
+    set(key: string, value: T) {
+      if (key.length > MAX_KEPT_LENGTH) return value;
+      if (parsed.size >= MAX_PARSED) parsed = new Map();
+      parsed.set(key, value);
+      return value;
+    },
+  };
+}
+
 /** Parses the path parameters `schemas` declares, read with `raw` (the router's, percent-decoded). */
 export function pathParser(schemas: Readonly<Record<string, v.GenericSchema>> | undefined): (raw: (name: string) => string | undefined) => Values {
   const declared = Object.entries(schemas ?? {});
   if (declared.length === 0) return () => NONE;
-  return (raw) => {
+  const cache = kept<Values>();
+  const parse = (values: string[]) => {
     const out: Record<string, unknown> = {};
-    for (const [name, schema] of declared) {
-      const result = v.safeParse(schema, raw(name) ?? '');
+    declared.forEach(([name, schema], i) => {
+      const result = v.safeParse(schema, values[i]);
       if (!result.success) throw notFound(result.issues[0].message);
       out[name] = result.output;
-    }
-    return out;
+    });
+    return Object.freeze(out);
+  };
+  return (raw) => {
+    const values = declared.map(([name]) => raw(name) ?? '');
+    const key = values.length === 1 ? values[0] : JSON.stringify(values);
+    return cache.get(key) ?? cache.set(key, parse(values));
   };
 }
 
@@ -72,28 +97,18 @@ function parseQuery(declared: readonly QueryParam[], search: URLSearchParams): V
   return Object.freeze(out);
 }
 
-// Parsed queries by query string, per operation: a request seen before is not
-// parsed again (and its query keeps its identity, which the list caches key
-// on). Only short query strings are kept, a bounded number of them.
-const MAX_PARSED = 128;
-const MAX_KEPT_LENGTH = 512;
-
+// Parsed queries by query string, per operation, as path values are: a
+// request seen before is not parsed again (and its query keeps its identity,
+// which the list caches key on).
 /** Parses the query parameters `declared`; a request without a query string gets one shared answer (nothing made per request). */
 export function queryParser(declared: readonly QueryParam[] | undefined): (url: string) => Values {
   const params = declared ?? [];
   if (params.length === 0) return () => NONE;
   const none = params.some((q) => q.required) ? undefined : parseQuery(params, new URLSearchParams());
-  const parsed = new Map<string, Values>();
+  const cache = kept<Values>();
   return (url) => {
     const raw = rawQuery(url);
     if (raw === '' && none) return none;
-    const kept = parsed.get(raw);
-    if (kept) return kept;
-    const query = parseQuery(params, new URLSearchParams(raw));
-    if (raw.length <= MAX_KEPT_LENGTH) {
-      if (parsed.size >= MAX_PARSED) parsed.clear();
-      parsed.set(raw, query);
-    }
-    return query;
+    return cache.get(raw) ?? cache.set(raw, parseQuery(params, new URLSearchParams(raw)));
   };
 }

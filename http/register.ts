@@ -8,7 +8,7 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv, ScopeKind } from '../auth/types.ts';
 import { readBody } from './body.ts';
-import { routerPath, type AnyOperation, type Handler, type Operation, type Served } from './operation.ts';
+import { routerPath, type AnyOperation, type Handler, type Input, type Operation } from './operation.ts';
 import { pathParser, queryParser } from './parameters.ts';
 import { lookupUnknownIds, type Peers } from './peer-lookup.ts';
 
@@ -52,18 +52,18 @@ function servedMatcher(serving: AnyOperation, served: AnyOperation) {
   };
 }
 
-/** Parses a request's path and query parameters for `op`, or for the operation of `served` it is for. */
+/** A handler's input for a request: its path and query parameters parsed for `op`, or for the operation of `served` it is for. */
 function inputParser(op: AnyOperation, served: readonly AnyOperation[]) {
   const params = pathParser(op.pathParams), query = queryParser(op.query);
   const alternatives = served.map((s) => ({ path: s.path, ...servedMatcher(op, s), params: pathParser(s.pathParams), query: queryParser(s.query) }));
-  return (c: Context<AppEnv>): { params: Values; query: Values; served?: Served } => {
+  return (c: Context<AppEnv>, body: () => Promise<unknown>): Input<unknown, Values, Values> => {
     const raw: Raw = (name) => c.req.param(name);
     for (const alt of alternatives) {
       if (!alt.matches(raw)) continue;
       const mine = { path: alt.path, params: alt.params(alt.rename(raw)), query: alt.query(c.req.url) };
-      return { params: mine.params, query: mine.query, served: mine };
+      return { body, params: mine.params, query: mine.query, served: mine };
     }
-    return { params: params(raw), query: query(c.req.url) };
+    return { body, params: params(raw), query: query(c.req.url) };
   };
 }
 
@@ -76,8 +76,8 @@ export function registerOperations<D>(app: Hono<AppEnv>, operations: readonly Op
     const parse = inputParser(op, operations.filter((o) => o.servedBy === op.path && o.method === op.method));
     const declared = op.body;
     const route: Route = lookupUnknownIds(op.path, how.peers, declared
-      ? (c) => handler(c, { body: () => readBody(c, declared.schema, { form: declared.form }), ...parse(c) })
-      : (c) => handler(c, { body: NO_BODY, ...parse(c) }));
+      ? (c) => handler(c, parse(c, () => readBody(c, declared.schema, { form: declared.form })))
+      : (c) => handler(c, parse(c, NO_BODY)));
     const { guard } = how;
     if (op.scope === null) app.on(op.method.toUpperCase(), routerPath(op), route);
     else if (guard) app.on(op.method.toUpperCase(), routerPath(op), guard(op.scope, route));
