@@ -9,19 +9,39 @@ import * as v from 'valibot';
 import type { AppEnv, ScopeKind } from '../auth/types.ts';
 import type { ErrorCode } from '../errors.ts';
 import {
-  BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, StringFilterSchema, VersionParamSchema,
+  BooleanParamSchema, fieldsParamSchema, LimitParamSchema, OffsetParamSchema, OneVersionParamSchema, sortParamSchema, StringFilterSchema, VersionParamSchema,
 } from '../schema/list.ts';
 import type { ListSpec } from './list-query.ts';
 
-export interface QueryParam {
-  name: string;
-  schema: v.GenericSchema;
-  /** Repeatable (form style, exploded). */
+export interface QueryParam<N extends string = string, S extends v.GenericSchema = v.GenericSchema> {
+  name: N;
+  /** What each value is checked and turned into; the handler receives its output (input.query). */
+  schema: S;
+  /** Repeatable (form style, exploded): the handler receives every value, in order. */
   list?: boolean;
+  /** With `list`: a value may hold several, comma-separated (blank pieces are skipped). */
+  commas?: boolean;
   /** The route refuses a request without it (400). */
   required?: boolean;
+  /** An empty value counts as absent (the output routes, whose URLs editors write with empty parameters). */
+  blankIsAbsent?: boolean;
+  /** A value of the wrong shape names nothing: 404 with the schema's message, as a path ID (a template ID). */
+  names?: boolean;
   description?: string;
 }
+
+/** A query parameter's declaration, its name and flags kept as written so that the handler's `input.query` is typed from it. */
+export const queryParam = <const Q extends QueryParam>(q: Q): Q => q;
+
+type PathSchemas = Record<string, v.GenericSchema>;
+/** The handler's `input.params`: each declared path parameter's schema output. */
+export type ParamsOf<PP extends PathSchemas> = { readonly [K in keyof PP]: v.InferOutput<PP[K]> };
+type ValueOf<Q extends QueryParam> = v.InferOutput<Q['schema']>;
+/** The handler's `input.query`: a list parameter's values, a required one's value, any other's value or undefined. */
+export type QueryOf<QL extends readonly QueryParam[]> = {
+  readonly [Q in QL[number] as Q['name']]: Q extends { list: true } ? readonly ValueOf<Q>[]
+    : Q extends { required: true } ? ValueOf<Q> : ValueOf<Q> | undefined;
+};
 
 export interface Answer {
   description: string;
@@ -50,9 +70,9 @@ export interface Answer {
  */
 export type Effect = 'versions' | 'write' | 'ifMatch' | 'datasource' | 'render' | 'layers' | 'pool';
 
-/** A declaration; `D` is what its handler is built from, `B` the validated body. */
-// biome-ignore lint/suspicious/noExplicitAny: a list holds operations of every body type; `operation()` types each handler's body.
-export interface Operation<D = unknown, B = any> {
+/** A declaration; `D` is what its handler is built from, `B` the validated body, `P` and `Q` the parsed path and query parameters. */
+// biome-ignore lint/suspicious/noExplicitAny: a list holds operations of every body and parameter type; `declarer()` types each handler's input.
+export interface Operation<D = unknown, B = any, P = any, Q = any> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path template, as docs/api.md writes it; the service also answers without the trailing slash. */
   path: string;
@@ -61,8 +81,10 @@ export interface Operation<D = unknown, B = any> {
   description?: string;
   /** Required scope; null: no authentication. */
   scope: ScopeKind | null;
-  pathParams?: Record<string, v.GenericSchema>;
-  query?: QueryParam[];
+  /** Checked before the handler runs, in this order; a value its schema refuses names nothing: 404 with the schema's message. */
+  pathParams?: PathSchemas;
+  /** Checked before the handler runs: a malformed value, one given twice (but a list's), or a required one missing is 400 naming it. Others are ignored. */
+  query?: readonly QueryParam[];
   /** Named request body schema (the one the route validates with). */
   body?: { name: string; schema: v.GenericSchema<unknown, B>; form?: boolean };
   /** The successful answers, and the failures particular to this route; the rest follow from the row (http/openapi-document.ts). */
@@ -84,7 +106,7 @@ export interface Operation<D = unknown, B = any> {
    * declaration's own, so the route cannot drift from its document. Only an
    * operation served by another's route (`servedBy`) has none.
    */
-  handle?: (deps: D) => Handler<B>;
+  handle?: (deps: D) => Handler<B, P, Q>;
   /** Not an API operation: registered like one, left out of the document and the route list (the docs page's assets). */
   unlisted?: boolean;
   /** Path parameters that may hold a `/` (the router matches the rest of the path). */
@@ -94,38 +116,65 @@ export interface Operation<D = unknown, B = any> {
 /** An operation whatever its handler is built from: for what reads declarations only (the document, the route list). */
 export type AnyOperation = Operation<never>;
 
-/** What a handler is given beside the request: the body read and validated with the declared schema, when the handler asks for it. */
-interface Input<B> {
+/** The request an operation serves for another declared at a path its route also matches (`servedBy`), with that one's parameters. */
+export interface Served {
+  path: string;
+  params: Readonly<Record<string, unknown>>;
+  query: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What a handler is given beside the request, from its declaration: the path
+ * and query parameters parsed with the declared schemas before it runs, and
+ * the body read and validated with the declared schema when it asks for it.
+ */
+export interface Input<B, P, Q> {
   body: () => Promise<B>;
+  params: P;
+  query: Q;
+  /** Set when the request is for an operation this one serves (`servedBy`); `params` and `query` are then that one's. */
+  served?: Served;
 }
 
 /** A declared handler: answers at once where it can (a GET with nothing to wait for stays synchronous). */
-export type Handler<B = unknown> = (c: Context<AppEnv>, input: Input<B>) => Response | Promise<Response>;
+export type Handler<B = unknown, P = unknown, Q = unknown> = (c: Context<AppEnv>, input: Input<B, P, Q>) => Response | Promise<Response>;
+
+/** A declaration as written, its handler's input typed from its body, path and query schemas. */
+type Declared<D, B, PP extends PathSchemas, QL extends readonly QueryParam[]> =
+  Omit<Operation<D, B>, 'pathParams' | 'query' | 'handle'> & { pathParams?: PP; query?: QL; handle?: (deps: D) => Handler<B, ParamsOf<PP>, QueryOf<QL>> };
 
 /**
  * How an endpoint file declares its operations: `const route = declarer<Deps>()`,
  * then `route({...})` for each. The body type is taken from the declared body
- * schema, so the handler's `input.body()` is typed; the result joins a list
- * of operations of any body.
+ * schema and the parameters' from theirs, so the handler's `input.body()`,
+ * `input.params` and `input.query` are typed; the result joins a list of
+ * operations of any input.
  */
-export const declarer = <D>() => <B = undefined>(op: Operation<D, B>): Operation<D> => op;
+export const declarer = <D>() =>
+  // biome-ignore lint/complexity/noBannedTypes: no path parameters declared: no properties.
+  <B = undefined, const PP extends PathSchemas = {}, const QL extends readonly QueryParam[] = []>(op: Declared<D, B, PP, QL>): Operation<D, B, ParamsOf<PP>, QueryOf<QL>> => op;
 
-export const oneVersion: QueryParam = { name: 'version', schema: OneVersionParamSchema };
+/** The served operation's parameters, typed by its declaration: the registrar parsed them with its schemas (http/register.ts). */
+export function servedAs<B, P, Q>(op: Operation<never, B, P, Q>, served: Served | undefined): { params: P; query: Q } | undefined {
+  return served?.path === op.path ? (served as { params: P; query: Q }) : undefined;
+}
+
+export const oneVersion = queryParam({ name: 'version', schema: OneVersionParamSchema });
 
 /** The query parameters of a list route, from the same spec and schemas its route parses with. */
-export function listParams(spec: ListSpec): QueryParam[] {
+export function listParams(spec: ListSpec) {
   return [
-    { name: 'version', schema: VersionParamSchema },
-    { name: 'fields', schema: fieldsParamSchema(spec.resource.fields), list: true, description: `default: ${spec.resource.defaultFields.join(', ')}` },
-    ...Object.entries(spec.filters).map(([name, type]): QueryParam => ({
+    queryParam({ name: 'version', schema: VersionParamSchema }),
+    queryParam({ name: 'fields', schema: fieldsParamSchema(spec.resource.fields), list: true, commas: true, description: `default: ${spec.resource.defaultFields.join(', ')}` }),
+    ...Object.entries(spec.filters).map(([name, type]): QueryParam<string, v.GenericSchema<string, string | boolean>> => ({
       name,
       schema: type === 'boolean' ? BooleanParamSchema : StringFilterSchema,
       list: true,
       description: type === 'boolean' ? `filter by ${name}` : `filter by ${name}; repeat to accept several values`,
     })),
-    { name: 'limit', schema: LimitParamSchema },
-    { name: 'offset', schema: OffsetParamSchema },
-    { name: 'sort', schema: v.pipe(v.string(), v.description(`a field to order by, "-" in front for descending (e.g. -lastUpdatedOn); repeat or comma-separate for more keys; one of ${spec.resource.fields.join(', ')}`)), list: true },
+    queryParam({ name: 'limit', schema: LimitParamSchema }),
+    queryParam({ name: 'offset', schema: OffsetParamSchema }),
+    queryParam({ name: 'sort', schema: sortParamSchema(spec.resource.fields), list: true, commas: true }),
   ];
 }
 

@@ -1,25 +1,15 @@
-// HTTP plumbing shared by the map, dataset and template routes: path IDs
-// (404 before any lookup unless 7 letters or digits), sending cached bodies
+// HTTP plumbing shared by the map, dataset and template routes: sending cached bodies
 // with their ETag (304 on a matching If-None-Match, http/conditional.ts),
 // lists with X-Total-Count, and the acting user's name for lastUpdatedBy.
 import type { Context } from 'hono';
 import { requestHeader } from '../auth/request-header.ts';
 import type { AppEnv } from '../auth/types.ts';
-import { notFound } from '../errors.ts';
 import type { VersionedCollection } from '../resources/collection.ts';
 import type { ListPage, Serialized } from '../resources/types.ts';
-import { ID_PATTERN } from '../schema/common.ts';
 import { notModified } from './conditional.ts';
 import { plainResponse } from './plain-response.ts';
 
 const JSON_TYPE = 'application/json';
-
-/** The path ID, or 404 when it cannot be an ID (it then never reaches the store). */
-export function pathId(c: Context, param: string, label: string): string {
-  const id = c.req.param(param) ?? '';
-  if (!ID_PATTERN.test(id)) throw notFound(`no ${label} with that ID (IDs are 7 letters or digits)`);
-  return id;
-}
 
 /** Sends one version's body with its ETag (304 when If-None-Match has it); at once when the body is ready. */
 export function sendSerialized(c: Context, view: Serialized | Promise<Serialized>, status: 200 | 201 = 200, headers: Record<string, string> = {}): Response | Promise<Response> {

@@ -183,15 +183,17 @@ export class VersionedCollection {
    * number and returns the content and a summary of the change; it runs
    * inside the per-resource write turn, so concurrent appends get consecutive
    * numbers and If-Match is checked against what is really the latest. A
-   * deleted resource is 404 unless `deleted` allows it (restore, delete).
+   * deleted resource is 404 unless `whenDeleted` allows it (restore, delete);
+   * `lookedUp`: the caller has just read the latest version (its own 404).
    */
   async append(
     id: string,
     by: string,
     make: (latest: StoredVersion, next: number) => Promise<{ content: Content; change: string; deleted?: boolean }> | { content: Content; change: string; deleted?: boolean },
-    options: { ifMatch?: string; whenDeleted?: boolean } = {},
+    options: { ifMatch?: string; whenDeleted?: boolean; lookedUp?: boolean } = {},
   ): Promise<StoredVersion> {
-    if (!options.whenDeleted) this.get(id); // 404 before taking the write turn
+    // 404 before taking the write turn, unless the caller has just looked the resource up.
+    if (!options.whenDeleted && !options.lookedUp) this.get(id);
     try {
       return await this.store.append<StoredVersion>(this.descriptor.collection, id, async (latest) => {
         if (!latest || (latest.deleted === true && !options.whenDeleted)) throw this.missing(id);

@@ -70,9 +70,9 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       const problems = await datasources.endpointProblems(revision.query.endpoint, revision.query);
       return { ...content(revision, null), ...(problems.length ? { endpointProblems: problems } : {}) };
     },
-    async prepare(id, revision, ifMatch) {
-      // Fail fast (404, 412, 422) before a possibly slow datasource read.
-      collection.checkMatch(id, collection.get(id), ifMatch);
+    async prepare(id, revision, ifMatch, latest) {
+      // Fail fast (412, 422) before a possibly slow datasource read.
+      collection.checkMatch(id, latest, ifMatch);
       datasources.checkEndpoint(revision.query.endpoint);
       const ran = await datasources.run(revision.query);
       if (ran.records.length === 0 && revision.query.filters.length > 0) {
@@ -89,9 +89,9 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
   return {
     ...datasets,
     /** An update whose filters match no row stores nothing: the latest version, with the warning kept for the answer. */
-    async update(id: string, by: string, revision: DatasetRevision, ifMatch?: string): Promise<StoredVersion> {
+    async update(id: string, by: string, revision: DatasetRevision, ifMatch?: string, seen?: StoredVersion): Promise<StoredVersion> {
       try {
-        return await datasets.update(id, by, revision, ifMatch);
+        return await datasets.update(id, by, revision, ifMatch, seen);
       } catch (e) {
         if (!(e instanceof NothingMatched)) throw e;
         unstored.set(revision, e.warnings);

@@ -26,9 +26,10 @@ export interface ResourceRules<R, P = void> {
   created: (revision: R) => Content | Promise<Content>;
   /**
    * Work an update does before it takes the resource's write turn (a
-   * dataset runs its query); it may fail fast (404, 412, 422) first.
+   * dataset runs its query), given the latest version as it is now; it may
+   * fail fast (412, 422) first.
    */
-  prepare?: (id: string, revision: R, ifMatch: string | undefined) => Promise<P>;
+  prepare?: (id: string, revision: R, ifMatch: string | undefined, latest: StoredVersion) => Promise<P>;
   /** The content of the next version, from the revision and the latest version (inside the write turn). */
   updated: (revision: R, latest: StoredVersion, prepared: P) => Content;
 }
@@ -42,12 +43,25 @@ export function versionedResource<R, P = void>(store: Store, now: () => Date, ru
     serialized: (version: StoredVersion) => collection.serialized(version),
     list: (query: ListQuery) => collection.list(query),
     create: async (by: string, revision: R) => collection.create(by, await rules.created(revision)),
-    async update(id: string, by: string, revision: R, ifMatch?: string) {
-      const prepared = rules.prepare ? await rules.prepare(id, revision, ifMatch) : (undefined as P);
+    /**
+     * Appends the next version. `seen` is the latest version the caller has
+     * just looked up (a route, for its 404 before reading the body): without
+     * a preparation it is all the update reads before its write turn. With
+     * one (a slow query run), the latest is read again after the body, so the
+     * early If-Match check judges what is current. The summary of the change
+     * (a dataset's: a diff of both versions' results) is worked out before
+     * the write turn, and again inside it only when another write came
+     * between; If-Match and the file on disk are checked inside it as ever.
+     */
+    async update(id: string, by: string, revision: R, ifMatch?: string, seen?: StoredVersion) {
+      const before = rules.prepare || !seen ? collection.get(id) : seen;
+      const prepared = rules.prepare ? await rules.prepare(id, revision, ifMatch, before) : (undefined as P);
+      const kind = rules.descriptor.collection;
+      const summary = await describeChange(kind, store, before, rules.updated(revision, before, prepared));
       return collection.append(id, by, async (latest) => {
         const next = rules.updated(revision, latest, prepared);
-        return { content: next, change: await describeChange(rules.descriptor.collection, store, latest, next) };
-      }, { ifMatch });
+        return { content: next, change: latest === before ? summary : await describeChange(kind, store, latest, next) };
+      }, { ifMatch, lookedUp: true });
     },
   };
 }

@@ -40,8 +40,8 @@ export const DATASET_ROUTES = resourceRoutes<DatasetRevision>({
     summary: 'Run the stored query again; a new version only when the results changed',
     description: 'Answers the new version, or the latest one unchanged with a `warnings` entry saying why (no version is added): the results are unchanged, or the filters match none of the sheet\'s rows (the warning lists the values seen in the filtered columns).',
     effects: ['versions', 'write', 'ifMatch', 'datasource'], answers: { 200: version('the new version, or the latest one unchanged', DatasetSchema) },
-    handle: ({ datasets }) => async (c) => {
-      const id = paths.id(c);
+    handle: ({ datasets }) => async (c, { params }) => {
+      const id = paths.id(params);
       const { version: stored, warnings } = await datasets.refresh(id, actingUser(c), ifMatch(c));
       return sendWritten(c, datasets.serialized(stored), 200, warnings);
     },

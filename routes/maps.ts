@@ -33,7 +33,7 @@ function patching(paths: ResourcePaths): Operation<RouteDeps> {
     scope: 'write', pathParams: paths.idParam, body: { name: 'MapMergePatch', schema: MergePatchSchema },
     effects: ['versions', 'write', 'ifMatch'], answers: { 200: version('the new version', MapSchema) },
     handle: ({ maps }) => async (c, input) => {
-      const id = paths.id(c);
+      const id = paths.id(input.params);
       const latest = maps.get(id);
       const patch = await input.body();
       const revision = validate(MapRevisionSchema, mergePatch(contentOf(latest), patch), 'the patched map') as MapRevision;
@@ -61,7 +61,7 @@ function publishing(paths: ResourcePaths, path: string, action: 'publish' | 'unp
   return route({
     method: 'post', path, tag: paths.tag, summary, scope: 'publish', pathParams: paths.idParam,
     effects: ['versions', 'write', 'ifMatch'], answers: { 200: version('the new version', MapSchema) },
-    handle: ({ maps }) => async (c) => sendSerialized(c, maps.serialized(await maps[action](paths.id(c), actingUser(c), ifMatch(c)))),
+    handle: ({ maps }) => async (c, { params }) => sendSerialized(c, maps.serialized(await maps[action](paths.id(params), actingUser(c), ifMatch(c)))),
   });
 }
 

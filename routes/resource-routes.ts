@@ -6,17 +6,16 @@
 // routes/history.ts's. Thin: parse, call the resource
 // (resources/versioned-resource.ts), send with the ETag; a write's answer
 // adds the resource's `warnings` when there are any.
-import type { Context } from 'hono';
 import type * as v from 'valibot';
-import { parseListQuery, parseVersionQuery, type ListSpec } from '../http/list-query.ts';
+import { listQuery, type ListSpec } from '../http/list-query.ts';
 import {
   created, declarer, listed, listParams, oneVersion, version, type Effect, type Operation,
 } from '../http/operation.ts';
-import { actingUser, ifMatch, pathId, sendList, sendVersion, sendWritten } from '../http/versioned.ts';
+import { actingUser, ifMatch, sendList, sendVersion, sendWritten } from '../http/versioned.ts';
 import type { Content, VersionedCollection } from '../resources/collection.ts';
 import type { ResourceDescriptor, StoredVersion } from '../resources/types.ts';
 import type { VersionedResource } from '../resources/versioned-resource.ts';
-import { IdSchema } from '../schema/common.ts';
+import { idParamSchema } from '../schema/common.ts';
 import type { RouteDeps } from './index.ts';
 
 /** A resource's paths, each written out so that a search for the path finds its declaration. */
@@ -74,11 +73,12 @@ export interface ResourceRoutesDeclaration<R> {
 export interface ResourcePaths {
   /** The OpenAPI tag, also the plural the list route is named by (/api/v1/<tag>/). */
   tag: string;
-  idParam: Record<string, v.GenericSchema>;
+  /** The ID path parameter (the registrar answers 404 for one that cannot be an ID). */
+  idParam: Readonly<Record<string, ReturnType<typeof idParamSchema>>>;
   /** The object path: /api/v1/<segment>/id/{<idField>}/. */
   objectPath: string;
-  /** The path ID of a request; 404 when it cannot be an ID. */
-  id: (c: Context) => string;
+  /** The path ID among a request's parsed path parameters. */
+  id: (params: Readonly<Record<string, string>>) => string;
   paths: ResourcePathNames;
 }
 
@@ -104,9 +104,9 @@ export function resourceRoutes<R>(declared: ResourceRoutesDeclaration<R>, item: 
   const tag = `${segment}s`;
   const paths: ResourcePaths = {
     tag,
-    idParam: { [descriptor.idField]: IdSchema },
+    idParam: { [descriptor.idField]: idParamSchema(descriptor.label) },
     objectPath: declared.paths.object,
-    id: (c) => pathId(c, descriptor.idField, descriptor.label),
+    id: (params) => params[descriptor.idField],
     paths: declared.paths,
   };
   const operations = resourceOperations(declared, paths, item);
@@ -136,8 +136,8 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
       answers: { 200: listed(tag, item) },
       handle: (deps) => {
         const resource = declared.resource(deps);
-        return (c) => {
-          const query = parseListQuery(c, list);
+        return (c, input) => {
+          const query = listQuery(list, input.query);
           return sendList(c, resource.list(query), query);
         };
       },
@@ -147,7 +147,7 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
       answers: { 200: version(`the full ${segment} object`, object) },
       handle: (deps) => {
         const resource = declared.resource(deps);
-        return (c) => sendVersion(c, resource.collection, paths.id(c), parseVersionQuery(c));
+        return (c, { params, query }) => sendVersion(c, resource.collection, paths.id(params), query.version ?? 'latest');
       },
     }),
     route({
@@ -171,11 +171,11 @@ function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: Re
       handle: (deps) => {
         const resource = declared.resource(deps);
         return async (c, input) => {
-          const id = paths.id(c);
+          const id = paths.id(input.params);
           const previous = resource.get(id); // an unknown resource: 404 before reading the body
           const revision = await input.body();
           await declared.check?.(revision, deps);
-          const stored = await resource.update(id, actingUser(c), revision, ifMatch(c));
+          const stored = await resource.update(id, actingUser(c), revision, ifMatch(c), previous);
           // Compared with the version it replaced, when that is the one seen before (no other write came between).
           const replaced = stored.version === previous.version + 1 ? previous : undefined;
           const dropped = replaced && declared.updateWarnings ? declared.updateWarnings(revision, replaced) : [];

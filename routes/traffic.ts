@@ -23,12 +23,9 @@ import { durationSeconds } from '../traffic/duration.ts';
 import { Flights } from '../traffic/flight.ts';
 import type { BoundLayer, LiveTraffic, MapTraffic, Timing } from '../traffic/live.ts';
 import { notModified } from '../http/conditional.ts';
-import { declarer, json, ok, rendered, type Operation, type QueryParam } from '../http/operation.ts';
+import { declarer, json, ok, queryParam, rendered, type Operation } from '../http/operation.ts';
 import { plainResponse } from '../http/plain-response.ts';
 import type { RouteDeps } from './index.ts';
-
-/** The query parameters of traffic pictures and rows. */
-export const TRAFFIC_PARAMS = ['at', 'range', 'stat'] as const;
 
 export interface TrafficAsked {
   /** Unix seconds; absent: now. */
@@ -41,9 +38,8 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+
 const MAX_RANGE_SECONDS = 7 * 86_400;
 
 /** `?at=` (RFC 3339 or unix seconds), `?range=` (a duration up to 7d) and `?stat=` (max or p95, with a range); 400 when malformed. */
-export function parseTrafficQuery(get: (name: string) => string | undefined, nowMs: number): TrafficAsked {
+export function parseTrafficQuery({ at, range, stat }: { at?: string; range?: string; stat?: 'max' | 'p95' }, nowMs: number): TrafficAsked {
   const asked: TrafficAsked = {};
-  const at = get('at'), range = get('range'), stat = get('stat');
   if (at) {
     const seconds = /^\d{1,11}(\.\d{1,3})?$/.test(at) ? Number(at) : RFC3339.test(at) ? Date.parse(at.replace(' ', 'T')) / 1000 : NaN;
     if (!Number.isFinite(seconds)) throw badRequest('query parameter at must be an instant: RFC 3339 (2026-11-28T20:00:00Z) or unix seconds', [{ path: 'at', message: 'expected RFC 3339 or unix seconds' }]);
@@ -54,7 +50,6 @@ export function parseTrafficQuery(get: (name: string) => string | undefined, now
   if (range) {
     const seconds = durationSeconds(range);
     if (seconds === undefined || seconds < 60 || seconds > MAX_RANGE_SECONDS) throw badRequest('query parameter range must be a duration from 1m to 7d, such as 1h', [{ path: 'range', message: 'expected a duration such as 1h' }]);
-    if (stat !== undefined && stat !== 'max' && stat !== 'p95') throw badRequest('query parameter stat must be max or p95', [{ path: 'stat', message: 'expected max or p95' }]);
     asked.range = { seconds, stat: stat === 'p95' ? 'p95' : 'max', text: range };
   }
   return asked;
@@ -215,11 +210,11 @@ export const TRAFFIC_OPERATIONS: Operation<RouteDeps>[] = [
     } }),
 ];
 
-/** The query parameters of bound maps' pictures and rows (docs/traffic.md: Time travel). */
-export const TRAFFIC_QUERY: QueryParam[] = [
-  { name: 'at', schema: v.pipe(v.string(), v.description('an instant, RFC 3339 or unix seconds: the map version current then, with the traffic of then')) },
-  { name: 'range', schema: v.pipe(v.string(), v.description('a window ending at `at` (default now), 1m to 7d, such as 1h: the busiest values over it')) },
-  { name: 'stat', schema: v.pipe(v.picklist(['max', 'p95']), v.description('with range: the maximum (default) or the 95th percentile')) },
+/** The query parameters of bound maps' pictures and rows (docs/traffic.md: Time travel); empty counts as absent, as on every output route. */
+export const TRAFFIC_QUERY = [
+  queryParam({ name: 'at', schema: v.pipe(v.string(), v.description('an instant, RFC 3339 or unix seconds: the map version current then, with the traffic of then')), blankIsAbsent: true }),
+  queryParam({ name: 'range', schema: v.pipe(v.string(), v.description('a window ending at `at` (default now), 1m to 7d, such as 1h: the busiest values over it')), blankIsAbsent: true }),
+  queryParam({ name: 'stat', schema: v.pipe(v.picklist(['max', 'p95'], 'expected max or p95'), v.description('with range: the maximum (default) or the 95th percentile')), blankIsAbsent: true }),
 ];
 export const TRAFFIC_PICTURE = 'A map with a layer bound to traffic is drawn with each bound circuit\'s live utilisation (docs/traffic.md); its ETag names the step bucket and Cache-Control gives the seconds left in it.';
 export const TRAFFIC_ROWS = 'One row per bound circuit: src and dst (its A and Z names), aToZ and zToA in bits/s, in (= aToZ) and out (= zToA) as the map component\'s default traffic fields read them, edge, layer, capacity, status (ok, down, stale, nodata) and at. `?at=`, `?range=&stat=` as for pictures.';

@@ -75,3 +75,22 @@ export const fieldsParamSchema = (fields: readonly string[]) =>
     v.description(`fields to include, repeated (fields=a&fields=b) or comma-separated (fields=a,b); one of ${fields.join(', ')}`),
     v.picklist(fields, `unknown field; valid fields are ${fields.join(', ')}`),
   );
+
+/**
+ * The `sort` parameter: a field to order by, `-` in front for descending
+ * (`+` or nothing for ascending), as [field, direction].
+ */
+export const sortParamSchema = (fields: readonly string[]) =>
+  v.pipe(
+    v.string(),
+    v.description(`a field to order by, "-" in front for descending (e.g. -lastUpdatedOn); repeat or comma-separate for more keys; one of ${fields.join(', ')}`),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const descending = dataset.value.startsWith('-');
+      const name = descending || dataset.value.startsWith('+') ? dataset.value.slice(1) : dataset.value;
+      if (!fields.includes(name)) {
+        addIssue({ message: `unknown field; valid fields are ${fields.join(', ')}` });
+        return NEVER;
+      }
+      return [name, descending ? -1 : 1] as const;
+    }),
+  );
