@@ -228,7 +228,8 @@ export function renderTopologySvg(topology: Topology, options: TopologySvgOption
     size: { width: options.width, height: options.height } });
 }
 
-function layerLogical(layer: MapLayer, t: Topology): boolean {
+/** Whether a map's layer is drawn as a logical diagram: its `layout`, else its `mapjsonUrl`'s, else its topology's path layout. */
+export function layerLogical(layer: MapLayer, t: Topology): boolean {
   if (layer.layout) return layer.layout === 'logical';
   const fromUrl = layer.mapjsonUrl ? parseDatasetOutputUrl(layer.mapjsonUrl) : null;
   return fromUrl && 'layout' in fromUrl ? fromUrl.layout === 'logical' : isLogical(t);
