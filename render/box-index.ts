@@ -72,13 +72,6 @@ export class BoxIndex {
     return Number.isFinite(n) ? n : Infinity;
   }
 
-  private keys(r: Rect, visit: (key: number) => boolean | undefined): boolean {
-    const c = this.cell;
-    const cx0 = Math.floor(r.x0 / c), cx1 = Math.floor(r.x1 / c), cy0 = Math.floor(r.y0 / c), cy1 = Math.floor(r.y1 / c);
-    for (let x = cx0; x <= cx1; x++) for (let y = cy0; y <= cy1; y++) if (visit(x * 92821 + y * 68917) === true) return true;
-    return false;
-  }
-
   /** Whether the box or segment `id` meets the question: a box `r`, or the segment `seg` (which only boxes block). */
   private meets(id: number, r: Rect, seg: Seg | null, except: ReadonlySet<number> | undefined): boolean {
     const own = this.segs[id];
@@ -123,21 +116,56 @@ export class BoxIndex {
     return false;
   }
 
+  /**
+   * The keys of the cells segment `s` passes through, column by column (a diagonal segment is not filed under
+   * every cell of its bounding box), or null when they are more than LARGE_CELLS.
+   */
+  private segmentCells(s: Seg): number[] | null {
+    const c = this.cell;
+    const [ax, ay, bx, by] = s;
+    const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx), dx = bx - ax, dy = by - ay;
+    const cx0 = Math.floor(x0 / c), cx1 = Math.floor(x1 / c);
+    if (!Number.isFinite(cx0 + cx1 + ay + by) || cx1 - cx0 >= LARGE_CELLS) return null;
+    const out: number[] = [];
+    for (let cx = cx0; cx <= cx1; cx++) {
+      // The part of the segment within this column, and the rows it spans there.
+      let ya = ay, yb = by;
+      if (Math.abs(dx) > 1e-12) {
+        ya = ay + ((Math.max(x0, cx * c) - ax) / dx) * dy;
+        yb = ay + ((Math.min(x1, (cx + 1) * c) - ax) / dx) * dy;
+      }
+      const cy1 = Math.floor(Math.max(ya, yb) / c);
+      for (let cy = Math.floor(Math.min(ya, yb) / c); cy <= cy1; cy++) {
+        out.push(cx * 92821 + cy * 68917);
+        if (out.length > LARGE_CELLS) return null;
+      }
+    }
+    return out;
+  }
+
+  private file(key: number, id: number): void {
+    const bucket = this.cells.get(key);
+    if (bucket) bucket.push(id);
+    else this.cells.set(key, [id]);
+  }
+
   private insert(r: Rect, seg: Seg | null): number {
     const id = this.rects.length;
     this.rects.push(r);
     this.segs.push(seg);
     this.seen.push(0);
-    if (this.span(r) > LARGE_CELLS) {
+    const cells = seg ? this.segmentCells(seg) : this.span(r) > LARGE_CELLS ? null : [];
+    if (!cells) {
       this.large.push(id);
       return id;
     }
-    this.keys(r, (k) => {
-      const bucket = this.cells.get(k);
-      if (bucket) bucket.push(id);
-      else this.cells.set(k, [id]);
-      return undefined;
-    });
+    if (seg) {
+      for (const key of cells) this.file(key, id);
+      return id;
+    }
+    const c = this.cell;
+    const cx1 = Math.floor(r.x1 / c), cy0 = Math.floor(r.y0 / c), cy1 = Math.floor(r.y1 / c);
+    for (let x = Math.floor(r.x0 / c); x <= cx1; x++) for (let y = cy0; y <= cy1; y++) this.file(x * 92821 + y * 68917, id);
     return id;
   }
 

@@ -164,7 +164,7 @@ function crossedText(p: Placed, circuits: BoxIndex, others: BoxIndex): { placed:
 }
 
 /** Draws every layer; spreads overlapping geographic markers across layers first. */
-export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
+export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = true): Scene {
   const extent = emptyExtent();
   let textPx = Infinity, hiddenPx = 0;
   // Names drawn so far per namespace: a router in two layers of a map is one marker (the first layer's).
@@ -194,7 +194,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   });
   const spreadable = perLayer.flatMap((p, i) => (layers[i].style.logical ? [] : p.placed));
   // 3 px apart on screen: in a picture drawn smaller than its viewBox, that many more picture units.
-  const shown = spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })), SPREAD_GAP_PX * (layers[0]?.target.textScale ?? 1));
+  const shown = spread ? spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })), SPREAD_GAP_PX * (layers[0]?.target.textScale ?? 1))
+    : spreadable.map((p) => p.at);
   spreadable.forEach((p, i) => { p.shown = shown[i]; });
   // Where leaf markers and the dots at spread ones' true positions are: a group marker is drawn only clear of them.
   const leaves = new BoxIndex(32);
