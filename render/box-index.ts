@@ -169,6 +169,15 @@ export class BoxIndex {
     return id;
   }
 
+  /** Empties the index, keeping its cells' arrays for the next boxes (spreading refiles every marker each round). */
+  clear(): void {
+    for (const bucket of this.cells.values()) bucket.length = 0;
+    this.large.length = 0;
+    this.rects.length = 0;
+    this.segs.length = 0;
+    this.seen.length = 0;
+  }
+
   add(r: Rect): number {
     return this.insert(r, null);
   }
