@@ -31,6 +31,7 @@ import { placeLabels } from '../render/labels.ts';
 import { benchLogical } from './render-logical.ts';
 import { benchQuality } from './render-quality.ts';
 import { benchReadable } from './render-readable.ts';
+import { benchFresh } from './render-fresh.ts';
 import { escapeAttr, escapeText } from '../svg-safety/sanitize.ts';
 import type { Topology } from '../render/types.ts';
 
@@ -131,8 +132,9 @@ export function stringTemplateSvg(t: Topology): string {
 }
 
 export async function benchRender(): Promise<string[]> {
-  const lines: string[] = [];
   const note = (s: string) => process.stderr.write(`render bench: ${s}\n`);
+  note('fresh pictures beside them without spreading and labels');
+  const lines: string[] = await benchFresh();
 
   // 1 + 2: geographic 2,000 / 5,000
   const geoRecords = records(2000, 5000);

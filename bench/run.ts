@@ -8,6 +8,7 @@ const benches: Bench[] = [
   { name: 'http', load: async () => (await import('./http.ts')).benchHttp },
   { name: 'datasource', load: async () => (await import('./datasource.ts')).benchDatasource },
   { name: 'render', load: async () => (await import('./render.ts')).benchRender },
+  { name: 'render-fresh', load: async () => (await import('./render-fresh.ts')).benchFresh },
   { name: 'output', load: async () => (await import('./output.ts')).benchOutput },
   { name: 'diff', load: async () => (await import('./diff.ts')).benchDiff },
   { name: 'oidc', load: async () => (await import('./oidc.ts')).benchOidc },

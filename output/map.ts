@@ -9,6 +9,8 @@ import type { StoredVersion } from '../resources/types.ts';
 import type { MapRevision } from '../schema/map.ts';
 import { layerTopologies, resolveMapLayers, type LayerLoaders } from './layers.ts';
 import { withTerranovaDefaults } from './map-defaults.ts';
+import { unionLogicalLayers } from '../render/logical-union.ts';
+import { layerLogical } from '../render/svg.ts';
 
 /** The part of a picture's cache key that `?width=` / `?height=` give: pictures of other sizes are other outputs. */
 export const sizeKey = (size: { width?: number; height?: number }) => `${size.width ?? ''}x${size.height ?? ''}`;
@@ -50,7 +52,11 @@ export async function wholeMapOutput(version: StoredVersion, loaders: LayerLoade
  * North America instead of fitting it to its content).
  */
 export async function mapPicture(version: StoredVersion, loaders: LayerLoaders, size: { width?: number; height?: number }) {
-  const { topologies } = await layerTopologies(asMap(version), loaders);
+  const map = asMap(version);
+  const { topologies: own } = await layerTopologies(map, loaders);
+  // Its visible logical layers are one diagram: laid out together, a router they share drawn once (render/logical-union.ts).
+  const layers = map.configuration?.layers ?? [];
+  const topologies = await unionLogicalLayers(own, own.map((t, i) => Boolean(t) && layers[i]?.visible !== false && layerLogical(layers[i], t!)));
   // Drawn on the render pool (output/send.ts).
   return { kind: 'map', map: version as { name?: string }, topologies, size } satisfies PictureJob;
 }

@@ -4,24 +4,19 @@
 // the stroke width a circuit of that capacity gets. Shared by every drawing
 // of circuits (the map picture, the weathermap's half-edges), so one
 // capacity is one width in all of them.
-
-const UNIT_GBPS: Readonly<Record<string, number>> = { k: 1e-6, m: 1e-3, g: 1, t: 1e3 };
+import { parseBitRate } from '../schema/rate.ts';
 
 /**
- * Gigabits per second, or null when the value names no capacity. A bare
- * number counts as Gbps, the unit R&E circuit lists use; a unit prefix
- * (k, M, G, T) may be followed by b, bit, bps, b/s, bit/s, E or bE (10GE,
- * 400GbE). Anything else (a word, a negative or zero rate) is no capacity.
+ * Gigabits per second, or null when the value names no capacity
+ * (schema/rate.ts, the rules of a sheet's capacity): a bare number counts as
+ * Gbps, the unit R&E circuit lists use; a unit prefix (k, M, G, T) may be
+ * followed by b, bit, bps, b/s, bit/s, E or bE (10GE, 400GbE). Anything
+ * else (a word, a negative or zero rate) is no capacity.
  */
 export function parseCapacity(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : null;
-  if (typeof value !== 'string' || value.length > 40) return null;
-  // 1,000 and 1 000 are thousands; 1,6 is a decimal comma.
-  const plain = value.replace(/(\d)[, ](?=\d{3}(?!\d))/g, '$1');
-  const m = /^\s*(\d+(?:[.,]\d+)?)\s*(?:([kmgt])\s*(?:bits?\/s|b\/s|bps|bits?|b?e|b)?)?\s*$/i.exec(plain);
-  if (!m) return null;
-  const n = Number(m[1].replace(',', '.')) * (m[2] ? UNIT_GBPS[m[2].toLowerCase()] : 1);
-  return Number.isFinite(n) && n > 0 ? n : null;
+  if (typeof value !== 'string') return null;
+  return parseBitRate(value, { bare: 'gbps', in: 9 }) ?? null;
 }
 
 /** "400 Gbps", "1.6 Tbps", "100 Mbps": the capacity in the largest unit that keeps it at least 1, up to 3 significant digits. */

@@ -83,27 +83,48 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
   for (const [ax, ay, bx, by] of options.avoid ?? []) soft.addSegment(ax, ay, bx, by);
   // Preferred area first, then anywhere; beside the marker first, then further out on a leader;
   // at each distance, clear of circuits first, then over them.
-  const passes: { within: Rect | null; d: number; clear: boolean }[] = [];
+  const passes: { within: Rect | null; d: number; step: number; clear: boolean }[] = [];
+  const steps = [0, 1.4 * f, 2.8 * f];
   for (const within of options.prefer ? [options.prefer, null] : [null]) {
-    for (const d of [0, 1.4 * f, 2.8 * f]) for (const clear of options.avoid?.length ? [true, false] : [false]) passes.push({ within, d, clear });
+    steps.forEach((d, step) => { for (const clear of options.avoid?.length ? [true, false] : [false]) passes.push({ within, d, step, clear }); });
   }
+  // The same position comes up in several passes (inside the preferred area or not, clear of circuits or not), and
+  // nothing is placed meanwhile: its box and what blocks it are worked out once per label (0 not yet, 1 yes, 2 no).
+  const boxes: (Rect | null)[] = new Array(steps.length * DIRECTIONS.length);
+  const hard = new Int8Array(boxes.length), over = new Int8Array(boxes.length), cut = new Int8Array(boxes.length);
   for (const i of order) {
     const { marker: m, text } = requests[i];
     const w = textWidth(text, f) + 2 * pad;
     let box: Rect | null = null;
     let leader: PlacedLabel['leader'];
-    for (const { within, d, clear } of passes) {
-      for (const [dx, dy] of DIRECTIONS) {
-        const near = beside(m, dx, dy, w, h, gap);
-        const len = Math.hypot(dx, dy);
-        const r: Rect = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
-        if ((options.bounds && !inside(r, options.bounds)) || (within && !inside(r, within)) || index.blocked(r) || (clear && soft.blocked(r))) continue;
+    boxes.fill(null);
+    hard.fill(0);
+    over.fill(0);
+    cut.fill(0);
+    for (const { within, d, step, clear } of passes) {
+      for (let k = 0; k < DIRECTIONS.length; k++) {
+        const [dx, dy] = DIRECTIONS[k];
+        const at = step * DIRECTIONS.length + k;
+        let r = boxes[at];
+        if (!r) {
+          const near = beside(m, dx, dy, w, h, gap);
+          const len = Math.hypot(dx, dy);
+          r = boxes[at] = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
+        }
+        if ((options.bounds && !inside(r, options.bounds)) || (within && !inside(r, within))) continue;
+        if (hard[at] === 0) hard[at] = index.blocked(r) ? 1 : 2;
+        if (hard[at] === 1) continue;
+        if (clear) {
+          if (over[at] === 0) over[at] = soft.blocked(r) ? 1 : 2;
+          if (over[at] === 1) continue;
+        }
         if (d === 0) { box = r; break; }
         // From just outside the marker, toward the label's nearest point.
         const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
         const tx = clamp(cx, r.x0, r.x1), ty = clamp(cy, r.y0, r.y1);
         const sx = dx === 0 ? cx : dx > 0 ? m.x1 + 0.5 : m.x0 - 0.5, sy = dy === 0 ? cy : dy > 0 ? m.y1 + 0.5 : m.y0 - 0.5;
-        if (index.segmentBlocked(sx, sy, tx, ty)) continue;
+        if (cut[at] === 0) cut[at] = index.segmentBlocked(sx, sy, tx, ty) ? 1 : 2;
+        if (cut[at] === 1) continue;
         box = r;
         leader = [sx, sy, tx, ty];
         break;

@@ -80,22 +80,69 @@ function drawnBox(markup: string, w: number, h: number): { box: Rect; farthest: 
         grow(r, far, tag, cx - rx - sw, cy - ry - sw, cx + rx + sw, cy + ry + sw);
       }
     }
-    for (const m of markup.matchAll(/<text(\s[^>]*)?>([\s\S]*?)<\/text>/g)) {
-      const tag = m[1] ?? '';
-      const px = attr(tag, 'font-size') ?? outerFont ?? SVG_DEFAULT_FONT_PX;
-      const text = plain(m[2]);
-      const tw = textWidth(text, px);
-      const x = attr(tag, 'x') ?? 0;
-      let y = attr(tag, 'y') ?? 0;
-      const dy = raw(tag, 'dy');
-      if (dy) y += Number.parseFloat(dy) * (dy.endsWith('em') ? px : 1) || 0;
-      const anchor = raw(tag, 'text-anchor');
-      const x0 = anchor === 'middle' ? x - tw / 2 : anchor === 'end' ? x - tw : x;
-      const central = /^(central|middle)$/.test(raw(tag, 'dominant-baseline') ?? '');
-      grow(r, far, `<text>${text.slice(0, 40)}</text>`, x0, central ? y - 0.65 * px : y - 0.95 * px, x0 + tw, central ? y + 0.65 * px : y + 0.3 * px);
-    }
+    for (const { text, box: b } of textBoxes(markup, outerFont)) grow(r, far, `<text>${text.slice(0, 40)}</text>`, b.x0, b.y0, b.x1, b.y1);
   }
   return { box: r, farthest: far };
+}
+
+/** A text element of a template: what it says, the box it covers around the node, and where it is in the markup. */
+interface TextPart { text: string; box: Rect; from: number; to: number }
+
+/** Each text element of `markup` (sanitizer output) with the box it covers around the node, estimated from its attributes. */
+function textBoxes(markup: string, outerFont: number | null): TextPart[] {
+  const out: TextPart[] = [];
+  for (const m of markup.matchAll(/<text(\s[^>]*)?>([\s\S]*?)<\/text>/g)) {
+    const tag = m[1] ?? '';
+    const px = attr(tag, 'font-size') ?? outerFont ?? SVG_DEFAULT_FONT_PX;
+    const text = plain(m[2]);
+    const tw = textWidth(text, px);
+    const x = attr(tag, 'x') ?? 0;
+    let y = attr(tag, 'y') ?? 0;
+    const dy = raw(tag, 'dy');
+    if (dy) y += Number.parseFloat(dy) * (dy.endsWith('em') ? px : 1) || 0;
+    const anchor = raw(tag, 'text-anchor');
+    const x0 = anchor === 'middle' ? x - tw / 2 : anchor === 'end' ? x - tw : x;
+    const central = /^(central|middle)$/.test(raw(tag, 'dominant-baseline') ?? '');
+    const box = { x0, y0: central ? y - 0.65 * px : y - 0.95 * px, x1: x0 + tw, y1: central ? y + 0.65 * px : y + 0.3 * px };
+    out.push({ text: text.trim(), box, from: m.index, to: m.index + m[0].length });
+  }
+  return out;
+}
+
+/** `markup` without the text elements `parts` of it (whole elements of sanitizer output: the rest stays well-formed). */
+export function withoutText(markup: string, parts: readonly TextPart[]): string {
+  let out = '', at = 0;
+  for (const p of [...parts].sort((a, b) => a.from - b.from)) {
+    out += markup.slice(at, p.from);
+    at = p.to;
+  }
+  return out + markup.slice(at);
+}
+
+/**
+ * `markup` with the text element `part` moved `dy` units down (up when negative), or null when its lines set their own
+ * positions (a tspan with y or dy), which moving the element would not move alike.
+ */
+export function shiftText(markup: string, part: TextPart, dy: number): string | null {
+  const element = markup.slice(part.from, part.to);
+  const open = element.indexOf('>') + 1;
+  if (/<tspan\s[^>]*\s(?:d?y)=/.test(element.slice(open))) return null;
+  const tag = element.slice(0, open);
+  const y = attr(tag, 'y') ?? 0;
+  const value = ` y="${Math.round((y + dy) * 100) / 100}"`;
+  const moved = /\sy="[^"]*"/.test(tag) ? tag.replace(/\sy="[^"]*"/, value) : `<text${value}${tag.slice(5)}`;
+  return markup.slice(0, part.from) + moved + element.slice(open) + markup.slice(part.to);
+}
+
+/**
+ * The text a node's template writes outside its data box (`w` x `h` about the node: a site's name under its badge),
+ * where circuits would run under it; text on the node's own shape is drawn over them. None when the text sits under
+ * a transform, whose boxes are not estimated.
+ */
+export function textOutside(markup: string, w: number, h: number): TextPart[] {
+  if (!markup.includes('<text') || /transform=/.test(markup)) return [];
+  const outerFont = attr(markup.slice(0, markup.indexOf('>') + 1), 'font-size');
+  return textBoxes(markup, outerFont).filter(({ text, box }) => text && !(box.x0 >= -w / 2 && box.x1 <= w / 2 && box.y0 >= -h / 2 && box.y1 <= h / 2));
 }
 
 /**

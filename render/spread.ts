@@ -47,8 +47,9 @@ const centre = (m: Marker, p: Pt): Pt => [p[0] + (m.box.x0 + m.box.x1) / 2, p[1]
  */
 function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: number): boolean {
   let best = Infinity, since = 0;
+  const index = new BoxIndex(maxSide + gap);
   for (let round = 0; round < RELAX_ROUNDS; round++) {
-    const index = new BoxIndex(maxSide + gap);
+    index.clear();
     markers.forEach((m, i) => { index.add(rectAt(m, pos[i], gap / 2)); });
     let moved = false;
     let pairs = 0;
@@ -80,7 +81,7 @@ function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: numb
     if (pairs < best * 0.95) { best = pairs; since = 0; }
     else if (++since >= STALLED_ROUNDS) break;
   }
-  const index = new BoxIndex(maxSide + gap);
+  index.clear();
   return markers.every((m, i) => {
     const clear = !index.blocked(rectAt(m, pos[i], gap / 2 - 0.01));
     index.add(rectAt(m, pos[i], gap / 2 - 0.01));

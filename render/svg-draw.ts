@@ -22,7 +22,7 @@ import { setAttrs, fmt } from './svg-canvas.ts';
 import { safeMarkup } from '../svg-safety/safe-markup.ts';
 import { elementMarkup, escapeText } from '../svg-safety/sanitize.ts';
 import { text } from './topology.ts';
-import { markerBox } from './marker-box.ts';
+import { markerBox, shiftText, textOutside, withoutText } from './marker-box.ts';
 import { shownMarkup } from './template-text.ts';
 import { spreadMarkers } from './spread.ts';
 import { follow } from './follow.ts';
@@ -133,8 +133,38 @@ const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHO
 
 const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map(String);
 
+/** The circuits drawn, as segments to ask about, when some marker's template writes text beside it; else null. */
+function circuitIndex(pieces: Scene['lines'], placed: readonly Placed[]): BoxIndex | null {
+  if (!placed.some((p) => p.text && textOutside(p.markup, size(p.node, 'computed_width', 10), size(p.node, 'computed_height', 10)).length > 0)) return null;
+  const index = new BoxIndex(64);
+  for (const [ax, ay, bx, by] of pieces) index.addSegment(ax, ay, bx, by);
+  return index;
+}
+
+/**
+ * A node's drawing with its template text that a circuit crosses moved to the other side of the node (a caption
+ * under a badge put over it) where no circuit or other marker is, else taken out and said by a label instead; its
+ * box and what the label says. Null when no circuit crosses its text.
+ */
+function crossedText(p: Placed, circuits: BoxIndex, others: BoxIndex): { placed: Pick<Placed, 'markup' | 'box' | 'said' | 'text'>; labelled: boolean } | null {
+  const w = size(p.node, 'computed_width', 10), h = size(p.node, 'computed_height', 10);
+  const crossed = textOutside(p.markup, w, h).filter((part) => circuits.blocked(at(part.box, p.shown)));
+  if (crossed.length === 0) return null;
+  let markup = p.markup;
+  const taken: typeof crossed = [];
+  // From the last in the markup: moving one leaves the places of those before it as they were.
+  for (const part of crossed.sort((a, b) => b.from - a.from)) {
+    const mirrored = at({ x0: part.box.x0, y0: -part.box.y1, x1: part.box.x1, y1: -part.box.y0 }, p.shown);
+    const moved = circuits.blocked(mirrored) || others.blocked(mirrored) ? null : shiftText(markup, part, -(part.box.y0 + part.box.y1));
+    if (moved) { markup = moved; others.add(mirrored); } else taken.push(part);
+  }
+  if (taken.length > 0) markup = withoutText(markup, taken);
+  const said = [...taken.reverse().map((c) => c.text), p.said].filter(Boolean).join(' ');
+  return { placed: { markup, box: markerBox(markup, w, h), said, text: markup.includes('<text') }, labelled: taken.length > 0 };
+}
+
 /** Draws every layer; spreads overlapping geographic markers across layers first. */
-export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
+export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = true): Scene {
   const extent = emptyExtent();
   let textPx = Infinity, hiddenPx = 0;
   // Names drawn so far per namespace: a router in two layers of a map is one marker (the first layer's).
@@ -164,7 +194,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   });
   const spreadable = perLayer.flatMap((p, i) => (layers[i].style.logical ? [] : p.placed));
   // 3 px apart on screen: in a picture drawn smaller than its viewBox, that many more picture units.
-  const shown = spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })), SPREAD_GAP_PX * (layers[0]?.target.textScale ?? 1));
+  const shown = spread ? spreadMarkers(spreadable.map((p) => ({ at: p.at, box: p.box })), SPREAD_GAP_PX * (layers[0]?.target.textScale ?? 1))
+    : spreadable.map((p) => p.at);
   spreadable.forEach((p, i) => { p.shown = shown[i]; });
   // Where leaf markers and the dots at spread ones' true positions are: a group marker is drawn only clear of them.
   const leaves = new BoxIndex(32);
@@ -204,7 +235,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
   const rates: RateLabel[] = [];
   layers.forEach((l, li) => {
     const { topology: t, style, target } = l;
-    const { placed, groupNodes } = perLayer[li];
+    const { groupNodes } = perLayer[li];
     const ns = l.namespace ?? l;
     const names = byName.get(ns)!;
     // Group nodes first and faint, as Terranova draws them, so members stay readable; only where no other marker is.
@@ -282,11 +313,22 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
     }
     const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 });
     target.inner.set(edgeLayer.node, edgeMarkup.join(''));
+  });
 
+  // Template text beside a marker (a site's name under its badge) that a circuit runs under is taken out of the
+  // template and said by a placed label instead, which keeps off circuits where it can (template text is an obstacle).
+  const crossing = circuitIndex(pieces, perLayer.flatMap((x) => x.placed));
+  layers.forEach((l, li) => {
+    const { style, target } = l;
+    const { placed } = perLayer[li];
+    const ns = l.namespace ?? l;
+    const nodeStyle = { fill: style.color, color: style.color, stroke: '#1a1a1a', 'stroke-width': 1 };
     const anchorMarkup: string[] = [];
     const leafMarkup: string[] = [];
     for (const p of placed) {
       const [x, y] = p.shown;
+      const crossed = crossing ? crossedText(p, crossing, leaves) : null;
+      if (crossed) Object.assign(p, crossed.placed);
       const box = { x0: x + p.box.x0, y0: y + p.box.y0, x1: x + p.box.x1, y1: y + p.box.y1 };
       grow(extent, box.x0, box.y0, box.x1, box.y1);
       markers.push(box);
@@ -298,9 +340,10 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame): Scene {
         grow(extent, p.at[0] - ANCHOR_R, p.at[1] - ANCHOR_R, p.at[0] + ANCHOR_R, p.at[1] + ANCHOR_R);
       }
       leafMarkup.push(nodeMarkup(p.node, p.shown, p.markup));
-      if (p.text) continue;
+      if (p.text && !crossed?.labelled) continue;
       const name = p.node.name;
-      // One labelling scheme at every size: a node whose template's text is too small to show here is labelled with that text.
+      // One labelling scheme at every size: a node whose template's text is too small to show here, or lies across a
+      // circuit, is labelled with that text.
       labels.push({ text: labelText(p.said || name), marker: box, degree: degree.get(ns)?.get(name) ?? 0, capacity: capacity.get(ns)?.get(name) ?? 0, name });
     }
     if (anchorMarkup.length > 0) {

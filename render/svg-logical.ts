@@ -4,7 +4,9 @@
 // the map's Mercator frame it would land on West Africa; in a map that also
 // has geographic layers, the logical ones are drawn in a panel beside the
 // geography instead (to its right, top-aligned), over which no land shows.
-// Groups with a cluster box are drawn as clusters (svg-clusters.ts).
+// Groups with a cluster box are drawn as clusters (svg-clusters.ts). Layers
+// laid out as one diagram (render/logical-union.ts) draw a router or cluster
+// they share once.
 import type { G } from '@svgdotjs/svg.js';
 import { union } from './box-index.ts';
 import type { Box } from './countries.ts';
@@ -58,6 +60,27 @@ function contentExtent(layers: Layer[], frame: Frame): Extent {
 }
 
 /**
+ * Whether the layers place every node and cluster they share at one place (one layout of their union): then a
+ * shared one is one marker. Layers laid out apart (a topology from elsewhere) keep a marker each.
+ */
+function oneDiagram(layers: Layer[]): boolean {
+  if (layers.length < 2) return false;
+  const at = new Map<string, string>();
+  let common = 0;
+  for (const { topology: t } of layers) {
+    for (const n of t.nodes) {
+      const key = `${n.children ? 'g' : 'n'}:${n.name}`;
+      const here = JSON.stringify([n.coordinate, clusterBounds(n)]);
+      const there = at.get(key);
+      if (there === undefined) at.set(key, here);
+      else if (there !== here) return false;
+      else common++;
+    }
+  }
+  return common > 0;
+}
+
+/**
  * Draws the logical layers, beside `geography` (the geographic part's box,
  * labels included) when there is one, and answers the box they take (null
  * when nothing was drawn), their clusters' boxes and titles (which labels
@@ -83,12 +106,17 @@ export function drawLogicalLayers(layers: Layer[], geography: Box | null, target
     panel = target.groups.group() as G;
   }
   const extent = emptyExtent();
+  // Layers laid out together (render/logical-union.ts) are one diagram: a router or cluster they share is drawn once.
+  const shared = oneDiagram(layers) ? {} : undefined;
+  const drawnClusters = new Set<string>();
   for (const l of layers) {
-    const drawn = drawClusters(l.topology, frame, { boxes: target.groups, titles }, { color: l.style.color, dark: look.dark }, extent);
+    const t = shared ? { ...l.topology, nodes: l.topology.nodes.filter((n) => !(clusterBounds(n) && drawnClusters.has(n.name))) } : l.topology;
+    for (const n of t.nodes) if (clusterBounds(n)) drawnClusters.add(n.name);
+    const drawn = drawClusters(t, frame, { boxes: target.groups, titles }, { color: l.style.color, dark: look.dark }, extent);
     clusters.boxes.push(...drawn.boxes);
     clusters.titles.push(...drawn.titles);
   }
-  const scene = drawScene(layers.map((l) => ({ topology: withoutClusters(l.topology), style: l.style, target })), frame);
+  const scene = drawScene(layers.map((l) => ({ topology: withoutClusters(l.topology), style: l.style, target, namespace: shared })), frame);
   const all = union(extent, scene.extent);
   if (!Number.isFinite(all.x0)) return { box: null, clusters, scene };
   const box = { x: all.x0 - PAD, y: all.y0 - PAD, w: all.x1 - all.x0 + 2 * PAD, h: all.y1 - all.y0 + 2 * PAD };

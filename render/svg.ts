@@ -59,6 +59,8 @@ interface DrawInput {
   size?: PictureSize;
   /** Live traffic: the legend, footer and banner around the map (traffic-frame.ts). */
   traffic?: TrafficFrame;
+  /** Drawn without spreading markers and placing labels: the benchmarks' baseline, the cost those two add. */
+  plain?: boolean;
 }
 
 /** Room for markers around the content's points when foreseeing a picture's scale. */
@@ -117,7 +119,7 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   const titles = g({ class: 'cluster-titles', stroke: panelFill, 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' });
   // The geographic layers are one network: a router in several of them is one marker that every layer's circuits meet.
   const network = {};
-  const geoScene = frame ? drawScene(geographic.map((l) => ({ ...l, target, namespace: network })), frame) : null;
+  const geoScene = frame ? drawScene(geographic.map((l) => ({ ...l, target, namespace: network })), frame, !input.plain) : null;
 
   // The logical panel goes right of the geography, leaving room for the widest label its nodes may take there.
   let geoBox: Box | null = frame?.fixed ? { ...frame.fixed } : null;
@@ -128,7 +130,8 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   }
   const logical = drawLogicalLayers(input.layers.filter((l) => l.style.logical), geoBox, target, titles, { dark, panel: panelFill });
   if (logical.clusters.titles.length === 0) titles.remove();
-  const scene = mergeScenes(geoScene, logical.scene, logical.box);
+  const merged = mergeScenes(geoScene, logical.scene, logical.box);
+  const scene = input.plain ? { ...merged, labels: [] } : merged;
 
   const fixed = frame?.fixed ? (logical.box ? toBox(union(toRect(frame.fixed), toRect(logical.box))) : frame.fixed) : null;
   // The legend takes at most a sixth of the picture: fewer rows where the whole one would take more, none where even
@@ -212,6 +215,8 @@ export interface TopologySvgOptions {
   /** Width and/or height in px (picture-size.ts); none: no fixed size, the picture scales to its container. */
   width?: number;
   height?: number;
+  /** Without spreading markers and placing labels (benchmarks: the cost those two add). */
+  plain?: boolean;
 }
 
 const isLogical = (t: Topology) => t.pathLayout?.type === 'curveLinear';
@@ -225,10 +230,11 @@ export function renderTopologySvg(topology: Topology, options: TopologySvgOption
     logical: options.layout ? options.layout === 'logical' : isLogical(topology),
   };
   return compose({ title: topology.name || 'Topology', layers: [{ topology, style }], background: color(options.background, '#ffffff'), showLegend: options.showLegend ?? false,
-    size: { width: options.width, height: options.height } });
+    size: { width: options.width, height: options.height }, plain: options.plain });
 }
 
-function layerLogical(layer: MapLayer, t: Topology): boolean {
+/** Whether a map's layer is drawn as a logical diagram: its `layout`, else its `mapjsonUrl`'s, else its topology's path layout. */
+export function layerLogical(layer: MapLayer, t: Topology): boolean {
   if (layer.layout) return layer.layout === 'logical';
   const fromUrl = layer.mapjsonUrl ? parseDatasetOutputUrl(layer.mapjsonUrl) : null;
   return fromUrl && 'layout' in fromUrl ? fromUrl.layout === 'logical' : isLogical(t);
@@ -240,7 +246,7 @@ function layerLogical(layer: MapLayer, t: Topology): boolean {
  * layers (`visible: false`) are left out.
  */
 export function renderMapSvg(map: { name?: string; configuration?: MapConfiguration }, topologies?: Array<Topology | null>, size: PictureSize = {},
-  traffic?: { layers: ReadonlyMap<number, LayerTraffic>; frame: TrafficFrame }): string {
+  traffic?: { layers: ReadonlyMap<number, LayerTraffic>; frame: TrafficFrame }, options: { plain?: boolean } = {}): string {
   const cfg: MapConfiguration = map.configuration ?? { layers: [] };
   const layers = (cfg.layers ?? []).flatMap((layer, i) => {
     const t = topologies ? topologies[i] : normalizeTopology(layer.mapjson, layer.name ?? '');
@@ -263,5 +269,6 @@ export function renderMapSvg(map: { name?: string; configuration?: MapConfigurat
     viewport: cfg.viewport,
     size,
     traffic: traffic?.frame,
+    plain: options.plain,
   });
 }

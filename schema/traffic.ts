@@ -5,24 +5,18 @@
 // (422 naming the field); the fields themselves are checked against the
 // dataset's records by traffic/binding.ts.
 import * as v from 'valibot';
+import { parseBitRate } from './rate.ts';
 
 /** `{field}` placeholders of a template: a field name of letters, digits, `_`, `-`, `.` or spaces. */
 const PLACEHOLDER = /\{([^{}]{1,100})\}/g;
-const UNITS: Readonly<Record<string, number>> = { bps: 1, kbps: 1e3, mbps: 1e6, gbps: 1e9, tbps: 1e12 };
-/** A capacity after its fields are filled in: a number and a unit (bps … Tbps, any case, `/s` accepted). */
-const RATE = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:bps|bit\/s|b\/s)\s*$/i;
 
 /** The fields a template names. */
 function templateFields(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1].trim());
 }
 
-/** Bits per second of "10 Gbps", "400G"-free forms only: a number and a unit; undefined when it is not one. */
-export function parseRate(text: string): number | undefined {
-  const m = RATE.exec(text);
-  if (!m) return undefined;
-  return Number(m[1]) * UNITS[`${m[2].toLowerCase()}bps`];
-}
+/** Bits per second of a filled capacity: a number and a unit ("10 Gbps", not "400G" or "400"); undefined when it is not one. */
+export const parseRate = (text: string): number | undefined => parseBitRate(text, { bare: 'unit' });
 
 const Template = v.pipe(v.string('expected a template string such as "{a_router}"'), v.minLength(1, 'expected a template string such as "{a_router}"'),
   v.maxLength(300, 'must be at most 300 characters'));

@@ -144,13 +144,15 @@ describe('Text drawn by node templates', () => {
 
   it('is never under 8 px on screen, at any width from 600 to 1250 px', async () => {
     const t = await badges(false);
-    const shown: number[] = [];
+    const shown: number[] = [], said: number[] = [];
     for (let width = 600; width <= 1250; width += 50) {
       const p = pictureBoxes(renderTopologySvg(t, { width }));
       assert.deepEqual(p.texts.filter((x) => x.px < MIN_SCREEN_PX).map((x) => `${x.name} ${x.px}`), [], `${width} px wide`);
       shown.push(p.texts.length);
+      said.push(p.texts.length + p.labels.length);
     }
-    assert.ok(shown[0] === 0 && shown.at(-1) === t.nodes.length, `left out when small, all shown when large: ${shown}`);
+    // Large, every router says its metro: by its caption, or by a label where circuits run on both sides of it.
+    assert.ok(shown[0] === 0 && said.at(-1) === t.nodes.length, `left out when small, all said when large: ${shown}, ${said}`);
   });
 
   it('shows wherever it is legible, also when a logical panel beside the geography makes the picture wider than foreseen', async () => {
@@ -177,8 +179,10 @@ describe('Text drawn by node templates', () => {
     const groups = new Set(t.nodes.filter((n) => n.children).map((n) => n.name));
     assert.ok(groups.size >= 5);
     assert.deepEqual(p.texts.filter((x) => groups.has(x.owner)).map((x) => x.name), []);
-    assert.equal(p.texts.length, leaves(t).length, 'each router keeps its caption at full size');
-    assert.equal(p.labels.length, 0, 'captioned routers get no label');
+    assert.equal(p.texts.length + p.labels.length, leaves(t).length, 'each router says its metro at full size');
+    // A label only where circuits would cross the caption on either side of its badge.
+    const captions = new Set(t.nodes.map((n) => String(n.meta.metro)));
+    assert.deepEqual(p.labels.filter((l) => !captions.has(l.name)).map((l) => l.name), [], 'labels say captions');
   });
 
   it('is left out when too small to read, and the router is then labelled with that same text where there is room', async () => {
@@ -204,16 +208,18 @@ describe('Text drawn by node templates', () => {
 
   it('is haloed like the labels, not outlined with the marker\'s stroke, unless the template strokes it', async () => {
     const t = await badges(false);
-    const captions = (svg: string) => [...svg.matchAll(/<text y="22"[^>]*>/g)].map((m) => m[0]);
+    // Under the badge, or over it where a circuit runs under it.
+    const captions = (svg: string) => [...svg.matchAll(/<text y="-?[\d.]+"[^>]*>/g)].map((m) => m[0]);
     const light = captions(renderTopologySvg(t));
-    assert.equal(light.length, t.nodes.length);
+    assert.equal(light.length, pictureBoxes(renderTopologySvg(t)).texts.length);
+    assert.ok(light.length > t.nodes.length / 2);
     for (const c of light) assert.match(c, /stroke="#ffffff" stroke-width="2.45" stroke-linejoin="round" paint-order="stroke"/);
     const dark = captions(renderTopologySvg(t, { background: '#101820' }));
-    assert.equal(dark.length, t.nodes.length);
+    assert.equal(dark.length, light.length);
     for (const c of dark) assert.match(c, /stroke="#000000"/);
     const own = await buildTopology(denseRecords(), { name: 'Own stroke', layout: 'geographic', template: BADGE.replace('font-size="9"', 'font-size="9" stroke="none"') });
     const kept = captions(renderTopologySvg(own));
-    assert.equal(kept.length, t.nodes.length);
+    assert.equal(kept.length, light.length);
     for (const c of kept) assert.doesNotMatch(c, /paint-order|#ffffff/);
   });
 
