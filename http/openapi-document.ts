@@ -97,6 +97,8 @@ const ANSWER_RULES: AnswerRule[] = [
     applies: () => true,
     answers: fixed(
       { status: 431, codes: [], text: 'the request\'s header fields are over Node\'s limit (16 KB in all): answered before any route runs, with no body, and the connection closed' },
+      { status: 400, codes: [], text: 'the request is not well-formed HTTP/1.1 (a header with characters HTTP forbids): answered before any route runs, with no body, and the connection closed' },
+      { status: 408, codes: ['request_timeout'], text: 'the request\'s headers did not arrive within server.headersTimeoutSeconds (server.requestTimeoutSeconds unless set)' },
       { status: 500, codes: ['internal'], text: 'an unexpected failure; the detail carries a trace ID (also in traceId) that the log has beside the stack' },
     ),
   },
@@ -326,7 +328,8 @@ export function buildOpenApi(settings: Settings, operations: readonly AnyOperati
       version,
       description: 'Versioned network-topology maps, datasets and node templates, rendered as JSON and SVG. '
         + 'Every path also works without its trailing slash. Errors are JSON {detail, code, errors?}; each operation lists '
-        + 'every answer it can give, and each error answer the codes it can carry.',
+        + 'every answer it can give, and each error answer the codes it can carry. A path no operation has (or a method '
+        + 'a path does not take) is 404 not_found, which no operation can list.',
     },
     servers: [{ url: basePath || '/' }],
     tags: ['maps', 'datasets', 'templates', 'output', 'public', 'datasources', 'users', 'auth', 'service'].map((name) => ({ name })),
