@@ -328,8 +328,9 @@ export function buildOpenApi(settings: Settings, operations: readonly AnyOperati
       version,
       description: 'Versioned network-topology maps, datasets and node templates, rendered as JSON and SVG. '
         + 'Every path also works without its trailing slash. Errors are JSON {detail, code, errors?}; each operation lists '
-        + 'every answer it can give, and each error answer the codes it can carry. A path no operation has (or a method '
-        + 'a path does not take) is 404 not_found, which no operation can list.',
+        + 'every answer it can give, and each error answer the codes it can carry. Outside any operation: a path no operation '
+        + 'has (or a method its path does not take) is 404 not_found; OPTIONS on any path is a CORS preflight, answered 204; '
+        + 'the built-in OpenID provider under /oidc answers as OpenID Connect specifies.',
     },
     servers: [{ url: basePath || '/' }],
     tags: ['maps', 'datasets', 'templates', 'output', 'public', 'datasources', 'users', 'auth', 'service'].map((name) => ({ name })),
