@@ -116,7 +116,7 @@ const ANSWER_RULES: AnswerRule[] = [
     answers: fixed(
       { status: 400, codes: ['bad_request'], text: 'Content-Length is not a number' },
       { status: 408, codes: ['request_timeout'], text: 'the request did not arrive in full within server.requestTimeoutSeconds' },
-      { status: 413, codes: ['payload_too_large'], text: 'the body is over server.bodyLimitBytes' },
+      { status: 413, codes: ['payload_too_large'], text: 'the body is over server.bodyLimitBytes (or its chunk extensions over Node\'s 16 KB: then with no body)' },
     ),
   },
   {
