@@ -16,19 +16,20 @@ const CORE = Array.from({ length: VERSIONS }, (_, i) => i + 1).filter((v) => nam
 let t: Started;
 let mapId: string;
 const versionReads: string[] = [];
+/** A file system that notes every version file read. */
+const counting = () => spyFs((op, file) => {
+  if (op === 'readFile' && /^v\d+\.json$/.test(path.basename(file))) versionReads.push(file);
+}).fs;
 
 before(async () => {
-  const { fs } = spyFs((op, file) => {
-    if (op === 'readFile' && /^v\d+\.json$/.test(path.basename(file))) versionReads.push(file);
-  });
-  t = await start({ storeOptions: { fs } });
+  t = await start({ storeOptions: { fs: counting() } });
   mapId = (await createMap(t, nameOf(1))).mapId;
   for (let v = 2; v <= VERSIONS; v++) {
     const res = await t.request(`/api/v1/map/id/${mapId}/`, { method: 'PUT', token: t.write, json: sampleMap(nameOf(v)) });
     assert.equal(res.status, 200);
   }
 });
-after(async () => { await t.close(); });
+after(async () => { await t.close(true); });
 
 describe('GET /api/v1/maps/?version=all with filters', () => {
   for (const [query, expected] of [
@@ -50,4 +51,20 @@ describe('GET /api/v1/maps/?version=all with filters', () => {
       assert.ok(versionReads.length <= expected.length, `${versionReads.length} version files read for a page of ${expected.length}`);
     });
   }
+});
+
+describe('after a restart', () => {
+  it('the first filtered list reads each older version once (what lists judge on is kept in memory only), then pages right', async () => {
+    await t.close(false);
+    t = await start({ dir: t.dir, storeOptions: { fs: counting() } });
+    const url = '/api/v1/maps/?version=all&fields=version&name=Core&limit=5';
+    versionReads.length = 0;
+    const first = await t.request(url, { token: t.read });
+    assert.equal(first.headers.get('x-total-count'), String(CORE.length));
+    assert.deepEqual((await body(first)).map((i: { version: number }) => i.version), CORE.slice(0, 5));
+    assert.equal(new Set(versionReads).size, VERSIONS - 1, 'every version but the latest, which is in memory, read once');
+    const next = await t.request(`${url}&offset=5`, { token: t.read });
+    assert.equal(next.headers.get('x-total-count'), String(CORE.length));
+    assert.deepEqual((await body(next)).map((i: { version: number }) => i.version), CORE.slice(5, 10));
+  });
 });
