@@ -97,6 +97,8 @@ const ANSWER_RULES: AnswerRule[] = [
     applies: () => true,
     answers: fixed(
       { status: 431, codes: [], text: 'the request\'s header fields are over Node\'s limit (16 KB in all): answered before any route runs, with no body, and the connection closed' },
+      { status: 400, codes: [], text: 'the request is not well-formed HTTP/1.1 (a header with characters HTTP forbids): answered before any route runs, with no body, and the connection closed' },
+      { status: 408, codes: ['request_timeout'], text: 'the request\'s headers did not arrive within server.headersTimeoutSeconds (server.requestTimeoutSeconds unless set)' },
       { status: 500, codes: ['internal'], text: 'an unexpected failure; the detail carries a trace ID (also in traceId) that the log has beside the stack' },
     ),
   },
@@ -114,7 +116,7 @@ const ANSWER_RULES: AnswerRule[] = [
     answers: fixed(
       { status: 400, codes: ['bad_request'], text: 'Content-Length is not a number' },
       { status: 408, codes: ['request_timeout'], text: 'the request did not arrive in full within server.requestTimeoutSeconds' },
-      { status: 413, codes: ['payload_too_large'], text: 'the body is over server.bodyLimitBytes' },
+      { status: 413, codes: ['payload_too_large'], text: 'the body is over server.bodyLimitBytes (or its chunk extensions over Node\'s 16 KB: then with no body)' },
     ),
   },
   {
@@ -326,7 +328,9 @@ export function buildOpenApi(settings: Settings, operations: readonly AnyOperati
       version,
       description: 'Versioned network-topology maps, datasets and node templates, rendered as JSON and SVG. '
         + 'Every path also works without its trailing slash. Errors are JSON {detail, code, errors?}; each operation lists '
-        + 'every answer it can give, and each error answer the codes it can carry.',
+        + 'every answer it can give, and each error answer the codes it can carry. Outside any operation: a path no operation '
+        + 'has (or a method its path does not take) is 404 not_found; OPTIONS on any path is a CORS preflight, answered 204; '
+        + 'the built-in OpenID provider under /oidc answers as OpenID Connect specifies.',
     },
     servers: [{ url: basePath || '/' }],
     tags: ['maps', 'datasets', 'templates', 'output', 'public', 'datasources', 'users', 'auth', 'service'].map((name) => ({ name })),

@@ -12,6 +12,7 @@ import type { Json, Store } from '../store/types.ts';
 import { newId } from './ids.ts';
 import { listPage, visible } from './list.ts';
 import type { ListPage, ListQuery, ResourceDescriptor, Serialized, StoredVersion, Visibility } from './types.ts';
+import { VersionSummaries } from './version-summaries.ts';
 
 /** Bounds on cached list bodies per collection, so varied or huge queries cannot grow memory without end. */
 const MAX_CACHED_LISTS = 256;
@@ -32,6 +33,8 @@ export class VersionedCollection {
   private seenHeads: unknown;
   /** Normalized cache keys of query objects already seen (routes reuse parsed queries). */
   private keys = new WeakMap<ListQuery, string>();
+  /** What lists of older versions filter on, per version, so they read only their page. */
+  readonly summaries = new VersionSummaries();
 
   constructor(
     readonly store: Store,
@@ -167,6 +170,7 @@ export class VersionedCollection {
             return this.stamp(id, content, 1, by, 'created');
           });
           this.foldedIds?.add(id.toLowerCase());
+          this.summaries.note(id, stored);
           return stored;
         } catch (e) {
           if (!(e instanceof IdTaken)) throw e;
@@ -195,7 +199,7 @@ export class VersionedCollection {
     // 404 before taking the write turn, unless the caller has just looked the resource up.
     if (!options.whenDeleted && !options.lookedUp) this.get(id);
     try {
-      return await this.store.append<StoredVersion>(this.descriptor.collection, id, async (latest) => {
+      const stored = await this.store.append<StoredVersion>(this.descriptor.collection, id, async (latest) => {
         if (!latest || (latest.deleted === true && !options.whenDeleted)) throw this.missing(id);
         this.checkMatch(id, latest, options.ifMatch);
         const next = latest.version + 1;
@@ -203,6 +207,8 @@ export class VersionedCollection {
         const stamped = this.stamp(id, made.content, next, by, made.change);
         return made.deleted ? { ...stamped, deleted: true } : stamped;
       });
+      this.summaries.note(id, stored);
+      return stored;
     } finally {
       this.generation++;
     }

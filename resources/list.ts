@@ -3,12 +3,13 @@
 // (code-unit order, as the store lists keys: digits, then A-Z, then a-z),
 // and within one resource by version ascending. Deleted resources are left
 // out, and so are the deletion versions of resources restored since.
-// Latest versions come from memory; `version=all` or a number reads older
-// versions one at a time, notes which match, then streams the page, reading
-// them again (through the store's cache): memory stays bounded by the page,
+// Latest versions come from memory; `version=all` or a number judges older
+// versions on their summaries (version-summaries.ts), then streams the page,
+// reading only its versions: memory and reads stay bounded by the page,
 // never by the history.
 import type { VersionedCollection } from './collection.ts';
 import type { ListPage, ListQuery, StoredVersion, Visibility } from './types.ts';
+import type { Summary } from './version-summaries.ts';
 
 /** Older versions read between two turns of the event loop. */
 const YIELD_EVERY = 64;
@@ -69,24 +70,27 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
   }
 
   const read = (id: string, n: number) => store.read<StoredVersion>(kind.collection, id, n);
-  type Ref = { id: string; n: number; keys: unknown[]; version?: StoredVersion };
+  type Ref = { id: string; n: number; keys: unknown[] };
   let refs: Ref[] = [];
   const sortFields = (query.sort ?? []).map(([field]) => field);
-  // Unsorted, the page is known while reading: its versions are kept (at most `limit` of them),
-  // so the page is not read a second time. Sorted, only the sort keys are kept and the page read again.
-  const keepPage = sortFields.length === 0 && end !== undefined;
+  // Filters, sort keys and visibility ('public') are judged on the versions' summaries, kept in
+  // memory: only a version whose summary is unknown (or leaves out a field asked for) is read here.
+  const needed = [...new Set(['deleted', 'public', ...query.filters.map(([field]) => field), ...sortFields])];
   let reads = 0;
   for (const head of col.live(visibility)) {
     const id = String(head[kind.idField]);
     const numbers = store.versions(kind.collection, id);
     const wanted = query.version === 'all' ? numbers : numbers.includes(query.version) ? [query.version] : [];
     for (const n of wanted) {
-      // Reads served from the cache never wait for I/O: let other requests in now and then.
-      if (++reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-      const version = n === head.version ? head : await read(id, n);
-      if (!version || !matches(version, query, visibility)) continue;
-      const inPage = keepPage && refs.length >= query.offset && refs.length < end;
-      refs.push({ id, n, keys: sortFields.map((f) => version[f]), ...(inPage ? { version } : {}) });
+      let version: StoredVersion | Summary | undefined = n === head.version ? head : col.summaries.get(id, n, needed);
+      if (!version) {
+        // Reads served from the cache never wait for I/O: let other requests in now and then.
+        if (++reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+        const stored = await read(id, n);
+        version = stored && col.summaries.note(id, stored);
+      }
+      if (!version || !matches(version as StoredVersion, query, visibility)) continue;
+      refs.push({ id, n, keys: sortFields.map((f) => version[f]) });
     }
   }
   refs = sorted(refs, query, (ref, field) => ref.keys[sortFields.indexOf(field)]);
@@ -97,7 +101,7 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
       yield '[';
       for (const [i, ref] of page.entries()) {
         if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
-        const version = ref.version ?? (await read(ref.id, ref.n));
+        const version = await read(ref.id, ref.n);
         if (version) yield `${i > 0 ? ',' : ''}${JSON.stringify(await project(version))}`;
       }
       yield ']';

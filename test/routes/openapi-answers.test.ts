@@ -9,7 +9,7 @@
 // listed; and every status the document lists must have been answered, but
 // for those that need a failing disk, a slow client or a bug (each of the
 // disk's provoked once, on a representative route, at the end). What Node
-// answers before any route (431) is asked of the listening service.
+// answers before any route (400, 431; 413 to a body) is asked of the listening service.
 import assert from 'node:assert/strict';
 import * as nodeFs from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -430,22 +430,22 @@ describe('with HTTP Basic on API requests (auth.basic.acceptHttpBasic)', () => {
 });
 
 describe('what the listening service answers before any route runs', () => {
-  it('header fields over 16 KB: 431 with no body, on every operation\'s path', async () => {
-    const tmp = await mkdtemp(path.join(tmpdir(), 'mts-openapi-431-'));
+  /** Sends each operation's raw request as `request` writes it to a started service; checks the status read back. */
+  async function rawProbe(expected: number, what: string, request: (method: string, target: string) => string, only = (_: Op) => true) {
+    const tmp = await mkdtemp(path.join(tmpdir(), 'mts-openapi-raw-'));
     const started = await serve({ MTS_DATA_DIR: tmp, PORT: '0', HOST: '127.0.0.1', MTS_ADMIN_PASSWORD: ADMIN_PASSWORD }, { log: createMemoryLogger(), signals: false });
     try {
       const { port } = started.server.address() as AddressInfo;
       const problems: string[] = [];
-      for (const op of ops) {
+      for (const op of ops.filter(only)) {
         const target = op.path.replace(/\{[^}]+\}/g, 'x');
         const reply = await new Promise<string>((resolve, reject) => {
           let text = '';
-          const socket = net.connect(port, '127.0.0.1', () => socket.write(
-            `${op.method.toUpperCase()} ${target} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+          const socket = net.connect(port, '127.0.0.1', () => socket.write(request(op.method.toUpperCase(), target)));
           socket.on('data', (d) => (text += d)).on('error', reject).on('close', () => resolve(text));
         });
         const status = Number(/^HTTP\/1\.1 (\d+)/.exec(reply)?.[1]);
-        problems.push(...await check(op, new Response(null, { status }), 431, `${op.key} with 20 KB of headers`));
+        problems.push(...await check(op, new Response(null, { status }), expected, `${op.key} ${what}`));
       }
       assert.deepEqual(problems, []);
     } finally {
@@ -454,7 +454,21 @@ describe('what the listening service answers before any route runs', () => {
       await started.store.close();
       await rm(tmp, { recursive: true, force: true });
     }
-  });
+  }
+
+  it('header fields over 16 KB: 431 with no body, on every operation\'s path', () =>
+    rawProbe(431, 'with 20 KB of headers', (method, target) =>
+      `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+
+  it('a request that is not well-formed HTTP: 400 with no body, on every operation\'s path', () =>
+    rawProbe(400, 'with a space in a header name', (method, target) =>
+      `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n`));
+
+  // A GET's route answers before Node reads such a body: only the routes that read bodies meet it.
+  it('chunk extensions over 16 KB: 413 with no body, on every POST, PUT, PATCH and DELETE', () =>
+    rawProbe(413, 'with 20 KB of chunk extensions', (method, target) =>
+      `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5;${'e'.repeat(20_000)}\r\nhello\r\n0\r\n\r\n`,
+    (op) => op.method !== 'get'));
 });
 
 describe('the document lists nothing the routes never answer', () => {
