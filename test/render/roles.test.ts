@@ -19,7 +19,7 @@ const circuits: [string, string][] = [
 const HIERARCHY = `source,destination,source_role,destination_role\n${circuits.map(([a, b]) => `${a},${b},${role(a)},${role(b)}`).join('\n')}\n`;
 const RING = `source,destination\n${Array.from({ length: 6 }, (_, i) => `r${i},r${(i + 1) % 6}`).join('\n')}\n`;
 
-type Topology = { nodes: { name: string; coordinate: [number, number] }[] };
+type Topology = { nodes: { name: string; coordinate: [number, number]; children?: string[] }[] };
 
 let t: TestApp;
 let token: string;
@@ -32,7 +32,8 @@ async function drawn(sheet: string, extra: Record<string, unknown>): Promise<Map
   const { datasetId } = (await created.json()) as { datasetId: string };
   const res = await t.request(`/api/v1/output/dataset/${datasetId}/logical/static/`, { token });
   assert.equal(res.status, 200);
-  return new Map(((await res.json()) as Topology).nodes.map((n) => [n.name, n.coordinate]));
+  // Routers only: group nodes (with children) sit at their members' centre.
+  return new Map(((await res.json()) as Topology).nodes.filter((n) => !n.children).map((n) => [n.name, n.coordinate]));
 }
 before(async () => {
   t = await makeTestApp();
@@ -61,6 +62,10 @@ describe('query.role_field: layers by role', () => {
 
   it('draws them left to right with layer_direction right', async () => {
     assertLayers(await drawn('campus', { role_field: 'role', role_order: ['core', 'aggregation', 'access'], layer_direction: 'right' }), 1);
+  });
+
+  it('keeps the layers with the routers grouped (groups oriented by role)', async () => {
+    assertLayers(await drawn('campus', { role_field: 'role', role_order: ['core', 'aggregation', 'access'], node_group_criteria: ['role'] }), 0);
   });
 
   it('reverses the layers when role_order does', async () => {
