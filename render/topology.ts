@@ -12,7 +12,7 @@ import type { LatLng, Layout, Topology, TopologyEdge, TopologyNode } from './typ
 import { compileTemplate, DEFAULT_TEMPLATES, type CompiledTemplate } from '../svg-safety/template.ts';
 import { fillMissingCoordinates, spreadGroups } from './group-layout.ts';
 import { layoutLogical } from './logical-layout.ts';
-import { hierarchyOf } from './roles.ts';
+import { askedHierarchy, hierarchyOf } from './roles.ts';
 import { FragmentError } from '../svg-safety/parse.ts';
 import { validationFailed } from '../errors.ts';
 import { centroid, continuousLng, nearLng, parallelMidpoint, round6 } from './geometry.ts';
@@ -208,11 +208,17 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
     name: options.name,
     layer: options.layer ?? 'tail',
     pathLayout: options.layout === 'logical'
-      ? { type: 'curveLinear', tension: 0.6, pixelsPerDegree: round6(pixelsPerDegree) }
+      ? { type: 'curveLinear', tension: 0.6, pixelsPerDegree: round6(pixelsPerDegree), ...withHierarchy(options.query) }
       : { type: 'curveCardinal', tension: 0.6 },
     nodes: [...leaves.map((l) => l.node), ...groups],
     edges,
   };
+}
+
+/** The layers the query asked for, kept in a logical topology's pathLayout (roles.ts). */
+function withHierarchy(query: BuildOptions['query']) {
+  const hierarchy = askedHierarchy(query);
+  return hierarchy ? { hierarchy } : {};
 }
 
 /** 422 for a geographic output in which no node has coordinates, naming the ways to give them. */

@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from '../helpers/app.ts';
+import { pictureBoxes } from './picture-geometry.ts';
 
 // Access rows first and aggregation last: the data's order is not the layers' order.
 const role = (n: string) => (n.startsWith('c') ? 'core' : n.startsWith('a') ? 'aggregation' : 'access');
@@ -17,6 +18,10 @@ const circuits: [string, string][] = [
   ...['a0', 'a1', 'a2', 'a3'].flatMap((a) => [[a, 'c0'], [a, 'c1']] as [string, string][]),
 ];
 const HIERARCHY = `source,destination,source_role,destination_role\n${circuits.map(([a, b]) => `${a},${b},${role(a)},${role(b)}`).join('\n')}\n`;
+// The same network as two map layers sharing the aggregation routers: core with aggregation, aggregation with access.
+const sheet = (rows: [string, string][]) => `source,destination,source_role,destination_role\n${rows.map(([a, b]) => `${a},${b},${role(a)},${role(b)}`).join('\n')}\n`;
+const UPPER = sheet(circuits.filter(([a, b]) => role(a) !== 'access' && role(b) !== 'access'));
+const LOWER = sheet(circuits.filter(([a, b]) => role(a) === 'access' || role(b) === 'access'));
 const RING = `source,destination\n${Array.from({ length: 6 }, (_, i) => `r${i},r${(i + 1) % 6}`).join('\n')}\n`;
 
 type Topology = { nodes: { name: string; coordinate: [number, number]; children?: string[] }[] };
@@ -42,6 +47,8 @@ before(async () => {
   await mkdir(sheets, { recursive: true });
   await writeFile(path.join(sheets, 'campus.csv'), HIERARCHY);
   await writeFile(path.join(sheets, 'ring.csv'), RING);
+  await writeFile(path.join(sheets, 'upper.csv'), UPPER);
+  await writeFile(path.join(sheets, 'lower.csv'), LOWER);
 });
 after(() => t.close());
 
@@ -71,6 +78,24 @@ describe('query.role_field: layers by role', () => {
   it('reverses the layers when role_order does', async () => {
     const at = await drawn('campus', { role_field: 'role', role_order: ['access', 'aggregation', 'core'] });
     assert.ok(Math.max(...['c0', 'c1'].map((n) => at.get(n)![0])) < Math.min(...['x0', 'x7'].map((n) => at.get(n)![0])), 'core below access');
+  });
+});
+
+describe('GET /api/v1/output/map/{id}/svg/ of two logical layers with role_field', () => {
+  it('draws the layers\' routers once each, core above aggregation above access', async () => {
+    const layers = [];
+    for (const name of ['upper', 'lower']) {
+      const created = await save(name, { role_field: 'role', role_order: ['core', 'aggregation', 'access'] });
+      layers.push({ name, datasetId: ((await created.json()) as { datasetId: string }).datasetId, layout: 'logical' });
+    }
+    const map = await t.request('/api/v1/map/', { method: 'POST', token, json: { name: 'campus', configuration: { layers } } });
+    assert.equal(map.status, 201);
+    const { mapId } = (await map.json()) as { mapId: string };
+    const res = await t.request(`/api/v1/output/map/${mapId}/svg/`, { token });
+    assert.equal(res.status, 200);
+    // Marker centres in picture pixels: y grows downwards, so "above" is a smaller y, the reverse of latitude.
+    const at = new Map(pictureBoxes(await res.text()).nodes.map((n) => [n.name, [-(n.box.y0 + n.box.y1) / 2, 0] as [number, number]]));
+    assertLayers(at, 0);
   });
 });
 
