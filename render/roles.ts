@@ -34,7 +34,8 @@ const roleOf = (n: TopologyNode, field: string): string => {
  * The layers of `nodes` by role: role_order's values first, in its order,
  * then the other values in the order the data first shows them, then the
  * routers without a role. Layers no router has are left out, so ranks run
- * 0, 1, 2... Undefined without role_field: no hierarchy by role.
+ * 0, 1, 2... No ranks without role_field, or when every router is in one
+ * layer: no hierarchy by role.
  */
 export function hierarchyOf(nodes: TopologyNode[], query: HierarchyAsked | undefined): Hierarchy {
   // Read as untrusted: a map layer's topology JSON may come from elsewhere than this service's query.
@@ -47,6 +48,8 @@ export function hierarchyOf(nodes: TopologyNode[], query: HierarchyAsked | undef
   for (const r of roles) if (r !== '' && !order.has(r)) order.set(r, order.size);
   const raw = roles.map((r) => (r === '' ? order.size : order.get(r)!));
   const used = [...new Set(raw)].sort((a, b) => a - b);
+  // One layer is no hierarchy: all circuits would lie along it, drawn straight through each other's routers.
+  if (used.length < 2) return { direction };
   const dense = new Map(used.map((r, i) => [r, i] as const));
   return { ranks: raw.map((r) => dense.get(r)!), direction };
 }

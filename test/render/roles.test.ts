@@ -23,6 +23,7 @@ const sheet = (rows: [string, string][]) => `source,destination,source_role,dest
 const UPPER = sheet(circuits.filter(([a, b]) => role(a) !== 'access' && role(b) !== 'access'));
 const LOWER = sheet(circuits.filter(([a, b]) => role(a) === 'access' || role(b) === 'access'));
 const RING = `source,destination\n${Array.from({ length: 6 }, (_, i) => `r${i},r${(i + 1) % 6}`).join('\n')}\n`;
+const FLAT = `source,destination,source_role,destination_role\n${Array.from({ length: 6 }, (_, i) => `r${i},r${(i + 1) % 6},core,core`).join('\n')}\n`;
 
 type Topology = { nodes: { name: string; coordinate: [number, number]; children?: string[] }[] };
 
@@ -47,6 +48,7 @@ before(async () => {
   await mkdir(sheets, { recursive: true });
   await writeFile(path.join(sheets, 'campus.csv'), HIERARCHY);
   await writeFile(path.join(sheets, 'ring.csv'), RING);
+  await writeFile(path.join(sheets, 'flat.csv'), FLAT);
   await writeFile(path.join(sheets, 'upper.csv'), UPPER);
   await writeFile(path.join(sheets, 'lower.csv'), LOWER);
 });
@@ -73,6 +75,10 @@ describe('query.role_field: layers by role', () => {
 
   it('keeps the layers with the routers grouped (groups oriented by role)', async () => {
     assertLayers(await drawn('campus', { role_field: 'role', role_order: ['core', 'aggregation', 'access'], node_group_criteria: ['role'] }), 0);
+  });
+
+  it('asks for nothing when every router has one role: the ring is drawn as without role_field', async () => {
+    assert.deepEqual(await drawn('flat', { role_field: 'role' }), await drawn('ring', {}));
   });
 
   it('reverses the layers when role_order does', async () => {
