@@ -185,13 +185,15 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
       }
     }
     // 2. Its shape: spaced out within layers towards 16:10 (no crossing more), else wrapped if it is a strip.
-    if (small && !good(best.aspect) && asked) {
+    // Spacing within layers widens a top-to-bottom drawing and heightens a left-to-right one: tried only where that helps.
+    const spacingHelps = direction === 'DOWN' ? best.aspect < GOOD[0] : best.aspect > GOOD[1];
+    if (small && asked && spacingHelps) {
       // Spaced within the asked direction only, as far as it keeps the crossings.
       for (const spacing of [MAX_SPACING, (SPACING + MAX_SPACING) / 2]) {
         const d = await draw({ root, options: { 'elk.spacing.nodeNode': String(spacing) } });
         if (d.crossings <= best.crossings && off(d.aspect) < off(best.aspect)) best = d;
       }
-    } else if (small && !good(best.aspect)) {
+    } else if (small && !asked && !good(best.aspect)) {
       const tried: Drawing[] = [];
       // Spacing within layers widens a top-to-bottom drawing and heightens a left-to-right one; the aspect ratio
       // follows it about linearly, so two drawings per direction give the spacing to ask for.
