@@ -76,9 +76,13 @@ export function groupTree(nodes: TopologyNode[], groups: TopologyNode[]) {
  * interactive layering and ordering, given each node's position) rather
  * than its own network-simplex layering and layer sweeps: on 500 nodes /
  * 1,000 edges, fewer layers, a third less time and a third fewer crossings.
- * For graphs without groups.
+ * For graphs without groups. `ranks` (per leaf) are asked-for layers
+ * (roles.ts) in place of the BFS levels: they orient the circuits, and
+ * without groups they are ELK's layers, the circuits within one layer left
+ * out of ELK's graph (it would push one end a layer down; they are drawn
+ * straight).
  */
-export interface Variant { root?: number; options?: Record<string, string>; levelsAsLayers?: boolean }
+export interface Variant { root?: number; options?: Record<string, string>; levelsAsLayers?: boolean; ranks?: number[] }
 
 /**
  * The ELK graph of `nodes` (leaves), `groups` and the edges' `ends` (leaf
@@ -88,14 +92,18 @@ export interface Variant { root?: number; options?: Record<string, string>; leve
 export function elkGraph(nodes: TopologyNode[], groups: TopologyNode[], tree: GroupTree, ends: [number, number][],
   options: Record<string, string>, variant: Variant): { graph: ElkNode; flipped: boolean[] } {
   const unitOf = tree.unit;
-  const levels = bfsLevels(tree.units, ends.map(([a, b]) => [unitOf[a], unitOf[b]]), variant.root);
+  const levels = variant.ranks ? unitRanks(tree, variant.ranks) : bfsLevels(tree.units, ends.map(([a, b]) => [unitOf[a], unitOf[b]]), variant.root);
   const flipped = ends.map(([a, b]) => levels[unitOf[a]] > levels[unitOf[b]] || (levels[unitOf[a]] === levels[unitOf[b]] && a > b));
   const leaf = (i: number): ElkNode => ({ id: `n${i}`, width: size(nodes[i], 'computed_width', DEFAULT_W), height: size(nodes[i], 'computed_height', DEFAULT_H) });
-  const layered = variant.levelsAsLayers === true && groups.length === 0;
-  // ELK's interactive layering reads the nodes' positions along the layers' axis (y, top to bottom), its
-  // interactive ordering their positions across (x): the order within each level found here.
+  const layered = (variant.levelsAsLayers === true || variant.ranks !== undefined) && groups.length === 0;
+  const right = { ...options, ...variant.options }['elk.direction'] === 'RIGHT';
+  // ELK's interactive layering reads the nodes' positions along the layers' axis (y top to bottom, x left to
+  // right), its interactive ordering their positions across: the order within each level found here.
   const across = layered ? orderWithinLevels(levels, ends) : [];
-  const placed = (i: number): ElkNode => ({ ...leaf(i), x: across[i] * 10000, y: levels[i] * 100 });
+  const placed = (i: number): ElkNode => (right
+    ? { ...leaf(i), x: levels[i] * 100, y: across[i] * 10000 }
+    : { ...leaf(i), x: across[i] * 10000, y: levels[i] * 100 });
+  const kept = (i: number) => !(layered && variant.ranks && levels[ends[i][0]] === levels[ends[i][1]]);
   const compound = (g: number): ElkNode => {
     const title = textWidth(clusterTitle(groups[g].name), CLUSTER_TITLE_PX);
     return {
@@ -121,9 +129,17 @@ export function elkGraph(nodes: TopologyNode[], groups: TopologyNode[], tree: Gr
     children,
     edges: ends.map(([a, b], i) => (flipped[i]
       ? { id: `e${i}`, sources: [`n${b}`], targets: [`n${a}`] }
-      : { id: `e${i}`, sources: [`n${a}`], targets: [`n${b}`] })),
+      : { id: `e${i}`, sources: [`n${a}`], targets: [`n${b}`] })).filter((_, i) => kept(i)),
   };
   return { graph, flipped };
+}
+
+/** Each unit's rank: a leaf's own, a group's the least of its members' (its routers' top layer). */
+function unitRanks(tree: GroupTree, ranks: number[]): number[] {
+  const out = new Array<number>(tree.units).fill(0);
+  ranks.forEach((r, i) => { out[i] = r; });
+  tree.members.forEach((m, g) => { out[ranks.length + g] = m.length > 0 ? Math.min(...m.map((i) => ranks[i])) : 0; });
+  return out;
 }
 
 /**

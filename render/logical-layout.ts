@@ -5,7 +5,9 @@
 // computed by elkjs (the Eclipse Layout Kernel's "layered" algorithm, graph
 // built by logical-graph.ts); everything else the stress drawing of
 // stress-drawing.ts (rings, meshes, schematics of backbones, sites as boxes),
-// with the layered one as its fallback where it crosses clearly more.
+// with the layered one as its fallback where it crosses clearly more. A
+// hierarchy the query asks for (roles.ts: layers by a role field, or a
+// direction) is always layered: by role, its layers are the roles, in order.
 //
 // What the picture needs, measured against Graphviz `dot` on the same graphs
 // (test/render/logical-layout.test.ts, `npm run bench -- render`): groups are
@@ -30,6 +32,7 @@ import { round6 } from './geometry.ts';
 import { layOut } from './layout-client.ts';
 import type { LayoutResult } from './layout-thread.mjs';
 import { CLUSTER_TITLE_PX, centralUnits, clusterTitle, elkGraph, groupTree, type Variant } from './logical-graph.ts';
+import type { Hierarchy } from './roles.ts';
 import { routeCrossings } from './route-crossings.ts';
 import { stressDrawing } from './stress-drawing.ts';
 import { textWidth } from './text-width.ts';
@@ -125,7 +128,7 @@ const good = (aspect: number) => aspect >= GOOD[0] && aspect <= GOOD[1];
  * are the node centres, as Terranova draws them (Graphviz headclip/tailclip
  * off); the route in between is ELK's, from node border to node border.
  */
-export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[], groups: TopologyNode[] = []): Promise<LogicalLayout> {
+export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[], groups: TopologyNode[] = [], hierarchy: Hierarchy = {}): Promise<LogicalLayout> {
   const bends = new Map<TopologyEdge, LatLng[]>();
   if (nodes.length === 0) return { bends, pixelsPerDegree: 1 };
   if (nodes.length > MAX_LOGICAL_NODES || edges.length > MAX_LOGICAL_EDGES) {
@@ -137,9 +140,13 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   const tree = groupTree(nodes, groups);
   const size = nodes.length + edges.length + groups.length;
   const small = size <= SMALL_GRAPH;
-  const base = small ? ELK_OPTIONS : { ...ELK_OPTIONS, ...FAST_OPTIONS };
+  // A hierarchy asked for: layers in its direction only (no other tried), its ranks as layers (no roots tried).
+  const { ranks } = hierarchy;
+  const asked = hierarchy.direction !== undefined || ranks !== undefined;
+  const direction = hierarchy.direction === 'right' ? 'RIGHT' : 'DOWN';
+  const base = { ...ELK_OPTIONS, ...(small ? {} : FAST_OPTIONS), 'elk.direction': direction };
   const draw = async (variant: Variant): Promise<Drawing> => {
-    const { graph, flipped } = elkGraph(nodes, groups, tree, ends, base, variant);
+    const { graph, flipped } = elkGraph(nodes, groups, tree, ends, base, { ...variant, ranks });
     const out = await layOut(graph);
     // One drawing only on big graphs: nothing to compare, so no count (it is quadratic in the edges).
     return { out, flipped, crossings: small ? routeCrossings(ends, out.routes) : 0, aspect: Math.max(out.width, 1) / Math.max(out.height, 1), across: variant.options?.['elk.direction'] === 'RIGHT' };
@@ -154,7 +161,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   let stressed: Drawing | null = null;
   const geo = nodes.every((n) => hasPlace(n.coordinate)) ? nodes.map((n) => n.coordinate) : undefined;
   const oneLevel = groups.every((_, g) => tree.subgroups[g].length === 0 && tree.members[g].length > 0);
-  if (small && oneLevel && (geo || !isForest(nodes.length, ends))) {
+  if (small && oneLevel && !asked && (geo || !isForest(nodes.length, ends))) {
     const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
     const sites = groups.map((g, k) => ({ members: tree.members[k], titleWidth: textWidth(clusterTitle(g.name), CLUSTER_TITLE_PX) }));
     const stress = stressDrawing({ boxes, ends, geo, sites });
@@ -168,7 +175,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
     let root: number | undefined;
     let best = await draw({ levelsAsLayers: !small });
-    if (small) {
+    if (small && !ranks) {
       const links = ends.map(([a, b]) => [tree.unit[a], tree.unit[b]] as [number, number]);
       const tries = Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / size)) - 1;
       for (const r of rootsToTry(tree.units, links, tries)) {
@@ -178,7 +185,15 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
       }
     }
     // 2. Its shape: spaced out within layers towards 16:10 (no crossing more), else wrapped if it is a strip.
-    if (small && !good(best.aspect)) {
+    // Spacing within layers widens a top-to-bottom drawing and heightens a left-to-right one: tried only where that helps.
+    const spacingHelps = direction === 'DOWN' ? best.aspect < GOOD[0] : best.aspect > GOOD[1];
+    if (small && asked && spacingHelps) {
+      // Spaced within the asked direction only, as far as it keeps the crossings.
+      for (const spacing of [MAX_SPACING, (SPACING + MAX_SPACING) / 2]) {
+        const d = await draw({ root, options: { 'elk.spacing.nodeNode': String(spacing) } });
+        if (d.crossings <= best.crossings && off(d.aspect) < off(best.aspect)) best = d;
+      }
+    } else if (small && !asked && !good(best.aspect)) {
       const tried: Drawing[] = [];
       // Spacing within layers widens a top-to-bottom drawing and heightens a left-to-right one; the aspect ratio
       // follows it about linearly, so two drawings per direction give the spacing to ask for.
@@ -200,7 +215,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     }
     // Wrapping cuts the layers' axis only: it helps a strip along the layers (a long chain; wide when laid left to right),
     // never one across them (a top-to-bottom drawing too wide).
-    if (best.aspect < STRIP[0] || (best.across && best.aspect > STRIP[1])) {
+    if (!asked && (best.aspect < STRIP[0] || (best.across && best.aspect > STRIP[1]))) {
       const wrapped = await draw({ root, options: WRAP_OPTIONS, levelsAsLayers: !small });
       if (off(wrapped.aspect) < off(best.aspect)) best = wrapped;
     }

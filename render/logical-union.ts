@@ -6,8 +6,10 @@
 // router two layers hold is one node; every layer's circuits; groups by
 // name, their members joined) is laid out once with the same layout
 // (logical-layout.ts), and each layer gets a copy of its topology placed on
-// that drawing. The layers' own topologies are left as they are.
+// that drawing. The layers' own topologies are left as they are. Layers asked
+// for (pathLayout.hierarchy, roles.ts) are the first such layer's.
 import { layoutLogical } from './logical-layout.ts';
+import { type HierarchyAsked, hierarchyOf } from './roles.ts';
 import { centroid, round6 } from './geometry.ts';
 import type { LatLng, Topology, TopologyEdge, TopologyNode } from './types.ts';
 
@@ -63,7 +65,8 @@ export async function unionLogicalLayers(topologies: readonly (Topology | null)[
     }
   }
   const groupList = [...groups.values()];
-  const { bends, pixelsPerDegree } = await layoutLogical([...leaves.values()], edges, groupList);
+  const asked = chosen.map((i) => topologies[i]!.pathLayout.hierarchy as HierarchyAsked | undefined).find((h) => h && typeof h === 'object');
+  const { bends, pixelsPerDegree } = await layoutLogical([...leaves.values()], edges, groupList, hierarchyOf([...leaves.values()], asked));
   for (const n of leaves.values()) n.coordinate = [round6(n.coordinate[0]), round6(n.coordinate[1])];
   // A group sits at the centroid of its routers, as topology.ts places them.
   const leafCoords = (g: TopologyNode, depth = 0): LatLng[] => (depth > 32 ? [] : (g.children ?? []).flatMap((c) => {

@@ -12,6 +12,7 @@ import type { LatLng, Layout, Topology, TopologyEdge, TopologyNode } from './typ
 import { compileTemplate, DEFAULT_TEMPLATES, type CompiledTemplate } from '../svg-safety/template.ts';
 import { fillMissingCoordinates, spreadGroups } from './group-layout.ts';
 import { layoutLogical } from './logical-layout.ts';
+import { askedHierarchy, hierarchyOf } from './roles.ts';
 import { FragmentError } from '../svg-safety/parse.ts';
 import { validationFailed } from '../errors.ts';
 import { centroid, continuousLng, nearLng, parallelMidpoint, round6 } from './geometry.ts';
@@ -20,7 +21,7 @@ export interface BuildOptions {
   /** Topology name: the dataset's name. */
   name: string;
   layout: Layout;
-  query?: Partial<Pick<DatasetQuery, 'node_deduplication_field' | 'node_group_criteria' | 'node_group_layout'>>;
+  query?: Partial<Pick<DatasetQuery, 'node_deduplication_field' | 'node_group_criteria' | 'node_group_layout' | 'role_field' | 'role_order' | 'layer_direction'>>;
   /** Template markup (a stored template's `template`); the default for the layout when absent. */
   template?: string | null;
   /** Terranova's `layer` value; default "tail". */
@@ -176,7 +177,8 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
   let bends: Map<TopologyEdge, LatLng[]> | undefined;
   let pixelsPerDegree = 0;
   if (options.layout === 'logical') {
-    ({ bends, pixelsPerDegree } = await layoutLogical(leaves.map((l) => l.node), edges, groups));
+    const drawn = leaves.map((l) => l.node);
+    ({ bends, pixelsPerDegree } = await layoutLogical(drawn, edges, groups, hierarchyOf(drawn, options.query)));
   } else {
     fillMissingCoordinates(leaves, edges, byName);
     if (options.query?.node_group_layout) spreadGroups(groups, byName, options.query.node_group_layout);
@@ -206,11 +208,17 @@ export async function buildTopology(records: readonly EdgeRecord[], options: Bui
     name: options.name,
     layer: options.layer ?? 'tail',
     pathLayout: options.layout === 'logical'
-      ? { type: 'curveLinear', tension: 0.6, pixelsPerDegree: round6(pixelsPerDegree) }
+      ? { type: 'curveLinear', tension: 0.6, pixelsPerDegree: round6(pixelsPerDegree), ...withHierarchy(options.query) }
       : { type: 'curveCardinal', tension: 0.6 },
     nodes: [...leaves.map((l) => l.node), ...groups],
     edges,
   };
+}
+
+/** The layers the query asked for, kept in a logical topology's pathLayout (roles.ts). */
+function withHierarchy(query: BuildOptions['query']) {
+  const hierarchy = askedHierarchy(query);
+  return hierarchy ? { hierarchy } : {};
 }
 
 /** 422 for a geographic output in which no node has coordinates, naming the ways to give them. */

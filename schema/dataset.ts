@@ -6,6 +6,10 @@ import { NameSchema } from './common.ts';
 
 export const FILTER_OPERATORS = ['equal', 'not_equal', 'like', 'not_like'] as const;
 const GROUP_LAYOUTS = ['circle', 'grid'] as const;
+/** Directions of a layered logical drawing: layers top to bottom, or left to right. */
+const LAYER_DIRECTIONS = ['down', 'right'] as const;
+/** Values a role order may list (core, distribution, aggregation, access... is already long). */
+const MAX_ROLES = 20;
 
 const FieldName = v.pipe(v.string('expected a string'), v.minLength(1, 'must not be empty'), v.maxLength(200));
 
@@ -47,6 +51,19 @@ export const QuerySchema = v.strictObject({
     null,
   ),
   node_group_layout: v.optional(v.nullable(v.picklist(GROUP_LAYOUTS, 'expected null, circle or grid')), null),
+  /**
+   * A hierarchy for the logical layout (docs/api.md: The query): the circuit-end field whose value is a
+   * router's role, its values in layer order (first on top), and the direction of the layers. Any of them
+   * makes the drawing layered; without them a tree is layered and other graphs are not. Optional keys, absent
+   * from datasets saved before them.
+   */
+  role_field: v.optional(v.nullable(FieldName)),
+  role_order: v.optional(v.nullable(v.pipe(
+    v.array(v.pipe(v.string('expected a string'), v.minLength(1, 'must not be empty'), v.maxLength(200)), 'expected a list of role values'),
+    v.maxLength(MAX_ROLES, `expected at most ${MAX_ROLES} role values`),
+    v.check((x) => new Set(x).size === x.length, 'expected each role value once'),
+  ))),
+  layer_direction: v.optional(v.nullable(v.picklist(LAYER_DIRECTIONS, 'expected null, down or right'))),
   /** The query's own names for the sheet's columns: field -> header (`{source: "Site A", destination: "Site B"}`). */
   columns: v.optional(v.pipe(v.record(FieldName, FieldName, 'expected {field: "header", …}'),
     v.check((m) => Object.keys(m).length <= 50, 'expected at most 50 columns'))),
@@ -55,7 +72,7 @@ export const QuerySchema = v.strictObject({
 // The dataset object as GET returned it is accepted (ID, results and problems ignored: an update runs the query anew).
 export const DatasetRevisionSchema = revisionSchema({
   name: NameSchema,
-  query: QuerySchema,
+  query: v.pipe(QuerySchema, v.check((q) => q.role_order == null || q.role_field != null, 'role_order needs a role_field whose values it orders')),
 }, ['datasetId', 'results', 'problems', 'problemCount'], belongIn('query', Object.keys(QuerySchema.entries)));
 
 export type Filter = v.InferOutput<typeof FilterSchema>;

@@ -31,7 +31,7 @@ export async function runQuery(sheet: EdgeTab, query: DatasetQuery): Promise<Que
 }
 
 /**
- * node_deduplication_field and node_group_criteria must name circuit-end fields
+ * node_deduplication_field, node_group_criteria and role_field must name circuit-end fields
  * of this sheet exactly as stored (lower case, no `endpoints.` prefix), since
  * the renderer reads them from the endpoints as given; a near miss is named.
  */
@@ -39,6 +39,7 @@ function checkNodeFields(sheet: EdgeTab, query: DatasetQuery) {
   const named: [string, string][] = [];
   if (query.node_deduplication_field) named.push(['query.node_deduplication_field', query.node_deduplication_field]);
   for (const [i, name] of (query.node_group_criteria ?? []).entries()) named.push([`query.node_group_criteria.${i}`, name]);
+  if (query.role_field) named.push(['query.role_field', query.role_field]);
   const errors = named
     .filter(([, name]) => !sheet.endColumns.includes(name))
     .map(([path, name]) => {
