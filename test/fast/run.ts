@@ -9,14 +9,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ISOLATED } from './isolated.ts';
+import { plan } from './plan.ts';
 import type { ShardTally } from './reporter.ts';
 
 const here = import.meta.dirname;
 const costsFile = join(here, 'costs.json');
-/** Guess for a file not yet in costs.json, in ms. */
-const UNKNOWN_COST = 1000;
-/** The CPU a process of its own adds (tsx and the modules), in ms. */
-const PROCESS_COST = 1200;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -33,24 +30,12 @@ function readCosts(): Record<string, number> {
   }
 }
 
-/** Two lanes of near-equal cost (longest first); each lane runs its shard, then its isolated files one by one. */
-function plan(files: string[], costs: Record<string, number>): { shard: string[]; alone: string[] }[] {
-  const lanes = [0, 1].map(() => ({ shard: [] as string[], alone: [] as string[], cost: PROCESS_COST }));
-  const cost = (f: string) => (costs[f] ?? UNKNOWN_COST) + (f in ISOLATED ? PROCESS_COST : 0);
-  for (const file of [...files].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))) {
-    const lane = lanes[0].cost <= lanes[1].cost ? lanes[0] : lanes[1];
-    (file in ISOLATED ? lane.alone : lane.shard).push(file);
-    lane.cost += cost(file);
-  }
-  return lanes;
-}
-
 function runProcess(files: string[], tallyFile: string): Promise<number | null> {
   const args = ['--import', 'tsx', '--test-reporter=dot', '--test-reporter-destination=stdout'];
   args.push(`--test-reporter=${join(here, 'reporter.ts')}`, `--test-reporter-destination=${tallyFile}`);
   const child = spawn(process.execPath, [...args, join(here, 'shard.ts'), ...files], {
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, MTS_TEST_FAST: '1' },
+    env: { ...process.env, NODE_TEST_CONTEXT: undefined, MTS_TEST_FAST: '1' },
   });
   return new Promise((done) => child.on('close', (code) => done(code)));
 }
@@ -60,7 +45,7 @@ const files = testFiles('test');
 const work = mkdtempSync(join(tmpdir(), 'mts-fast-'));
 let runs = 0;
 const codes: (number | null)[] = [];
-const lanes = plan(files, readCosts());
+const lanes = plan(files, readCosts(), ISOLATED);
 await Promise.all(
   lanes.map(async (lane) => {
     const groups = [lane.shard, ...lane.alone.map((f) => [f])].filter((g) => g.length > 0);
