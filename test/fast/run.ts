@@ -1,0 +1,74 @@
+// `npm run test:fast`: every test file with MTS_TEST_FAST=1, loaded into two
+// processes (shards, run side by side) instead of one process per file, since
+// loading tsx and the service's modules costs each process about 1.2 s of CPU.
+// Files are split by the durations the last recorded run wrote to costs.json
+// (`-- --record` rewrites it); files in isolated.ts run in processes of their
+// own. Prints the dot reporter's output, then the totals; exits 1 on a failure.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ISOLATED } from './isolated.ts';
+import { plan } from './plan.ts';
+import type { ShardTally } from './reporter.ts';
+
+const here = import.meta.dirname;
+const costsFile = join(here, 'costs.json');
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => join(dir, name))
+    .sort();
+}
+
+function readCosts(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(costsFile, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function runProcess(files: string[], tallyFile: string): Promise<number | null> {
+  const args = ['--import', 'tsx', '--test-reporter=dot', '--test-reporter-destination=stdout'];
+  args.push(`--test-reporter=${join(here, 'reporter.ts')}`, `--test-reporter-destination=${tallyFile}`);
+  const child = spawn(process.execPath, [...args, join(here, 'shard.ts'), ...files], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NODE_TEST_CONTEXT: undefined, MTS_TEST_FAST: '1' },
+  });
+  return new Promise((done) => child.on('close', (code) => done(code)));
+}
+
+const record = process.argv.includes('--record');
+const files = testFiles('test');
+const work = mkdtempSync(join(tmpdir(), 'mts-fast-'));
+let runs = 0;
+const codes: (number | null)[] = [];
+const lanes = plan(files, readCosts(), ISOLATED);
+await Promise.all(
+  lanes.map(async (lane) => {
+    const groups = [lane.shard, ...lane.alone.map((f) => [f])].filter((g) => g.length > 0);
+    for (const group of groups) codes.push(await runProcess(group, join(work, `${runs++}.json`)));
+  }),
+);
+const total: ShardTally = { passed: 0, failed: 0, skipped: 0, todo: 0, files: {} };
+for (let i = 0; i < runs; i++) {
+  let tally: ShardTally;
+  try {
+    tally = JSON.parse(readFileSync(join(work, `${i}.json`), 'utf8'));
+  } catch {
+    continue; // a process that died before its reporter finished: its exit code says so
+  }
+  for (const key of ['passed', 'failed', 'skipped', 'todo'] as const) total[key] += tally[key];
+  Object.assign(total.files, tally.files);
+}
+rmSync(work, { recursive: true, force: true });
+const missing = files.filter((f) => !(f in total.files));
+console.log(
+  `\nfast: ${files.length} files in ${runs} processes; tests ${total.passed + total.failed + total.skipped + total.todo}` +
+    `, passed ${total.passed}, failed ${total.failed}, skipped ${total.skipped}, todo ${total.todo}`,
+);
+if (missing.length > 0) console.log(`fast: files that did not finish: ${missing.join(', ')}`);
+if (record) writeFileSync(costsFile, `${JSON.stringify(total.files, Object.keys(total.files).sort(), 1)}\n`);
+process.exitCode = codes.every((c) => c === 0) && total.failed === 0 && missing.length === 0 ? 0 : 1;
