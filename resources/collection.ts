@@ -22,6 +22,9 @@ class IdTaken extends Error {}
 
 /** What an append's `make` returns: the next version's content and the summary of its change. */
 type Made = { content: Content; change: string; deleted?: boolean };
+/** Makes the next version from the latest (a tombstone only when the append allows a deleted resource). */
+type Maker<V, M> = (latest: V | Tombstone, next: number) => Promise<M> | M;
+type AppendOptions = { ifMatch?: string; whenDeleted?: boolean; lookedUp?: boolean };
 
 /** Stamps the store of versions adds; never part of a version's content. */
 const STAMPS = ['version', 'lastUpdatedBy', 'lastUpdatedOn', 'change', 'deleted'] as const;
@@ -198,12 +201,7 @@ export class VersionedCollection<V extends StoredVersion = StoredVersion> {
    * deleted resource is 404 unless `whenDeleted` allows it (restore, delete);
    * `lookedUp`: the caller has just read the latest version (its own 404).
    */
-  async append(
-    id: string,
-    by: string,
-    make: (latest: V | Tombstone, next: number) => Promise<Made> | Made,
-    options: { ifMatch?: string; whenDeleted?: boolean; lookedUp?: boolean } = {},
-  ): Promise<V | Tombstone> {
+  async append(id: string, by: string, make: Maker<V, Made>, options: AppendOptions = {}): Promise<V | Tombstone> {
     // 404 before taking the write turn, unless the caller has just looked the resource up.
     if (!options.whenDeleted && !options.lookedUp) this.get(id);
     try {
@@ -218,6 +216,20 @@ export class VersionedCollection<V extends StoredVersion = StoredVersion> {
     } finally {
       this.generation++;
     }
+  }
+
+  /**
+   * An append to a resource that is not deleted and that stays so (an
+   * update, a publish, a refresh): `make` sees, and the append answers, a
+   * version with content.
+   */
+  async appendLive(id: string, by: string, make: (latest: V, next: number) => Promise<Made> | Made,
+    options: { ifMatch?: string; lookedUp?: boolean } = {}): Promise<V> {
+    const live = (version: V | Tombstone): V => {
+      if (version.deleted === true) throw this.missing(id); // append refuses a deleted resource before `make`
+      return version;
+    };
+    return live(await this.append(id, by, (latest, next) => make(live(latest), next), options));
   }
 
   /** A list body; the latest versions' are cached per normalized query until the next write. */

@@ -8,12 +8,14 @@ import type { MapRevision } from '../schema/map.ts';
 import type { TemplateRevision } from '../schema/template.ts';
 import type { Collection } from '../store/types.ts';
 
-interface VersionStamps {
+// Type aliases, not interfaces: a stored version must stay assignable to the
+// index signature of StoredVersion.
+type VersionStamps = {
   version: number;
   lastUpdatedBy: string;
   /** ISO 8601 UTC, from the injected clock. */
   lastUpdatedOn: string;
-}
+};
 
 /** The stamps every stored version has. */
 type Stamped = VersionStamps & {
@@ -32,13 +34,17 @@ export type Tombstone = StoredVersion & { deleted: true };
 /** A stored version of a resource: the revision its schema validated, its ID field and the stamps. */
 type StoredOf<R, Id extends string> = R & { [K in Id]: string } & Stamped;
 
-export type StoredMap = StoredOf<MapRevision & { public: boolean }, 'mapId'>;
-export type StoredDataset = StoredOf<Pick<DatasetRevision, 'name' | 'query'> & {
+/** What a map version holds: the map as validated, and whether that version is public. */
+export type MapContent = MapRevision & { public: boolean };
+/** What a dataset version holds: its name and query as validated, and where the results of its last run are. */
+export type DatasetContent = Pick<DatasetRevision, 'name' | 'query'> & {
   /** The blob of the last run's results (resources/results.ts); null before the first run. */
   resultsKey: string | null;
   /** Why the endpoint could not run when the dataset was created. */
   endpointProblems?: string[];
-}, 'datasetId'>;
+};
+export type StoredMap = StoredOf<MapContent, 'mapId'>;
+export type StoredDataset = StoredOf<DatasetContent, 'datasetId'>;
 export type StoredTemplate = StoredOf<TemplateRevision, 'templateId'>;
 
 /** What the generic collection needs to know about one kind of resource. */
