@@ -35,7 +35,7 @@ export type Tombstone = StoredVersion & { deleted: true };
 type StoredOf<R, Id extends string> = R & { [K in Id]: string } & Stamped;
 
 /** What a map version holds: the map as validated, and whether that version is public. */
-export type MapContent = MapRevision & { public: boolean };
+type MapContent = MapRevision & { public: boolean };
 /** What a dataset version holds: its name and query as validated, and where the results of its last run are. */
 export type DatasetContent = Pick<DatasetRevision, 'name' | 'query'> & {
   /** The blob of the last run's results (resources/results.ts); null before the first run. */

@@ -32,7 +32,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** A log entry: any JSON object with a whole `version` >= 1, greater than the entry before it. */
 export type Entry = { version: number; [key: string]: Json };
 /** What a log entry must be to the store: numbered. Its callers may type the rest (a typed version from a schema), which is JSON when stored. */
-export type LogEntry = { version: number };
+type LogEntry = { version: number };
 
 /** Something the store found unusable (a file it cannot read back); the key is then unavailable, the rest served. */
 export interface UnreadableFile {
