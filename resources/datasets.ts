@@ -23,7 +23,7 @@
 import type { DatasetProblem, DatasourceRegistry, QueryResult } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
 import { DATASET_FIELDS } from '../schema/objects.ts';
-import type { Json, Store } from '../store/types.ts';
+import type { Store } from '../store/types.ts';
 import { contentOf } from './collection.ts';
 import { storedResults, type StoredResults } from './results.ts';
 import { NothingMatched, zeroMatchWarning } from './zero-match.ts';
@@ -61,7 +61,7 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
   const storeResults = (ran: QueryResult) => store.put({
     records: ran.records, problems: ran.problems,
     ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
-  } as unknown as Json);
+  });
   const content = (r: DatasetRevision, key: string | null): DatasetContent =>
     ({ name: r.name, query: r.query, resultsKey: key });
   const datasets = versionedResource<DatasetRevision, StoredDataset, string>(store, now, {

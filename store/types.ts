@@ -139,8 +139,12 @@ export interface Store {
   drop(collection: LogCollection, key: string): Promise<void>;
 
   // ---- blobs ----
-  /** Stores `value` under the hash of its canonical bytes and resolves with that key; equal content is stored once. */
-  put(value: Json): Promise<string>;
+  /**
+   * Stores `value` under the hash of its canonical bytes and resolves with that key; equal content is stored once.
+   * An object whose fields are typed more loosely than Json (a dataset's records: their metadata is `unknown`) is
+   * accepted as it is: it came from JSON or a sheet, and the canonical serialization is what is stored.
+   */
+  put(value: Json | object): Promise<string>;
   /** A stored blob (cached); undefined when absent. Throws ServiceError 'resource_unavailable' when it cannot be read. */
   fetch<T = Json>(key: string): Promise<T | undefined>;
   /** Every blob key (for administrative tools). */
