@@ -131,11 +131,6 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       }, { ifMatch: collection.etag(latest) });
       return { version, warnings: [] };
     },
-
-    /** The query of one version, as stored (normalized by the schema). */
-    query(version: StoredDataset): DatasetRevision['query'] {
-      return version.query;
-    },
   };
 }
 
