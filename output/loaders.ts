@@ -39,8 +39,7 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
         const latest = datasets.get(id);
         return String(version === 'latest' ? latest.version : version);
       });
-      const query = datasets.query(stored);
-      const name = String(stored.name);
+      const { name, query } = stored;
       const live = async () => {
         const seen = (await datasources.fingerprint?.(query.endpoint)) ?? UNKNOWN;
         deps.add(`sheet ${query.endpoint}`, seen, async () => (await datasources.fingerprint?.(query.endpoint)) ?? `${UNKNOWN} now`,
@@ -60,7 +59,7 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
     async template(id) {
       const stored = templates.get(id);
       deps.add(`template ${id}`, String(stored.version), () => String(templates.get(id).version));
-      return String(stored.template);
+      return stored.template;
     },
   };
 }

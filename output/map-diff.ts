@@ -6,20 +6,18 @@
 // their layers read are its dependencies.
 import { mapDiffPicture as unionOfMaps, type DiffLayer } from '../history/map-diff-picture.ts';
 import type { PictureJob } from '../pool/jobs.ts';
-import type { StoredVersion } from '../resources/types.ts';
-import type { MapRevision } from '../schema/map.ts';
+import type { StoredMap, Tombstone } from '../resources/types.ts';
 import { layerTopologies, type LayerLoaders } from './layers.ts';
 import { sizeKey } from './map.ts';
 
-export const mapDiffKey = (id: string, from: StoredVersion, to: StoredVersion, size: { width?: number; height?: number }) =>
+export const mapDiffKey = (id: string, from: StoredMap | Tombstone, to: StoredMap | Tombstone, size: { width?: number; height?: number }) =>
   ['map-diff', id, from.version, to.version, sizeKey(size)].join('\n');
 
 /** A version's visible geographic layers, named as its legend names them (a tombstone has none; logical layers are each their own layout). */
-async function layersOf(version: StoredVersion, loaders: LayerLoaders): Promise<DiffLayer[]> {
+async function layersOf(version: StoredMap | Tombstone, loaders: LayerLoaders): Promise<DiffLayer[]> {
   if (version.deleted === true) return [];
-  const map = version as unknown as MapRevision;
-  const { topologies } = await layerTopologies(map, loaders);
-  return (map.configuration?.layers ?? []).flatMap((layer, i) => {
+  const { topologies } = await layerTopologies(version, loaders);
+  return (version.configuration?.layers ?? []).flatMap((layer, i) => {
     const t = topologies[i];
     const logical = layer.layout === 'logical' || t?.pathLayout?.type === 'curveLinear';
     if (!t || layer.visible === false || logical) return [];
@@ -27,7 +25,7 @@ async function layersOf(version: StoredVersion, loaders: LayerLoaders): Promise<
   });
 }
 
-export async function mapDiffPicture(from: StoredVersion, to: StoredVersion, loaders: LayerLoaders, size: { width?: number; height?: number }) {
+export async function mapDiffPicture(from: StoredMap | Tombstone, to: StoredMap | Tombstone, loaders: LayerLoaders, size: { width?: number; height?: number }) {
   const [before, after] = await Promise.all([layersOf(from, loaders), layersOf(to, loaders)]);
   // Drawn on the render pool (output/send.ts).
   return { kind: 'diff', ...unionOfMaps(String(to.name ?? from.name ?? 'map'), before, after, size) } satisfies PictureJob;

@@ -5,7 +5,7 @@
 // so it keys the output (the public and private routes share it), and what
 // its layers read is recorded as dependencies by the loaders (output/loaders.ts).
 import type { PictureJob } from '../pool/jobs.ts';
-import type { StoredVersion } from '../resources/types.ts';
+import type { StoredMap } from '../resources/types.ts';
 import type { MapRevision } from '../schema/map.ts';
 import { layerTopologies, resolveMapLayers, type LayerLoaders } from './layers.ts';
 import { withTerranovaDefaults } from './map-defaults.ts';
@@ -16,16 +16,15 @@ import { layerLogical } from '../render/svg.ts';
 export const sizeKey = (size: { width?: number; height?: number }) => `${size.width ?? ''}x${size.height ?? ''}`;
 
 /** The cache key of a map version's output: `what` is configuration, map, or a picture's size key. */
-export const mapOutputKey = (version: StoredVersion, what: string) => `map\n${String(version.mapId)}\n${version.version}\n${what}`;
+export const mapOutputKey = (version: StoredMap, what: string) => `map\n${version.mapId}\n${version.version}\n${what}`;
 
 /** `value` with the warnings of its resolution, when there are any (a layer with no data yet). */
 export const warned = (value: object, warnings: string[]) => (warnings.length > 0 ? { ...value, warnings } : value);
 
 /** The stored map as its outputs show it: without the version's change summary and tombstone flag. */
-function asMap(version: StoredVersion) {
+function asMap(version: StoredMap) {
   const { change: _c, deleted: _d, ...map } = version;
-  // Stored versions are untyped JSON; a stored map version was a MapRevision when it was written.
-  return map as unknown as MapRevision & Record<string, unknown>;
+  return map;
 }
 
 /** A map (stored, or an unsaved revision) with its layers resolved and Terranova's defaults in its configuration. */
@@ -35,13 +34,13 @@ export async function mapJson<T extends Pick<MapRevision, 'configuration' | 'ove
 }
 
 /** The configuration output of a stored version (what the map component's "configure from URL" loads), as JSON text. */
-export async function configurationOutput(version: StoredVersion, loaders: LayerLoaders, baseUrl: string | undefined) {
+export async function configurationOutput(version: StoredMap, loaders: LayerLoaders, baseUrl: string | undefined) {
   const { map, warnings } = await mapJson(asMap(version), loaders, baseUrl);
   return JSON.stringify(warned(map.configuration, warnings));
 }
 
 /** The whole map output of a stored version, as JSON text. */
-export async function wholeMapOutput(version: StoredVersion, loaders: LayerLoaders, baseUrl: string | undefined) {
+export async function wholeMapOutput(version: StoredMap, loaders: LayerLoaders, baseUrl: string | undefined) {
   const { map, warnings } = await mapJson(asMap(version), loaders, baseUrl);
   return JSON.stringify(warned(map, warnings));
 }
@@ -51,12 +50,12 @@ export async function wholeMapOutput(version: StoredVersion, loaders: LayerLoade
  * the defaults are for clients (a default viewport would frame every map on
  * North America instead of fitting it to its content).
  */
-export async function mapPicture(version: StoredVersion, loaders: LayerLoaders, size: { width?: number; height?: number }) {
+export async function mapPicture(version: StoredMap, loaders: LayerLoaders, size: { width?: number; height?: number }) {
   const map = asMap(version);
   const { topologies: own } = await layerTopologies(map, loaders);
   // Its visible logical layers are one diagram: laid out together, a router they share drawn once (render/logical-union.ts).
   const layers = map.configuration?.layers ?? [];
   const topologies = await unionLogicalLayers(own, own.map((t, i) => Boolean(t) && layers[i]?.visible !== false && layerLogical(layers[i], t!)));
   // Drawn on the render pool (output/send.ts).
-  return { kind: 'map', map: version as { name?: string }, topologies, size } satisfies PictureJob;
+  return { kind: 'map', map: version, topologies, size } satisfies PictureJob;
 }

@@ -8,10 +8,10 @@
 // generation moves on.
 import { notFound, preconditionFailed, ServiceError } from '../errors.ts';
 import { ID_PATTERN } from '../schema/common.ts';
-import type { Json, Store } from '../store/types.ts';
+import type { Store } from '../store/types.ts';
 import { newId } from './ids.ts';
 import { listPage, visible } from './list.ts';
-import type { ListPage, ListQuery, ResourceDescriptor, Serialized, StoredVersion, Visibility } from './types.ts';
+import type { ListPage, ListQuery, ResourceDescriptor, Serialized, StoredVersion, Tombstone, Visibility } from './types.ts';
 import { VersionSummaries } from './version-summaries.ts';
 
 /** Bounds on cached list bodies per collection, so varied or huge queries cannot grow memory without end. */
@@ -21,11 +21,25 @@ const CREATE_ATTEMPTS = 8;
 
 class IdTaken extends Error {}
 
-export type Content = { [key: string]: Json | undefined };
+/** What an append's `make` returns: the next version's content and the summary of its change. */
+type Made = { content: Content; change: string; deleted?: boolean };
+/** Makes the next version from the latest (a tombstone only when the append allows a deleted resource). */
+type Maker<V, M> = (latest: V | Tombstone, next: number) => Promise<M> | M;
+type AppendOptions = { ifMatch?: string; whenDeleted?: boolean; lookedUp?: boolean };
+
 /** Stamps the store of versions adds; never part of a version's content. */
 const STAMPS = ['version', 'lastUpdatedBy', 'lastUpdatedOn', 'change', 'deleted'] as const;
 
-export class VersionedCollection {
+/** What a version holds besides its stamps (JSON once stored). */
+export type Content = { [key: string]: unknown };
+/** The content of a stored version of type `V`: its fields without the stamps. */
+export type ContentOf<V> = Omit<V, (typeof STAMPS)[number]>;
+
+/**
+ * The versions of one kind of resource; `V` is its stored version (StoredMap,
+ * StoredDataset, StoredTemplate), or StoredVersion where the kind is not known.
+ */
+export class VersionedCollection<V extends StoredVersion = StoredVersion> {
   /** Bumped after every write; list caches of older generations are stale. */
   generation = 0;
   private serializedCache = new WeakMap<object, Serialized | Promise<Serialized>>();
@@ -43,9 +57,9 @@ export class VersionedCollection {
   ) {}
 
   /** The latest stored version, tombstones included; undefined when there is none. */
-  head(id: string): StoredVersion | undefined {
+  head(id: string): V | Tombstone | undefined {
     if (!ID_PATTERN.test(id)) return undefined; // never let a malformed ID reach the store
-    const head = this.store.head<StoredVersion>(this.descriptor.collection, id);
+    const head = this.store.head<V | Tombstone>(this.descriptor.collection, id);
     if (head && head[this.descriptor.idField] !== id) throw new ServiceError('resource_unavailable', misfiled(this.descriptor, id, head));
     return head;
   }
@@ -64,17 +78,17 @@ export class VersionedCollection {
   }
 
   /** The latest version; 404 when missing or deleted. */
-  get(id: string): StoredVersion {
+  get(id: string): V {
     const head = this.head(id);
     if (!head || head.deleted === true) throw this.missing(id);
     return head;
   }
 
   /** The latest version or version `n` of a resource that is not deleted; 404 when either is missing. */
-  async at(id: string, which: 'latest' | number = 'latest'): Promise<StoredVersion> {
+  async at(id: string, which: 'latest' | number = 'latest'): Promise<V> {
     const latest = this.get(id);
     if (which === 'latest' || which === latest.version) return latest;
-    const found = await this.store.read<StoredVersion>(this.descriptor.collection, id, which);
+    const found = await this.store.read<V | Tombstone>(this.descriptor.collection, id, which);
     if (!found || found.deleted === true) {
       throw notFound(`${this.descriptor.label} ${id} has no version ${which}${found ? ' (it is a deletion)' : ''}; its latest version is ${latest.version}`);
     }
@@ -82,8 +96,8 @@ export class VersionedCollection {
   }
 
   /** Any stored version, tombstones included (history, diff, revert); 404 when absent. */
-  async anyVersion(id: string, n: number): Promise<StoredVersion> {
-    const found = this.head(id) && (await this.store.read<StoredVersion>(this.descriptor.collection, id, n));
+  async anyVersion(id: string, n: number): Promise<V | Tombstone> {
+    const found = this.head(id) && (await this.store.read<V | Tombstone>(this.descriptor.collection, id, n));
     if (!found) throw notFound(`${this.descriptor.label} ${id} has no version ${n}`);
     return found;
   }
@@ -136,15 +150,16 @@ export class VersionedCollection {
     );
   }
 
-  private stamp(id: string, content: Content, version: number, by: string, change: string): StoredVersion {
+  // The ID field's name is known at run time only (the descriptor), so the stamped object is declared to be a `V`.
+  private stamp(id: string, content: Content, version: number, by: string, change: string): V {
     return {
-      ...(content as { [key: string]: Json }),
+      ...content,
       [this.descriptor.idField]: id,
       version,
       lastUpdatedBy: by,
       lastUpdatedOn: this.now().toISOString(),
       change,
-    } as StoredVersion;
+    } as V;
   }
 
   // IDs already used, lower-cased. Data folders are committed to git and
@@ -159,13 +174,13 @@ export class VersionedCollection {
   }
 
   /** Stores version 1 of a new resource under a fresh ID. */
-  async create(by: string, content: Content): Promise<StoredVersion> {
+  async create(by: string, content: ContentOf<V> | Content): Promise<V> {
     try {
       for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
         const id = newId();
         if (this.takenIgnoringCase(id)) continue;
         try {
-          const stored = await this.store.append<StoredVersion>(this.descriptor.collection, id, (head) => {
+          const stored = await this.store.append<V>(this.descriptor.collection, id, (head) => {
             if (head !== undefined) throw new IdTaken();
             return this.stamp(id, content, 1, by, 'created');
           });
@@ -190,16 +205,11 @@ export class VersionedCollection {
    * deleted resource is 404 unless `whenDeleted` allows it (restore, delete);
    * `lookedUp`: the caller has just read the latest version (its own 404).
    */
-  async append(
-    id: string,
-    by: string,
-    make: (latest: StoredVersion, next: number) => Promise<{ content: Content; change: string; deleted?: boolean }> | { content: Content; change: string; deleted?: boolean },
-    options: { ifMatch?: string; whenDeleted?: boolean; lookedUp?: boolean } = {},
-  ): Promise<StoredVersion> {
+  async append(id: string, by: string, make: Maker<V, Made>, options: AppendOptions = {}): Promise<V | Tombstone> {
     // 404 before taking the write turn, unless the caller has just looked the resource up.
     if (!options.whenDeleted && !options.lookedUp) this.get(id);
     try {
-      const stored = await this.store.append<StoredVersion>(this.descriptor.collection, id, async (latest) => {
+      const stored = await this.store.append<V | Tombstone>(this.descriptor.collection, id, async (latest) => {
         if (!latest || (latest.deleted === true && !options.whenDeleted)) throw this.missing(id);
         this.checkMatch(id, latest, options.ifMatch);
         const next = latest.version + 1;
@@ -212,6 +222,20 @@ export class VersionedCollection {
     } finally {
       this.generation++;
     }
+  }
+
+  /**
+   * An append to a resource that is not deleted and that stays so (an
+   * update, a publish, a refresh): `make` sees, and the append answers, a
+   * version with content.
+   */
+  async appendLive(id: string, by: string, make: (latest: V, next: number) => Promise<Made> | Made,
+    options: { ifMatch?: string; lookedUp?: boolean } = {}): Promise<V> {
+    const live = (version: V | Tombstone): V => {
+      if (version.deleted === true) throw this.missing(id); // append refuses a deleted resource before `make`
+      return version;
+    };
+    return live(await this.append(id, by, (latest, next) => make(live(latest), next), options));
   }
 
   /** A list body; the latest versions' are cached per normalized query until the next write. */
@@ -247,10 +271,9 @@ export class VersionedCollection {
   }
 
   /** The latest versions of resources that are not deleted (and pass `visibility`), in ID order. */
-  live(visibility?: Visibility): StoredVersion[] {
-    return this.store.heads<StoredVersion>(this.descriptor.collection)
-      .filter(([key, head]) => visible(head, visibility) && head[this.descriptor.idField] === key)
-      .map(([, head]) => head);
+  live(visibility?: Visibility): V[] {
+    return this.store.heads<V | Tombstone>(this.descriptor.collection)
+      .flatMap(([key, head]) => (head.deleted !== true && visible(head, visibility) && head[this.descriptor.idField] === key ? [head] : []));
   }
 }
 
@@ -269,8 +292,7 @@ function normalize(q: ListQuery): string {
 }
 
 /** The content of a version without its stamps (to copy it into the next one). */
-export function contentOf(version: StoredVersion): Content {
-  const content: Content = { ...version };
-  for (const stamp of STAMPS) delete content[stamp];
+export function contentOf<V extends StoredVersion>(version: V): ContentOf<V> {
+  const { version: _v, lastUpdatedBy: _by, lastUpdatedOn: _on, change: _c, deleted: _d, ...content } = version;
   return content;
 }

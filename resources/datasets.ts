@@ -23,11 +23,11 @@
 import type { DatasetProblem, DatasourceRegistry, QueryResult } from '../datasources/types.ts';
 import type { DatasetRevision } from '../schema/dataset.ts';
 import { DATASET_FIELDS } from '../schema/objects.ts';
-import type { Json, Store } from '../store/types.ts';
-import { contentOf, type Content } from './collection.ts';
+import type { Store } from '../store/types.ts';
+import { contentOf } from './collection.ts';
 import { storedResults, type StoredResults } from './results.ts';
 import { NothingMatched, zeroMatchWarning } from './zero-match.ts';
-import type { ResourceDescriptor, StoredVersion } from './types.ts';
+import type { DatasetContent, ResourceDescriptor, StoredDataset } from './types.ts';
 import { describeResource, versionedResource } from './versioned-resource.ts';
 
 export type { StoredResults };
@@ -61,10 +61,10 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
   const storeResults = (ran: QueryResult) => store.put({
     records: ran.records, problems: ran.problems,
     ...(ran.problemCount !== undefined ? { problemCount: ran.problemCount } : {}),
-  } as unknown as Json);
-  const content = (r: DatasetRevision, key: string | null): Content =>
-    ({ name: r.name, query: r.query as unknown as Json, resultsKey: key });
-  const datasets = versionedResource<DatasetRevision, string>(store, now, {
+  });
+  const content = (r: DatasetRevision, key: string | null): DatasetContent =>
+    ({ name: r.name, query: r.query, resultsKey: key });
+  const datasets = versionedResource<DatasetRevision, StoredDataset, string>(store, now, {
     descriptor: datasetDescriptor(store),
     async created(revision) {
       const problems = await datasources.endpointProblems(revision.query.endpoint, revision.query);
@@ -89,7 +89,7 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
   return {
     ...datasets,
     /** An update whose filters match no row stores nothing: the latest version, with the warning kept for the answer. */
-    async update(id: string, by: string, revision: DatasetRevision, ifMatch?: string, seen?: StoredVersion): Promise<StoredVersion> {
+    async update(id: string, by: string, revision: DatasetRevision, ifMatch?: string, seen?: StoredDataset): Promise<StoredDataset> {
       try {
         return await datasets.update(id, by, revision, ifMatch, seen);
       } catch (e) {
@@ -111,10 +111,10 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
      * store nothing either, as an update's do (zero-match.ts). 412 when the
      * dataset changed meanwhile (or If-Match names another version).
      */
-    async refresh(id: string, by: string, ifMatch?: string): Promise<{ version: StoredVersion; warnings: string[] }> {
+    async refresh(id: string, by: string, ifMatch?: string): Promise<{ version: StoredDataset; warnings: string[] }> {
       const latest = collection.get(id);
       collection.checkMatch(id, latest, ifMatch);
-      const query = contentOf(latest).query as unknown as DatasetRevision['query'];
+      const { query } = latest;
       datasources.checkEndpoint(query.endpoint);
       const ran = await datasources.run(query);
       if (ran.records.length === 0 && query.filters.length > 0) {
@@ -125,16 +125,11 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       if (key === latest.resultsKey) {
         return { version: latest, warnings: [`the results are unchanged: version ${latest.version} is kept and no version was added`] };
       }
-      const version = await collection.append(id, by, (current) => {
+      const version = await collection.appendLive(id, by, (current) => {
         const { endpointProblems: _gone, ...content } = contentOf(current);
         return { content: { ...content, resultsKey: key }, change: 'results refreshed' };
       }, { ifMatch: collection.etag(latest) });
       return { version, warnings: [] };
-    },
-
-    /** The query of one version, as stored (normalized by the schema). */
-    query(version: StoredVersion): DatasetRevision['query'] {
-      return contentOf(version).query as unknown as DatasetRevision['query'];
     },
   };
 }

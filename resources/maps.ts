@@ -10,8 +10,8 @@ import { withLayerUrls } from '../schema/layer-urls.ts';
 import type { MapConfiguration, MapRevision } from '../schema/map.ts';
 import { MAP_FIELDS } from '../schema/objects.ts';
 import type { Store } from '../store/types.ts';
-import { contentOf, type Content } from './collection.ts';
-import type { ListQuery, ResourceDescriptor, StoredVersion, Visibility } from './types.ts';
+import { contentOf } from './collection.ts';
+import type { ListQuery, ResourceDescriptor, StoredMap, Visibility } from './types.ts';
 import { describeResource, versionedResource } from './versioned-resource.ts';
 
 export const MAP_DESCRIPTOR = describeResource('map', MAP_FIELDS);
@@ -44,14 +44,14 @@ const hidden = (id: string, which: 'latest' | number) => notFound(`no public map
 
 /** Maps over `store`; `baseUrl` (server.baseUrl) prefixes the `mapjsonUrl` shown for `datasetId` layers. */
 export function createMaps(store: Store, now: () => Date, baseUrl = '') {
-  const maps = versionedResource<MapRevision>(store, now, {
+  const maps = versionedResource<MapRevision, StoredMap>(store, now, {
     descriptor: mapDescriptor(baseUrl),
-    created: (revision) => ({ ...(revision as Content), public: false }),
-    updated: (revision, latest) => ({ ...(revision as Content), public: latest.public === true }),
+    created: (revision) => ({ ...revision, public: false }),
+    updated: (revision, latest) => ({ ...revision, public: latest.public === true }),
   });
   const { collection } = maps;
   const setPublic = (id: string, by: string, value: boolean, ifMatch?: string) =>
-    collection.append(id, by, (latest) => ({ content: { ...contentOf(latest), public: value }, change: value ? 'published' : 'unpublished' }), { ifMatch });
+    collection.appendLive(id, by, (latest) => ({ content: { ...contentOf(latest), public: value }, change: value ? 'published' : 'unpublished' }), { ifMatch });
 
   return {
     ...maps,
@@ -66,7 +66,7 @@ export function createMaps(store: Store, now: () => Date, baseUrl = '') {
      * as public. The message is the same as for a missing map on purpose.
      * At once for the latest version (one look-up in memory); an older one is read first.
      */
-    getPublic(id: string, which: 'latest' | number = 'latest'): StoredVersion | Promise<StoredVersion> {
+    getPublic(id: string, which: 'latest' | number = 'latest'): StoredMap | Promise<StoredMap> {
       const latest = collection.head(id);
       if (!latest || latest.deleted === true || latest.public !== true) throw hidden(id, which);
       if (which === 'latest' || which === latest.version) return latest;

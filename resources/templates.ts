@@ -3,8 +3,8 @@
 import type { TemplateRevision } from '../schema/template.ts';
 import { TEMPLATE_FIELDS } from '../schema/objects.ts';
 import type { Store } from '../store/types.ts';
-import type { Content } from './collection.ts';
 import { defaultNodeTemplates } from './default-templates.ts';
+import type { StoredTemplate } from './types.ts';
 import { describeResource, versionedResource } from './versioned-resource.ts';
 
 export const TEMPLATE_DESCRIPTOR = describeResource('template', TEMPLATE_FIELDS);
@@ -13,8 +13,8 @@ export const TEMPLATE_DESCRIPTOR = describeResource('template', TEMPLATE_FIELDS)
 const SYSTEM_USER = 'system';
 
 export function createTemplates(store: Store, now: () => Date) {
-  const content = (r: TemplateRevision): Content => ({ name: r.name, template: r.template });
-  const templates = versionedResource<TemplateRevision>(store, now, {
+  const content = (r: TemplateRevision): TemplateRevision => ({ name: r.name, template: r.template });
+  const templates = versionedResource<TemplateRevision, StoredTemplate>(store, now, {
     descriptor: TEMPLATE_DESCRIPTOR,
     created: content,
     updated: content,

@@ -3,21 +3,49 @@
 // Each resource is a log of the store (one entry per version, version 1
 // first). A version object holds the resource's ID field, its content and the
 // stamps below. It is never rewritten once stored.
-import type { Collection, Json } from '../store/types.ts';
+import type { DatasetRevision } from '../schema/dataset.ts';
+import type { MapRevision } from '../schema/map.ts';
+import type { TemplateRevision } from '../schema/template.ts';
+import type { Collection } from '../store/types.ts';
 
-interface VersionStamps {
+// Type aliases, not interfaces: a stored version must stay assignable to the
+// index signature of StoredVersion.
+type VersionStamps = {
   version: number;
   lastUpdatedBy: string;
   /** ISO 8601 UTC, from the injected clock. */
   lastUpdatedOn: string;
-}
+};
 
-export type StoredVersion = { [key: string]: Json } & VersionStamps & {
+/** The stamps every stored version has. */
+type Stamped = VersionStamps & {
   /** A short sentence saying what this version changed (shown by the history). */
   change?: string;
   /** Set on a deletion (tombstone) version, which has no content. */
   deleted?: boolean;
 };
+
+/** A stored version whose content the code reading it does not know (history, lists, the generic routes). */
+export type StoredVersion = { [key: string]: unknown } & Stamped;
+
+/** A deletion version: its ID field and stamps, no content. */
+export type Tombstone = StoredVersion & { deleted: true };
+
+/** A stored version of a resource: the revision its schema validated, its ID field and the stamps. */
+type StoredOf<R, Id extends string> = R & { [K in Id]: string } & Stamped;
+
+/** What a map version holds: the map as validated, and whether that version is public. */
+type MapContent = MapRevision & { public: boolean };
+/** What a dataset version holds: its name and query as validated, and where the results of its last run are. */
+export type DatasetContent = Pick<DatasetRevision, 'name' | 'query'> & {
+  /** The blob of the last run's results (resources/results.ts); null before the first run. */
+  resultsKey: string | null;
+  /** Why the endpoint could not run when the dataset was created. */
+  endpointProblems?: string[];
+};
+export type StoredMap = StoredOf<MapContent, 'mapId'>;
+export type StoredDataset = StoredOf<DatasetContent, 'datasetId'>;
+export type StoredTemplate = StoredOf<TemplateRevision, 'templateId'>;
 
 /** What the generic collection needs to know about one kind of resource. */
 export interface ResourceDescriptor {

@@ -20,7 +20,8 @@ export function describeResource(label: 'map' | 'dataset' | 'template', fields: 
   return { collection: `${label}s` as ResourceDescriptor['collection'], label, idField, fields, defaultFields: [idField, ...DEFAULT_LIST_FIELDS], ...extra };
 }
 
-export interface ResourceRules<R, P = void> {
+/** A resource's own rules; `R` is its revision (what a client sends), `V` its stored version. */
+export interface ResourceRules<R, P = void, V extends StoredVersion = StoredVersion> {
   descriptor: ResourceDescriptor;
   /** The content of version 1. */
   created: (revision: R) => Content | Promise<Content>;
@@ -29,18 +30,21 @@ export interface ResourceRules<R, P = void> {
    * dataset runs its query), given the latest version as it is now; it may
    * fail fast (412, 422) first.
    */
-  prepare?: (id: string, revision: R, ifMatch: string | undefined, latest: StoredVersion) => Promise<P>;
+  prepare?: (id: string, revision: R, ifMatch: string | undefined, latest: V) => Promise<P>;
   /** The content of the next version, from the revision and the latest version (inside the write turn). */
-  updated: (revision: R, latest: StoredVersion, prepared: P) => Content;
+  updated: (revision: R, latest: V, prepared: P) => Content;
 }
 
-export function versionedResource<R, P = void>(store: Store, now: () => Date, rules: ResourceRules<R, P>) {
-  const collection = new VersionedCollection(store, rules.descriptor, now);
+export function versionedResource<R, V extends StoredVersion, P = void>(store: Store, now: () => Date, rules: ResourceRules<R, P, V>) {
+  const collection = new VersionedCollection<V>(store, rules.descriptor, now);
   return {
     collection,
     get: (id: string) => collection.get(id),
     at: (id: string, which: 'latest' | number = 'latest') => collection.at(id, which),
-    serialized: (version: StoredVersion) => collection.serialized(version),
+    // A method, so a resource of a typed version still serves where any version's resource is expected (the generic routes).
+    serialized(version: V) {
+      return collection.serialized(version);
+    },
     list: (query: ListQuery) => collection.list(query),
     create: async (by: string, revision: R) => collection.create(by, await rules.created(revision)),
     /**
@@ -53,12 +57,12 @@ export function versionedResource<R, P = void>(store: Store, now: () => Date, ru
      * the write turn, and again inside it only when another write came
      * between; If-Match and the file on disk are checked inside it as ever.
      */
-    async update(id: string, by: string, revision: R, ifMatch?: string, seen?: StoredVersion) {
+    async update(id: string, by: string, revision: R, ifMatch?: string, seen?: V) {
       const before = rules.prepare || !seen ? collection.get(id) : seen;
       const prepared = rules.prepare ? await rules.prepare(id, revision, ifMatch, before) : (undefined as P);
       const kind = rules.descriptor.collection;
       const summary = await describeChange(kind, store, before, rules.updated(revision, before, prepared));
-      return collection.append(id, by, async (latest) => {
+      return collection.appendLive(id, by, async (latest) => {
         const next = rules.updated(revision, latest, prepared);
         return { content: next, change: latest === before ? summary : await describeChange(kind, store, latest, next) };
       }, { ifMatch, lookedUp: true });
@@ -66,4 +70,4 @@ export function versionedResource<R, P = void>(store: Store, now: () => Date, ru
   };
 }
 
-export type VersionedResource<R = never> = ReturnType<typeof versionedResource<R>>;
+export type VersionedResource<R = never, V extends StoredVersion = StoredVersion> = ReturnType<typeof versionedResource<R, V>>;

@@ -10,6 +10,7 @@ import { diffOf } from '../resources/changes.ts';
 import type { VersionedCollection } from '../resources/collection.ts';
 import { historyPage, remove, restore, revert, tombstoneView } from '../resources/history.ts';
 import { mapsUsing } from '../resources/usage.ts';
+import type { StoredVersion } from '../resources/types.ts';
 import { documentedAs, integerSchema, LimitParamSchema, OffsetParamSchema, VERSION_NUMBER, VERSION_PAGE } from '../schema/list.ts';
 import type { RouteDeps } from './index.ts';
 import type { ResourceRoutes } from './resource-routes.ts';
@@ -90,7 +91,7 @@ export function historyOperations(kind: ResourceRoutes): Operation<RouteDeps>[] 
 }
 
 /** `?from=N&to=M`: two versions (tombstones included); default the latest against the one before it. */
-export async function diffPair(col: VersionedCollection, id: string, asked: { from?: number; to?: number }) {
+export async function diffPair<V extends StoredVersion>(col: VersionedCollection<V>, id: string, asked: { from?: number; to?: number }) {
   const numbers = col.versionNumbers(id);
   const to = asked.to ?? numbers[numbers.length - 1];
   const before = numbers.filter((n) => n < to);

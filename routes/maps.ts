@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { MAP_DESCRIPTOR } from '../resources/maps.ts';
 import { contentOf } from '../resources/collection.ts';
-import type { StoredVersion } from '../resources/types.ts';
+import type { StoredMap } from '../resources/types.ts';
 import { MapRevisionSchema, unknownKeyWarnings, type MapRevision } from '../schema/map.ts';
 import { MapSchema } from '../schema/objects.ts';
 import { declarer, version, type Operation } from '../http/operation.ts';
@@ -36,7 +36,7 @@ function patching(paths: ResourcePaths): Operation<RouteDeps> {
       const id = paths.id(input.params);
       const latest = maps.get(id);
       const patch = await input.body();
-      const revision = validate(MapRevisionSchema, mergePatch(contentOf(latest), patch), 'the patched map') as MapRevision;
+      const revision = validate(MapRevisionSchema, mergePatch(contentOf(latest), patch), 'the patched map');
       // Without If-Match, the patch still applies only to the version it was merged into.
       const stored = await maps.update(id, actingUser(c), revision, ifMatch(c) ?? maps.collection.etag(latest));
       return sendWritten(c, maps.serialized(stored), 200, unknownKeyWarnings(revision.configuration));
@@ -45,11 +45,11 @@ function patching(paths: ResourcePaths): Operation<RouteDeps> {
 }
 
 /** A PUT without the configuration (or layers) the map had: kept as sent, but said. */
-function droppedWarnings(revision: MapRevision, replaced: StoredVersion): string[] {
+function droppedWarnings(revision: MapRevision, replaced: StoredMap): string[] {
   // Empty: no key but `layers`, and no layer (the schema fills in `layers: []` when none is sent).
   const empty = (config: Record<string, unknown> | undefined) =>
     Object.entries(config ?? {}).every(([key, value]) => key === 'layers' && Array.isArray(value) && value.length === 0);
-  const before = (replaced.configuration ?? {}) as { layers?: unknown[] };
+  const before: { layers?: unknown[] } = replaced.configuration ?? {};
   if (empty(before) || !empty(revision.configuration)) return [];
   const layers = Array.isArray(before.layers) && before.layers.length > 0
     ? ` and its ${before.layers.length} layer${before.layers.length === 1 ? '' : 's'} are` : ' is';
@@ -65,7 +65,7 @@ function publishing(paths: ResourcePaths, path: string, action: 'publish' | 'unp
   });
 }
 
-export const MAP_ROUTES = resourceRoutes<MapRevision>({
+export const MAP_ROUTES = resourceRoutes<MapRevision, StoredMap>({
   segment: 'map',
   paths: {
     list: '/api/v1/maps/', create: '/api/v1/map/', object: '/api/v1/map/id/{mapId}/',

@@ -15,14 +15,13 @@ import { outputLoaders } from '../output/loaders.ts';
 import { configurationOutput, mapJson, mapOutputKey, mapPicture, sizeKey, warned, wholeMapOutput } from '../output/map.ts';
 import { mapDiffKey, mapDiffPicture } from '../output/map-diff.ts';
 import type { PictureFormat } from '../output/send.ts';
-import type { StoredVersion } from '../resources/types.ts';
+import type { StoredMap } from '../resources/types.ts';
 import { ID_PATTERN, idParamSchema } from '../schema/common.ts';
 import { DATATYPE_MEANING, DATATYPES, LAYOUTS, MapRevisionSchema } from '../schema/map.ts';
 import { HeightParamSchema, WidthParamSchema } from '../schema/picture.ts';
 import { diffPair, diffParams } from './history.ts';
 import type { RouteDeps } from './index.ts';
 import { layerTopologies } from '../output/layers.ts';
-import type { MapRevision } from '../schema/map.ts';
 import { parseTrafficQuery, rowsAnswer, TRAFFIC_PICTURE, TRAFFIC_QUERY, TRAFFIC_ROWS, versionAt, type Resolved, type TrafficAsked } from './traffic.ts';
 
 const route = declarer<RouteDeps>();
@@ -117,7 +116,7 @@ const mapChangePicture = (format: PictureFormat) => (deps: RouteDeps) => async (
 };
 
 type VersionAsked = 'latest' | number;
-type Found = StoredVersion | Promise<StoredVersion>;
+type Found = StoredMap | Promise<StoredMap>;
 /** What a map output handler reads of its input: the map's ID and the query. */
 type MapInput<Q> = { params: { mapId: string }; query: Q };
 type Handler<Q> = (c: Context<AppEnv>, input: MapInput<Q>) => Response | Promise<Response>;
@@ -128,7 +127,7 @@ const privateMap: Finder = ({ maps }) => (id, version) => (version === 'latest' 
 const publicMap: Finder = ({ maps }) => (id, version) => maps.getPublic(id, version);
 
 /** `?at=`: the version current then (routes/traffic.ts versionAt), else the version asked; `scope` is the Cache-Control of a traffic answer. */
-interface Access { find: Finder; at: (deps: RouteDeps) => (id: string, at: number) => Promise<StoredVersion>; scope: 'private' | 'public' }
+interface Access { find: Finder; at: (deps: RouteDeps) => (id: string, at: number) => Promise<StoredMap>; scope: 'private' | 'public' }
 const privateAccess: Access = { find: privateMap, at: ({ maps }) => (id, at) => versionAt(maps.collection, id, at, false), scope: 'private' };
 // Public now, then among the versions stored public.
 const publicAccess: Access = { find: publicMap, scope: 'public',
@@ -138,13 +137,13 @@ const chosen = (a: Access, deps: RouteDeps) => {
   return (id: string, version: VersionAsked, asked: TrafficAsked) => (asked.at === undefined ? get(id, version) : at(id, asked.at));
 };
 /** A bound map's layers as the traffic routes draw them: the stored version and its layers' topologies. */
-const resolved = (deps: RouteDeps, version: StoredVersion) => async (): Promise<Resolved> => {
-  const { topologies } = await layerTopologies(version as unknown as MapRevision, outputLoaders(deps, new Dependencies()));
-  return { stored: version as Resolved['stored'], topologies };
+const resolved = (deps: RouteDeps, version: StoredMap) => async (): Promise<Resolved> => {
+  const { topologies } = await layerTopologies(version, outputLoaders(deps, new Dependencies()));
+  return { stored: version, topologies };
 };
 
 /** `answer` for the version found, at once when it was found at once. */
-const withVersion = (found: Found, answer: (version: StoredVersion) => Response | Promise<Response>) =>
+const withVersion = (found: Found, answer: (version: StoredMap) => Response | Promise<Response>) =>
   (found instanceof Promise ? found.then(answer) : answer(found));
 
 type OutputQuery = { version?: VersionAsked };

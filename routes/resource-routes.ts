@@ -34,7 +34,7 @@ interface ResourcePathNames {
 }
 
 /** What differs between maps, datasets and templates; everything else is the same for all three. */
-export interface ResourceRoutesDeclaration<R> {
+export interface ResourceRoutesDeclaration<R, V extends StoredVersion = StoredVersion> {
   /** The singular path segment: /api/v1/<segment>/id/{<idField>}/. */
   segment: 'map' | 'dataset' | 'template';
   paths: ResourcePathNames;
@@ -46,7 +46,7 @@ export interface ResourceRoutesDeclaration<R> {
   /** The object a GET answers (its component is the segment capitalized; the list item's is that plus ListItem). */
   object: v.GenericSchema;
   /** The resource these routes serve. */
-  resource: (deps: RouteDeps) => VersionedResource<R>;
+  resource: (deps: RouteDeps) => VersionedResource<R, V>;
   /** What the summaries call one resource (default: the segment). */
   noun?: string;
   /** Summaries (and the update's description and answer) where docs/api.md words them otherwise than "List maps", "Get a map"… */
@@ -56,7 +56,7 @@ export interface ResourceRoutesDeclaration<R> {
   /** What a create or update answer adds as `warnings` (they belong to the answer, not the stored version). */
   warnings?: (revision: R) => string[];
   /** What an update answer adds besides, from the version it replaced (content the update drops). */
-  updateWarnings?: (revision: R, replaced: StoredVersion) => string[];
+  updateWarnings?: (revision: R, replaced: V) => string[];
   /** The resource's own operations, declared with their handlers. */
   more?: (paths: ResourcePaths) => Operation<RouteDeps>[];
   /** Checks of a create or update body that need more than its schema (a map's traffic bindings against its datasets): throws to refuse it. */
@@ -99,7 +99,7 @@ export interface ResourceRoutes extends ResourcePaths {
 
 const route = declarer<RouteDeps>();
 
-export function resourceRoutes<R>(declared: ResourceRoutesDeclaration<R>, item: v.GenericSchema): ResourceRoutes {
+export function resourceRoutes<R, V extends StoredVersion = StoredVersion>(declared: ResourceRoutesDeclaration<R, V>, item: v.GenericSchema): ResourceRoutes {
   const { segment, descriptor } = declared;
   const tag = `${segment}s`;
   const paths: ResourcePaths = {
@@ -118,7 +118,7 @@ export function resourceRoutes<R>(declared: ResourceRoutesDeclaration<R>, item: 
 }
 
 /** List, get, create and update of a resource, then its own operations: the declarations the router and the document share. */
-function resourceOperations<R>(declared: ResourceRoutesDeclaration<R>, paths: ResourcePaths, item: v.GenericSchema): Operation<RouteDeps>[] {
+function resourceOperations<R, V extends StoredVersion>(declared: ResourceRoutesDeclaration<R, V>, paths: ResourcePaths, item: v.GenericSchema): Operation<RouteDeps>[] {
   const { segment, descriptor } = declared;
   const { tag } = paths;
   const noun = declared.noun ?? segment;

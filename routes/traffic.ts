@@ -16,7 +16,7 @@ import type { LayerTraffic } from '../render/traffic-edges.ts';
 import { scaleOf } from '../render/traffic-scale.ts';
 import type { Topology } from '../render/types.ts';
 import type { VersionedCollection } from '../resources/collection.ts';
-import type { StoredVersion } from '../resources/types.ts';
+import type { StoredMap } from '../resources/types.ts';
 import type { MapConfiguration } from '../schema/map.ts';
 import type { TrafficBinding } from '../schema/traffic.ts';
 import { durationSeconds } from '../traffic/duration.ts';
@@ -56,7 +56,7 @@ export function parseTrafficQuery({ at, range, stat }: { at?: string; range?: st
 }
 
 /** The version of a map that was current at `at` (unix seconds); with `publicOnly`, the newest stored public by then. 404 before the map existed. */
-export async function versionAt(col: VersionedCollection, id: string, at: number, publicOnly: boolean): Promise<StoredVersion> {
+export async function versionAt(col: VersionedCollection<StoredMap>, id: string, at: number, publicOnly: boolean): Promise<StoredMap> {
   const numbers = col.versionNumbers(id);
   const atMs = at * 1000;
   const read = (i: number) => col.anyVersion(id, numbers[i]);
@@ -64,7 +64,7 @@ export async function versionAt(col: VersionedCollection, id: string, at: number
   let lo = 0, hi = numbers.length - 1, found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (Date.parse(String((await read(mid)).lastUpdatedOn)) <= atMs) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    if (Date.parse((await read(mid)).lastUpdatedOn) <= atMs) { found = mid; lo = mid + 1; } else hi = mid - 1;
   }
   for (let i = found; i >= 0; i--) {
     const version = await read(i);
@@ -75,8 +75,8 @@ export async function versionAt(col: VersionedCollection, id: string, at: number
 }
 
 /** The layers of a stored map that bind traffic. */
-function bindings(version: StoredVersion): { index: number; binding: TrafficBinding }[] {
-  const layers = ((version.configuration as MapConfiguration | undefined)?.layers ?? []);
+function bindings(version: StoredMap): { index: number; binding: TrafficBinding }[] {
+  const layers = version.configuration?.layers ?? [];
   return layers.flatMap((l, index) => (l?.traffic ? [{ index, binding: l.traffic }] : []));
 }
 
@@ -94,7 +94,7 @@ interface Kept { body: Uint8Array<ArrayBuffer>; etag: string; until: number; hea
 const tag = (key: string, failed: boolean) => `"t${createHash('sha256').update(key).digest('base64url').slice(0, 24)}${failed ? '-f' : ''}"`;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
-function footer(version: StoredVersion, traffic: MapTraffic, asked: TrafficAsked): string[] {
+function footer(version: StoredMap, traffic: MapTraffic, asked: TrafficAsked): string[] {
   const when = asked.range ? `Busiest ${asked.range.text} (${asked.range.stat}) to ${iso(traffic.at)}` : `Traffic at ${iso(traffic.at)}`;
   const sources = traffic.sources.map((s) => (s.kind === 'synthetic' ? `${s.name} (synthetic traffic, not measured)` : s.name));
   return [when, `map version ${version.version} · source ${sources.join(', ') || 'none'}`];
@@ -115,9 +115,9 @@ interface TrafficOutputOptions {
 export function trafficOutput(o: TrafficOutputOptions) {
   // Pictures of a few hundred KiB each: a few dozen kept (maps, sizes and instants together).
   const kept = new Flights<Kept>(() => o.now().getTime(), 64);
-  const bound = (r: Resolved, version: StoredVersion): BoundLayer[] =>
+  const bound = (r: Resolved, version: StoredMap): BoundLayer[] =>
     bindings(version).flatMap(({ index, binding }) => { const t = r.topologies[index]; return t ? [{ index, binding, topology: t }] : []; });
-  const mapKey = (version: StoredVersion) => `${String(version.mapId)}\n${version.version}`;
+  const mapKey = (version: StoredMap) => `${version.mapId}\n${version.version}`;
 
   const answer = (c: Context, out: Kept, cacheScope: string) => {
     const validators = { ETag: out.etag, 'Cache-Control': `${cacheScope}, max-age=${Math.max(0, Math.ceil((out.until - o.now().getTime()) / 1000))}` };
@@ -146,9 +146,9 @@ export function trafficOutput(o: TrafficOutputOptions) {
 
   return {
     /** Whether a map version's pictures are traffic pictures. */
-    isBound: (version: StoredVersion) => bindings(version).length > 0,
+    isBound: (version: StoredMap) => bindings(version).length > 0,
 
-    picture(c: Context, format: 'svg' | 'png', version: StoredVersion, size: { width?: number; height?: number }, sizeKey: string,
+    picture(c: Context, format: 'svg' | 'png', version: StoredMap, size: { width?: number; height?: number }, sizeKey: string,
       asked: TrafficAsked, resolve: () => Promise<Resolved>, cacheScope: string) {
       const timing = o.live.timing(bindings(version).map((b) => b), asked.at, asked.range);
       const key = `${format}\n${mapKey(version)}\n${timing.bucket}\n${sizeKey}`;
@@ -171,7 +171,7 @@ export function trafficOutput(o: TrafficOutputOptions) {
       });
     },
 
-    rows(c: Context, version: StoredVersion, asked: TrafficAsked, resolve: () => Promise<Resolved>, cacheScope: string) {
+    rows(c: Context, version: StoredMap, asked: TrafficAsked, resolve: () => Promise<Resolved>, cacheScope: string) {
       const timing = o.live.timing(bindings(version), asked.at, asked.range);
       return send(c, `rows\n${mapKey(version)}\n${timing.bucket}`, timing, cacheScope, async () => {
         const r = await resolve();

@@ -31,6 +31,8 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 /** A log entry: any JSON object with a whole `version` >= 1, greater than the entry before it. */
 export type Entry = { version: number; [key: string]: Json };
+/** What a log entry must be to the store: numbered. Its callers may type the rest (a typed version from a schema), which is JSON when stored. */
+type LogEntry = { version: number };
 
 /** Something the store found unusable (a file it cannot read back); the key is then unavailable, the rest served. */
 export interface UnreadableFile {
@@ -118,13 +120,13 @@ export interface Store {
 
   // ---- logs ----
   /** The latest entry of a log, from memory; undefined when there is none. Throws ServiceError 'resource_unavailable' when the log cannot be read. */
-  head<T extends Entry = Entry>(collection: LogCollection, key: string): T | undefined;
+  head<T extends LogEntry = Entry>(collection: LogCollection, key: string): T | undefined;
   /** Every log's latest entry, in key order (shared and frozen; unreadable logs left out, see problems()). */
-  heads<T extends Entry = Entry>(collection: LogCollection): ReadonlyArray<readonly [string, T]>;
+  heads<T extends LogEntry = Entry>(collection: LogCollection): ReadonlyArray<readonly [string, T]>;
   /** The entry numbers a log holds, ascending (from memory). */
   versions(collection: LogCollection, key: string): readonly number[];
   /** Entry `version` of a log, read on demand (a small cache keeps recent ones); undefined when absent. */
-  read<T extends Entry = Entry>(collection: LogCollection, key: string, version: number): Promise<T | undefined>;
+  read<T extends LogEntry = Entry>(collection: LogCollection, key: string, version: number): Promise<T | undefined>;
   /**
    * Appends one entry. Calls on the same key run one after another; `fn` sees
    * the latest entry and returns the next, whose `version` must be greater
@@ -132,13 +134,17 @@ export interface Store {
    * entries N). Resolves with the stored entry once it is durable; earlier
    * entries are never rewritten. If `fn` throws, nothing is written.
    */
-  append<T extends Entry = Entry>(collection: LogCollection, key: string, fn: (head: T | undefined) => T | Promise<T>): Promise<T>;
+  append<T extends LogEntry = Entry>(collection: LogCollection, key: string, fn: (head: T | undefined) => T | Promise<T>): Promise<T>;
   /** Removes a whole log, every entry of it (administrative tools only: the API deletes by tombstone entries). */
   drop(collection: LogCollection, key: string): Promise<void>;
 
   // ---- blobs ----
-  /** Stores `value` under the hash of its canonical bytes and resolves with that key; equal content is stored once. */
-  put(value: Json): Promise<string>;
+  /**
+   * Stores `value` under the hash of its canonical bytes and resolves with that key; equal content is stored once.
+   * An object whose fields are typed more loosely than Json (a dataset's records: their metadata is `unknown`) is
+   * accepted as it is: it came from JSON or a sheet, and the canonical serialization is what is stored.
+   */
+  put(value: Json | object): Promise<string>;
   /** A stored blob (cached); undefined when absent. Throws ServiceError 'resource_unavailable' when it cannot be read. */
   fetch<T = Json>(key: string): Promise<T | undefined>;
   /** Every blob key (for administrative tools). */
