@@ -60,21 +60,31 @@ const RULES: [string, (ours: Quality, dot: Quality, neato: Quality) => boolean][
 
 /**
  * Where a threshold is not met yet (measured; docs/render.md: Layout quality
- * says why): these run as todo, printed, not failing, until the layout meets
- * them. Every other graph and rule must hold.
+ * says why), the drawing must stay at least as good as it was measured when
+ * the threshold was written down: a figure of ours that may not grow (or, for
+ * the compass order, shrink), so a change that makes a shortfall worse fails
+ * here while one that meets the threshold can drop the entry. Every other
+ * graph and rule must meet the threshold itself.
  */
-const SHORT: Record<string, string[]> = {
-  'dual-homed': ['total', 'spread', 'area'],
-  'generated mesh': ['crossings', 'total', 'spread', 'area'],
-  geant2012: ['crossings', 'compass'],
-  nordu1997: ['spread'],
-  surfnet: ['total', 'spread'],
-  'North America': ['total', 'spread', 'area', 'compass'],
-  'Europe and transatlantic': ['total', 'spread'],
-  'Exchange point': ['total', 'spread', 'area', 'compass'],
+type Figure = 'crossings' | 'totalLength' | 'lengthCv' | 'areaPerNode' | 'compassKept';
+const FIGURE_OF: Record<string, Figure> = { crossings: 'crossings', total: 'totalLength', spread: 'lengthCv', area: 'areaPerNode', compass: 'compassKept' };
+const SHORT: Record<string, Partial<Record<'crossings' | 'total' | 'spread' | 'area' | 'compass', number>>> = {
+  'dual-homed': { total: 56.73, spread: 0.283, area: 2.335 },
+  'generated mesh': { crossings: 12, total: 108.03, spread: 0.328, area: 3.525 },
+  geant2012: { crossings: 6, compass: 0.791 },
+  nordu1997: { spread: 0.295 },
+  surfnet: { total: 113.91, spread: 0.355 },
+  'North America': { total: 206.66, spread: 0.681, area: 5.85, compass: 0.456 },
+  'Europe and transatlantic': { total: 39.44, spread: 0.322 },
+  'Exchange point': { total: 43.71, spread: 0.77, area: 5.778, compass: 0.395 },
 };
-const short = (graph: string, rule: string) =>
-  Object.entries(SHORT).some(([g, rules]) => graph.includes(g) && rules.some((r) => rule.includes(r === 'spread' ? 'spread' : r)));
+const shortfall = (graph: string, rule: string): [Figure, number] | undefined => {
+  for (const [g, recorded] of Object.entries(SHORT)) {
+    if (!graph.includes(g)) continue;
+    for (const [key, value] of Object.entries(recorded)) if (rule.includes(key)) return [FIGURE_OF[key], value];
+  }
+  return undefined;
+};
 
 describe('the corpus beside dot and neato', { skip: !DOT }, () => {
   for (const g of [ring(6), dualHomed(), mesh(40, 70), ...backbones(), ...demoGraphs()]) {
@@ -88,8 +98,13 @@ describe('the corpus beside dot and neato', { skip: !DOT }, () => {
         neato = quality(dotDrawing(source, 'neato'), geo, false);
       });
       for (const [rule, holds] of RULES) {
-        it(rule, short(g.name, rule) ? { todo: 'not met yet' } : {}, () => {
-          assert.ok(holds(ours, dot, neato), `\n  ours:  ${describeQuality(ours)}\n  dot:   ${describeQuality(dot)}\n  neato: ${describeQuality(neato)}`);
+        const short = shortfall(g.name, rule);
+        it(short ? `${rule}: not met yet, no worse than recorded` : rule, () => {
+          const what = `\n  ours:  ${describeQuality(ours)}\n  dot:   ${describeQuality(dot)}\n  neato: ${describeQuality(neato)}`;
+          if (!short) return assert.ok(holds(ours, dot, neato), what);
+          const [figure, recorded] = short;
+          const value = ours[figure] ?? 1;
+          assert.ok(figure === 'compassKept' ? value >= recorded : value <= recorded, `${figure} ${value} against ${recorded} recorded${what}`);
         });
       }
     });
