@@ -187,6 +187,14 @@ CREATE INDEX shared_entries_expiry ON shared_entries (expires_at) WHERE expires_
 // Rows in flight survive: a sign-in begun before the upgrade ends after it.
 // The old columns' values move under the names the built-in provider gives
 // them (auth/oidc/shared-form.ts), and a consumed mark leaves the payload.
+// The entries are bounded as the built-in provider's are in memory: each row
+// knows the client address it was made for (owner), whether its login form was
+// shown (kept), and its place in write order (seq). mts_put_entry writes one
+// entry and, in the same statement, applies the bounds the caller gives: one
+// owner keeps at most p_per_owner live entries of a kind that are not kept
+// (its own oldest go first), a kind at most p_total (those never shown go
+// first); and it removes up to PRUNE_ON_WRITE expired rows. mts_prune removes
+// expired entries in batches too, so no call holds its locks long.
 const V3 = `
 ALTER TABLE shared_entries ADD COLUMN lookup jsonb NOT NULL DEFAULT '{}', ADD COLUMN consumed_at bigint;
 UPDATE shared_entries SET
@@ -199,30 +207,6 @@ CREATE INDEX shared_entries_lookup ON shared_entries USING gin (lookup jsonb_pat
 ALTER TABLE login_failures RENAME TO shared_counters;
 ALTER TABLE shared_counters RENAME COLUMN failures TO count;
 
-CREATE OR REPLACE FUNCTION mts_prune(p_keep interval, p_limit integer) RETURNS bigint
-LANGUAGE plpgsql AS $$
-DECLARE upto bigint;
-BEGIN
-  WITH gone AS (
-    DELETE FROM changes WHERE seq IN (SELECT seq FROM changes WHERE at < now() - p_keep ORDER BY seq LIMIT p_limit)
-    RETURNING seq)
-  SELECT max(seq) INTO upto FROM gone;
-  IF upto IS NOT NULL THEN UPDATE changes_horizon SET seq = greatest(seq, upto); END IF;
-  DELETE FROM shared_counters WHERE reset_at <= now();
-  DELETE FROM shared_entries WHERE expires_at <= extract(epoch FROM now());
-  RETURN (SELECT seq FROM changes_horizon);
-END $$;
-`;
-
-// Shared entries bounded as the built-in provider's are in memory: each row
-// knows the client address it was made for (owner), whether its login form was
-// shown (kept), and its place in write order (seq). mts_put_entry writes one
-// entry and, in the same statement, applies the bounds the caller gives: one
-// owner keeps at most p_per_owner live entries of a kind that are not kept
-// (its own oldest go first), a kind at most p_total (those never shown go
-// first); and it removes up to PRUNE_ON_WRITE expired rows. mts_prune removes
-// expired entries in batches too, so no call holds its locks long.
-const V4 = `
 ALTER TABLE shared_entries ADD COLUMN owner text, ADD COLUMN kept boolean NOT NULL DEFAULT false, ADD COLUMN seq bigserial;
 CREATE INDEX shared_entries_owner ON shared_entries (kind, owner, seq) WHERE owner IS NOT NULL AND NOT kept;
 CREATE INDEX shared_entries_order ON shared_entries (kind, kept, seq);
@@ -266,7 +250,7 @@ END $$;
 `;
 
 /** The migrations, in order; the number of each is its place in the list, from 1. */
-const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
+const MIGRATIONS: readonly string[] = [V1, V2, V3];
 
 /** Whether every migration is applied already (the usual start: one query, no lock). */
 async function current(pool: pg.Pool, upTo: number): Promise<boolean> {
