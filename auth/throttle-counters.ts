@@ -1,7 +1,9 @@
 // The login throttle's failure counts (auth/throttle.ts): per key, in a
 // window that resets, on this replica and, with a shared store, on all of
 // them (the store's shared counters, read before an attempt and added to
-// after a failure).
+// after a failure). Each shared write returns a promise that settles once
+// the store has it (or could not take it), so an answer can wait for it;
+// none rejects: the store out of reach leaves each replica to its own.
 import type { SharedCount, SharedCounters } from '../store/types.ts';
 interface Window {
   failures: number;
@@ -14,9 +16,17 @@ const SHARED_WAIT_MS = 500;
 /** Shared counts remembered between attempts; beyond, the ended ones are dropped (all, if that is not enough). */
 const SHARED_SEEN = 50_000;
 
+interface Owed {
+  failures: number;
+  /** Epoch ms: the window they were counted in ends. */
+  until: number;
+}
+
 /** This replica's view of the shared counters: read before an attempt, added to after a failure. */
 export class SharedFailures {
   private seen = new Map<string, SharedCount>();
+  /** Failures the store could not take (out of reach), added with the key's next one while their window lasts. */
+  private owed = new Map<string, Owed>();
 
   constructor(private counters: SharedCounters) {}
 
@@ -39,32 +49,53 @@ export class SharedFailures {
     }
   }
 
-  failed(key: string, windowMs: number, then?: (c: SharedCount) => void) {
-    this.counters.add(key, 1, windowMs).then((c) => {
+  /** Adds a failure (and any owed) to the key's shared count; resolves with the count the store holds, or undefined when it could not. */
+  async failed(key: string, windowMs: number): Promise<SharedCount | undefined> {
+    const now = Date.now();
+    const owed = this.owed.get(key);
+    this.owed.delete(key);
+    const failures = 1 + (owed && owed.until > now ? owed.failures : 0);
+    try {
+      const c = await this.counters.add(key, failures, windowMs);
       this.remember(key, c);
-      then?.(c);
-    }, () => undefined);
+      return c;
+    } catch {
+      // Not lost: this replica counted it, and the key's next failure adds it for the others.
+      this.trim(this.owed, Date.now(), (o) => o.until);
+      const still = this.owed.get(key);
+      this.owed.set(key, { failures: failures + (still?.failures ?? 0), until: now + windowMs });
+      return undefined;
+    }
   }
 
   /** Marks a key for `windowMs` from now, for every replica (a window started again: renewed, not extended from the first mark). */
-  mark(key: string, windowMs: number) {
+  async mark(key: string, windowMs: number): Promise<void> {
     this.seen.set(key, { count: 1, resetAt: Date.now() + windowMs });
-    this.counters.clear(key).then(() => this.counters.add(key, 1, windowMs)).then((c) => this.remember(key, c), () => undefined);
+    try {
+      await this.counters.clear(key);
+      this.remember(key, await this.counters.add(key, 1, windowMs));
+    } catch {
+      // The store out of reach: known on this replica alone.
+    }
   }
 
-  clear(key: string) {
+  async clear(key: string): Promise<void> {
     this.seen.delete(key);
-    this.counters.clear(key).catch(() => undefined);
+    this.owed.delete(key);
+    await this.counters.clear(key).catch(() => undefined);
   }
 
   private remember(key: string, c: SharedCount | undefined) {
     if (!c) return void this.seen.delete(key);
-    if (this.seen.size >= SHARED_SEEN) {
-      const now = Date.now();
-      for (const [k, old] of this.seen) if (old.resetAt <= now) this.seen.delete(k);
-      if (this.seen.size >= SHARED_SEEN) this.seen.clear();
-    }
+    this.trim(this.seen, Date.now(), (old) => old.resetAt);
     this.seen.set(key, c);
+  }
+
+  /** Keeps `map` under SHARED_SEEN entries: the ended ones dropped first, all if that is not enough. */
+  private trim<T>(map: Map<string, T>, now: number, endsAt: (value: T) => number) {
+    if (map.size < SHARED_SEEN) return;
+    for (const [k, value] of map) if (endsAt(value) <= now) map.delete(k);
+    if (map.size >= SHARED_SEEN) map.clear();
   }
 }
 
@@ -95,14 +126,14 @@ export class FailureCounter {
     return Math.max(local, s && s.count >= this.limit ? s.resetAt - now : 0);
   }
 
-  /** A failure that ended as one: counted for every replica; `then` hears the shared count. */
-  shareFailure(key: string, then?: (c: SharedCount) => void) {
-    this.shared?.failed(this.sharedKey(key), this.windowMs, then);
+  /** A failure that ended as one: counted for every replica; resolves with the shared count once stored (undefined: none). */
+  async shareFailure(key: string): Promise<SharedCount | undefined> {
+    return this.shared?.failed(this.sharedKey(key), this.windowMs);
   }
 
-  /** A success cleared the key's count: cleared for every replica. */
-  shareClear(key: string) {
-    this.shared?.clear(this.sharedKey(key));
+  /** A success cleared the key's count: cleared for every replica; resolves once done. */
+  async shareClear(key: string): Promise<void> {
+    await this.shared?.clear(this.sharedKey(key));
   }
 
   count(key: string, now: number): Window {

@@ -39,9 +39,13 @@
 // knownAddressDays, renewed at each sign-in, cleared when forgotten), and
 // before judging an attempt the throttle reads what all replicas recorded
 // (prepare()); a counter is used up when this replica's count or the shared
-// one reaches its limit, and a pair is known when either says so. The store
-// out of reach leaves each replica to its own. The cap on password checks at
-// once stays per replica: it protects one machine's CPU.
+// one reaches its limit, and a pair is known when either says so. A password
+// check's verdict ends its attempt and is returned only once the store has
+// what it changed, so the answer to a failed login follows its count (the
+// next attempt, on any replica, sees it). The store out of reach leaves each
+// replica to its own (a failure it could not take is added with the key's
+// next one). The cap on password checks at once stays per replica: it
+// protects one machine's CPU.
 import { CheckSlots, rateLimited } from './throttle-slots.ts';
 import { KNOWN_PER_USER, KnownAddresses, userKey, type KnownKeeper } from './throttle-known.ts';
 import { FailureCounter, SharedFailures } from './throttle-counters.ts';
@@ -74,14 +78,18 @@ export const THROTTLE_DEFAULTS = {
 const pairKey = (user: string, address: string) => `${user}\0${address}`;
 /** A known pair's name among the shared counters (encoded: a database's text holds no NUL). */
 const knownKey = (pair: string) => `known:${encodeURIComponent(pair)}`;
+const DONE: Promise<void> = Promise.resolve();
 
 /** One login attempt that `begin` let through; `end` it exactly once. */
 export interface LoginAttempt {
   /** Whether this address signed this username in before (see the header). */
   readonly known: boolean;
-  /** Runs the password check within the cap on checks at once; throws 429 when too many wait, and the attempt then counts nowhere. */
-  check<T>(verify: () => Promise<T>): Promise<T>;
-  /** A failure stays counted; a success gives back its count and makes the pair known; an attempt refused a check gives back all. */
+  /**
+   * Runs the password check within the cap on checks at once, then ends the attempt with its verdict, resolving once
+   * the shared counters hold it; throws 429 when too many wait, and the attempt then counts nowhere.
+   */
+  check(verify: () => Promise<boolean>): Promise<boolean>;
+  /** Ends an attempt its check has not ended: a failure stays counted; a success gives back its count and makes the pair known; an attempt refused a check gives back all. */
   end(success: boolean): void;
 }
 
@@ -125,9 +133,9 @@ export class LoginThrottle {
     return (this.shared?.count(knownKey(pairKey(user, address)), now)?.count ?? 0) > 0;
   }
 
-  private forgetKnown(user: string, address: string) {
+  private forgetKnown(user: string, address: string): Promise<void> {
     this.known.forget(user, address);
-    this.shared?.clear(knownKey(pairKey(user, address)));
+    return this.shared ? this.shared.clear(knownKey(pairKey(user, address))) : DONE;
   }
 
   /** Counts an attempt as a failure (until it ends otherwise); throws 429, counting nothing, when a counter that applies is used up. */
@@ -145,6 +153,34 @@ export class LoginThrottle {
     this.inFlight.set(pair, (this.inFlight.get(pair) ?? 0) + 1);
     let ended = false;
     let unchecked = false;
+    /** Counts the attempt's outcome here and in the shared counters; resolves once those hold it. */
+    const finish = (success: boolean): Promise<unknown> => {
+      if (ended) return DONE;
+      ended = true;
+      const others = (this.inFlight.get(pair) ?? 1) - 1;
+      if (others > 0) this.inFlight.set(pair, others);
+      else this.inFlight.delete(pair);
+      const now = Date.now();
+      if (unchecked || success) {
+        this.pair.giveBack(pair, counted[0]);
+        this.user.giveBack(user, counted[1]);
+        this.address.giveBack(address, counted[2]);
+      }
+      if (unchecked) return DONE;
+      if (success) {
+        this.pair.lowerTo(pair, others, now);
+        this.known.add(user, address, now);
+        return Promise.all([this.pair.shareClear(pair), this.shared?.mark(knownKey(pair), this.knownMs)]);
+      }
+      const forget = this.pair.failures(pair, now) >= this.pair.limit ? this.forgetKnown(user, address) : DONE;
+      return Promise.all([
+        // The pair's limit used up, counted by all replicas: no longer known anywhere.
+        this.pair.shareFailure(pair).then((c) => (c && c.count >= this.pair.limit ? this.forgetKnown(user, address) : undefined)),
+        this.user.shareFailure(user),
+        this.address.shareFailure(address),
+        forget,
+      ]);
+    };
     return {
       known,
       check: async (verify) => {
@@ -154,38 +190,16 @@ export class LoginThrottle {
           unchecked = true;
           throw e;
         }
+        let verdict: boolean;
         try {
-          return await verify();
+          verdict = await verify();
         } finally {
-          this.slots.release(known);
+          this.slots.release(known); // the slot is the CPU's: not held while the store takes the counts
         }
+        await finish(verdict);
+        return verdict;
       },
-      end: (success) => {
-        if (ended) return;
-        ended = true;
-        const others = (this.inFlight.get(pair) ?? 1) - 1;
-        if (others > 0) this.inFlight.set(pair, others);
-        else this.inFlight.delete(pair);
-        const now = Date.now();
-        if (unchecked || success) {
-          this.pair.giveBack(pair, counted[0]);
-          this.user.giveBack(user, counted[1]);
-          this.address.giveBack(address, counted[2]);
-        }
-        if (unchecked) return;
-        if (success) {
-          this.pair.lowerTo(pair, others, now);
-          this.pair.shareClear(pair);
-          this.known.add(user, address, now);
-          this.shared?.mark(knownKey(pair), this.knownMs);
-          return;
-        }
-        // The pair's limit used up here or, counted by all replicas, there: no longer known anywhere.
-        this.pair.shareFailure(pair, (c) => { if (c.count >= this.pair.limit) this.forgetKnown(user, address); });
-        this.user.shareFailure(user);
-        this.address.shareFailure(address);
-        if (this.pair.failures(pair, now) >= this.pair.limit) this.forgetKnown(user, address);
-      },
+      end: (success) => void finish(success),
     };
   }
 

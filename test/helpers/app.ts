@@ -9,7 +9,7 @@ import type { DatasourceRegistry } from '../../datasources/types.ts';
 import { createMemoryLogger, type Logger } from '../../log.ts';
 import { createApp } from '../../server.ts';
 import { openFileStore, type FileStoreOptions } from '../../store/file.ts';
-import type { Store } from '../../store/types.ts';
+import type { SharedCounters, Store } from '../../store/types.ts';
 import { copyDemoData } from './demo-data.ts';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -31,6 +31,8 @@ export interface TestAppOptions {
   passwordCost?: number;
   /** The app's logger, with the lines it wrote (default: createMemoryLogger). */
   log?: Logger & { lines: string[] };
+  /** Shared counters for the store, as replicas over PostgreSQL have (default: none, as the data folder). */
+  counters?: SharedCounters;
 }
 
 export type RequestInit2 = RequestInit & {
@@ -45,7 +47,8 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const settings = parseSettings({ ...options.settings, data: { dir, ...options.settings?.data } }, {}, dir);
   // Writes run inline, the same durable sequence the service's writer threads run (test/store covers the threads):
   // a test app lives a few requests, and starting its threads cost more CPU than all else it did (auth tests: 3x).
-  const store: Store = await openFileStore(settings.data.dir, { syncFs: nodeFs, ...options.storeOptions });
+  const folder: Store = await openFileStore(settings.data.dir, { syncFs: nodeFs, ...options.storeOptions });
+  const store: Store = options.counters ? { ...folder, counters: options.counters } : folder;
   const log = options.log ?? createMemoryLogger();
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
     datasources: options.datasources, onOutputRender: options.onOutputRender, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST });
