@@ -1,10 +1,10 @@
-// The fast runner's split of the test files between its two processes.
+// The fast runner's split of the test files between its processes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { plan } from './plan.ts';
 
-describe('plan: two lanes of near-equal recorded cost', () => {
-  const cases: { name: string; files: string[]; costs: Record<string, number>; isolated?: Record<string, string>; want: string[][][] }[] = [
+describe('plan: lanes of near-equal recorded cost', () => {
+  const cases: { name: string; files: string[]; costs: Record<string, number>; isolated?: Record<string, string>; lanes?: number; want: string[][][] }[] = [
     {
       name: 'the longest file alone balances the rest',
       files: ['a', 'b', 'c', 'd'],
@@ -24,10 +24,17 @@ describe('plan: two lanes of near-equal recorded cost', () => {
       isolated: { x: 'why' },
       want: [[[], ['x']], [['a', 'b'], []]],
     },
+    {
+      name: 'three lanes: each file goes to the lane that costs least so far',
+      files: ['a', 'b', 'c', 'd', 'e'],
+      costs: { a: 6000, b: 4000, c: 3000, d: 2000, e: 1000 },
+      lanes: 3,
+      want: [[['a'], []], [['b', 'e'], []], [['c', 'd'], []]],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const lanes = plan(c.files, c.costs, c.isolated ?? {});
+      const lanes = plan(c.files, c.costs, c.isolated ?? {}, c.lanes);
       assert.deepEqual(lanes.map((l) => [l.shard, l.alone]), c.want);
       assert.deepEqual(lanes.flatMap((l) => [...l.shard, ...l.alone]).sort(), [...c.files].sort());
     });

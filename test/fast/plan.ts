@@ -1,4 +1,4 @@
-// How the fast runner (run.ts) splits the test files between its two lanes.
+// How the fast runner (run.ts) splits the test files between its lanes.
 /** Guess for a file not yet in costs.json, in ms. */
 const UNKNOWN_COST = 1000;
 /** What a process of its own adds (loading tsx and the modules), in ms. */
@@ -12,14 +12,14 @@ export interface Lane {
 }
 
 /**
- * Two lanes of near-equal recorded cost, filled longest file first (each to the
- * lane that costs less so far); a file in `isolated` goes to its lane's `alone`.
+ * `count` lanes of near-equal recorded cost, filled longest file first (each to
+ * the lane that costs least so far); a file in `isolated` goes to its lane's `alone`.
  */
-export function plan(files: string[], costs: Record<string, number>, isolated: Record<string, string>): Lane[] {
-  const lanes = [0, 1].map(() => ({ shard: [] as string[], alone: [] as string[], cost: PROCESS_COST }));
+export function plan(files: string[], costs: Record<string, number>, isolated: Record<string, string>, count = 2): Lane[] {
+  const lanes = Array.from({ length: count }, () => ({ shard: [] as string[], alone: [] as string[], cost: PROCESS_COST }));
   const cost = (f: string) => (costs[f] ?? UNKNOWN_COST) + (f in isolated ? PROCESS_COST : 0);
   for (const file of [...files].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))) {
-    const lane = lanes[0].cost <= lanes[1].cost ? lanes[0] : lanes[1];
+    const lane = lanes.reduce((least, l) => (l.cost < least.cost ? l : least));
     (file in isolated ? lane.alone : lane.shard).push(file);
     lane.cost += cost(file);
   }

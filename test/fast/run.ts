@@ -1,4 +1,4 @@
-// `npm run test:fast`: every test file with MTS_TEST_FAST=1, loaded into two
+// `npm run test:fast`: every test file with MTS_TEST_FAST=1, loaded into three
 // processes (shards, run side by side) instead of one process per file, since
 // loading tsx and the service's modules costs each process about 1.2 s of CPU.
 // Files are split by the durations the last recorded run wrote to costs.json
@@ -13,6 +13,11 @@ import { plan } from './plan.ts';
 import type { ShardTally } from './reporter.ts';
 
 const here = import.meta.dirname;
+/**
+ * Processes run side by side, on two cores: a third keeps both busy while a file waits (on the service in a child
+ * process, on fsync, on a worker thread starting), which the files of two lanes often did at the same time.
+ */
+const LANES = 3;
 const costsFile = join(here, 'costs.json');
 
 function testFiles(dir: string): string[] {
@@ -45,7 +50,7 @@ const files = testFiles('test');
 const work = mkdtempSync(join(tmpdir(), 'mts-fast-'));
 let runs = 0;
 const codes: (number | null)[] = [];
-const lanes = plan(files, readCosts(), ISOLATED);
+const lanes = plan(files, readCosts(), ISOLATED, LANES);
 await Promise.all(
   lanes.map(async (lane) => {
     const groups = [lane.shard, ...lane.alone.map((f) => [f])].filter((g) => g.length > 0);
