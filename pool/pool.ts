@@ -77,6 +77,18 @@ export class RenderPool {
   private get perCaller() { return Math.max(1, Math.floor(this.size / 2)); }
   private get anonymousMax() { return Math.max(1, this.size - 1); }
 
+  /**
+   * Throws the 503 that `run` would answer `caller` now (no thread for it and
+   * no room in the queue), so a route refuses it before reading anything for
+   * its picture; the flood that fills the queue is answered at the cost of a
+   * cache look-up.
+   */
+  admit(caller: Caller): void {
+    if (this.canStartNow(caller) || this.queue.hasRoom(caller)) return;
+    this.refusedBusy();
+    throw this.queueFull(caller);
+  }
+
   /** Does `job` on a render thread for `caller`: its result, or a 422 (over budget) or 503 (busy). */
   run(job: Job, caller: Caller): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
@@ -89,7 +101,7 @@ export class RenderPool {
       }
       if (!this.queue.push(caller, task)) {
         this.refusedBusy();
-        reject(busy(`pictures are being drawn for others: the render queue is full${caller.signedIn ? '' : ' for this address'}; try again shortly`, this.retryAfter()));
+        reject(this.queueFull(caller));
         return;
       }
       // A job that cannot start within the time budget would be answered too late to matter.
@@ -103,6 +115,16 @@ export class RenderPool {
       this.queueChanged();
       this.dispatch();
     });
+  }
+
+  private queueFull(caller: Caller): ServiceError {
+    return busy(`pictures are being drawn for others: the render queue is full${caller.signedIn ? '' : ' for this address'}; try again shortly`, this.retryAfter());
+  }
+
+  /** Whether a job of `caller` would start at once: nothing waiting, a share left, and a thread idle or room for one. */
+  private canStartNow(caller: Caller): boolean {
+    return this.queue.size === 0 && this.mayStart(caller) &&
+      (this.threads.some((t) => !t.task) || this.threads.length + this.stopping < this.size);
   }
 
   /** A job refused for want of a thread (503), counted. */

@@ -1,9 +1,11 @@
 // A render thread: takes one job at a time from the pool (pool/pool.ts), does
 // it (pool/jobs.ts) and answers that it started, then its result, or its error as plain data (a
 // ServiceError's code and detail; anything else, the renderer's own message).
+// It runs below the main thread's OS priority (priority.ts).
 import { parentPort } from 'node:worker_threads';
 import { isServiceError } from '../errors.ts';
 import { runJob, type SentJob } from './jobs.ts';
+import { lowerThreadPriority } from './priority.ts';
 
 export type ThreadReply =
   | { id: number; started: true }
@@ -12,6 +14,7 @@ export type ThreadReply =
 
 const port = parentPort;
 if (!port) throw new Error('pool/thread.ts runs on a render thread only');
+lowerThreadPriority();
 // A first small picture loads what pictures load lazily (country outlines, the font's metrics), so no job's budget pays for it.
 runJob({ job: { kind: 'map', map: { name: 'warm-up', configuration: { layers: [] } }, topologies: [], size: {} }, safe: [] });
 port.on('message', ({ id, sent }: { id: number; sent: SentJob }) => {
