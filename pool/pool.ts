@@ -10,11 +10,16 @@
 // Retry-After. Threads start when work comes and end after 20 s idle, so an
 // idle service gives their memory back (each holds a heap of its own, up to
 // renderMemoryMB) soon after a load ends.
+// Threads run below the main thread's OS priority (priority.ts), so where the
+// OS tells a thread's CPU time the budget counts that: a job the machine was
+// too busy to run is given more time, up to STARVED_FACTOR times its budget,
+// and then answered 503 (busy), never 422 (too big).
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ServiceError, validationFailed, type ErrorCode } from '../errors.ts';
 import { FairQueue, type Caller } from './fair-queue.ts';
 import { packJob, type Job } from './jobs.ts';
+import { threadCpuMs } from './priority.ts';
 import type { ThreadReply } from './thread.ts';
 
 export type { Caller } from './fair-queue.ts';
@@ -24,6 +29,10 @@ const SCRIPT = new URL('./thread.mjs', import.meta.url);
 const IDLE_MS = 20_000;
 /** How long a new thread may take to load the renderer before its first job's budget starts. */
 const START_MS = 60_000;
+/** A job that got less CPU than its budget waits at most this many budgets in all before it is answered busy. */
+const STARVED_FACTOR = 3;
+/** Least wait (ms) before a starved job's CPU is looked at again. */
+const RECHECK_MS = 100;
 
 export interface PoolOptions {
   /** Threads; 0: the machine's cores, at least 2 and at most 4. */
@@ -50,7 +59,10 @@ interface Task {
 
 interface Thread {
   worker: Worker;
-  task?: Task & { id: number; timer: NodeJS.Timeout };
+  /** `startedAt` (ms, performance.now) and `cpuAtStart` (the thread's CPU ms) once the thread began the job. */
+  task?: Task & { id: number; timer: NodeJS.Timeout; startedAt?: number; cpuAtStart?: number };
+  /** The OS thread ID, when the thread tells it (Linux). */
+  tid?: number;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -170,9 +182,10 @@ export class RenderPool {
       const task = thread.task;
       if (!task || task.id !== reply.id) return;
       if ('started' in reply) {
-        clearTimeout(task.timer);
-        task.timer = setTimeout(() => this.overTime(thread), this.options.timeoutSeconds * 1000);
-        task.timer.unref();
+        thread.tid = reply.tid;
+        task.startedAt = performance.now();
+        task.cpuAtStart = reply.tid === undefined ? undefined : threadCpuMs(reply.tid);
+        this.checkBudgetIn(thread, this.options.timeoutSeconds * 1000);
         return;
       }
       this.finish(thread);
@@ -235,6 +248,31 @@ export class RenderPool {
     else this.running.delete(task.caller.key);
     if (!task.caller.signedIn) this.anonymousRunning--;
     thread.worker.unref();
+  }
+
+  private checkBudgetIn(thread: Thread, ms: number): void {
+    const task = thread.task;
+    if (!task) return;
+    clearTimeout(task.timer);
+    task.timer = setTimeout(() => this.checkBudget(thread), ms);
+    task.timer.unref();
+  }
+
+  /** At the end of the budget by the clock: over it (422), or starved of CPU (wait more, then 503). */
+  private checkBudget(thread: Thread): void {
+    const task = thread.task;
+    if (!task) return;
+    const budgetMs = this.options.timeoutSeconds * 1000;
+    const cpu = task.cpuAtStart === undefined || thread.tid === undefined ? undefined : threadCpuMs(thread.tid);
+    const used = cpu === undefined ? budgetMs : cpu - (task.cpuAtStart as number);
+    // Within a tenth of the budget (the OS counts CPU in ticks) counts as the whole budget.
+    if (used >= budgetMs * 0.9) return this.overTime(thread);
+    if (performance.now() - (task.startedAt as number) < STARVED_FACTOR * budgetMs) return this.checkBudgetIn(thread, Math.max(RECHECK_MS, budgetMs - used));
+    this.finish(thread);
+    this.refusedBusy();
+    task.reject(busy(`the service is too busy to draw this picture now: it had ${(used / 1000).toFixed(1)} s of CPU in ` +
+      `${STARVED_FACTOR * this.options.timeoutSeconds} s (setting output.renderTimeoutSeconds); try again shortly`, this.retryAfter()));
+    this.stop(thread);
   }
 
   private overTime(thread: Thread): void {
