@@ -265,7 +265,7 @@ export class RenderPool {
     const budgetMs = this.options.timeoutSeconds * 1000;
     const cpu = task.cpuAtStart === undefined || thread.tid === undefined ? undefined : threadCpuMs(thread.tid);
     const used = cpu === undefined ? budgetMs : cpu - (task.cpuAtStart as number);
-    // Within a tenth of the budget (the OS counts CPU in ticks) counts as the whole budget.
+    // Nine tenths of it in CPU count as the whole budget: a busy thread also waits a little (page faults, its collector's helpers).
     if (used >= budgetMs * 0.9) return this.overTime(thread);
     if (performance.now() - (task.startedAt as number) < STARVED_FACTOR * budgetMs) return this.checkBudgetIn(thread, Math.max(RECHECK_MS, budgetMs - used));
     this.finish(thread);
