@@ -116,13 +116,23 @@ export class RenderPool {
         reject(this.queueFull(caller));
         return;
       }
-      // A job that cannot start within the time budget would be answered too late to matter.
-      task.waitTimer = setTimeout(() => {
+      // A job that cannot start within the time budget would be answered too late to matter; while the
+      // threads it waits for are starved of CPU (their jobs get more time), it waits a budget longer than they may.
+      const budgetMs = this.options.timeoutSeconds * 1000;
+      const queuedAt = performance.now();
+      const giveUp = () => {
+        if (performance.now() - queuedAt < (STARVED_FACTOR + 1) * budgetMs && this.threads.some((t) => this.starved(t))) {
+          task.waitTimer = setTimeout(giveUp, budgetMs / 2);
+          task.waitTimer.unref();
+          return;
+        }
         if (!this.queue.remove(caller, task)) return;
         this.queueChanged();
         this.refusedBusy();
-        reject(busy(`pictures are being drawn for others: this one waited ${this.options.timeoutSeconds} s (setting output.renderTimeoutSeconds) without a render thread; try again shortly`, this.retryAfter()));
-      }, this.options.timeoutSeconds * 1000);
+        reject(busy(`pictures are being drawn for others: this one waited ${Math.round((performance.now() - queuedAt) / 1000)} s ` +
+          '(setting output.renderTimeoutSeconds) without a render thread; try again shortly', this.retryAfter()));
+      };
+      task.waitTimer = setTimeout(giveUp, budgetMs);
       task.waitTimer.unref();
       this.queueChanged();
       this.dispatch();
@@ -258,6 +268,14 @@ export class RenderPool {
     task.timer.unref();
   }
 
+  /** Whether `thread`'s job has had less than half the CPU the clock gave it (the machine is busy with other work). */
+  private starved(thread: Thread): boolean {
+    const task = thread.task;
+    if (task?.cpuAtStart === undefined || task.startedAt === undefined || thread.tid === undefined) return false;
+    const cpu = threadCpuMs(thread.tid);
+    return cpu !== undefined && cpu - task.cpuAtStart < (performance.now() - task.startedAt) / 2;
+  }
+
   /** At the end of the budget by the clock: over it (422), or starved of CPU (wait more, then 503). */
   private checkBudget(thread: Thread): void {
     const task = thread.task;
@@ -266,13 +284,20 @@ export class RenderPool {
     const cpu = task.cpuAtStart === undefined || thread.tid === undefined ? undefined : threadCpuMs(thread.tid);
     const used = cpu === undefined ? budgetMs : cpu - (task.cpuAtStart as number);
     // Nine tenths of it in CPU count as the whole budget: a busy thread also waits a little (page faults, its collector's helpers).
-    if (used >= budgetMs * 0.9) return this.overTime(thread);
-    if (performance.now() - (task.startedAt as number) < STARVED_FACTOR * budgetMs) return this.checkBudgetIn(thread, Math.max(RECHECK_MS, budgetMs - used));
+    if (used >= budgetMs * 0.9) {
+      this.overTime(thread);
+      return;
+    }
+    if (performance.now() - (task.startedAt as number) < STARVED_FACTOR * budgetMs) {
+      this.checkBudgetIn(thread, Math.max(RECHECK_MS, budgetMs - used));
+      return;
+    }
     this.finish(thread);
     this.refusedBusy();
     task.reject(busy(`the service is too busy to draw this picture now: it had ${(used / 1000).toFixed(1)} s of CPU in ` +
       `${STARVED_FACTOR * this.options.timeoutSeconds} s (setting output.renderTimeoutSeconds); try again shortly`, this.retryAfter()));
     this.stop(thread);
+    this.dispatch(); // the jobs that waited for it start now, on a new thread
   }
 
   private overTime(thread: Thread): void {

@@ -1,7 +1,8 @@
 // The render pool (pool/pool.ts) with a thread of the test's own that
 // misbehaves on purpose: a job over the time budget or the heap limit is 422
 // naming its setting and the thread is replaced; a job its thread got no CPU
-// for is 503 after three budgets, not 422; a renderer failure is 422
+// for is 503 after three budgets, not 422, and a job queued behind it waits
+// meanwhile; a renderer failure is 422
 // with the renderer's message; the queue is bounded per caller and in all (503
 // with Retry-After at once, and `admit` says so before any job is made); and
 // the fair queue serves callers in turn, signed-in and anonymous alternately.
@@ -47,12 +48,15 @@ describe('RenderPool: budgets', () => {
   it('a job the OS did not run (no CPU in its budget) is given three budgets, then 503 with Retry-After, not 422',
     { skip: process.platform !== 'linux' && 'CPU time per thread is read from Linux /proc' }, async () => {
       const overTime = pool.counts.overTime;
-      const e = await refusal(pool.run(png('idle'), user('a')));
+      const starved = refusal(pool.run(png('idle'), user('a')));
+      // Queued behind it (a user runs one of two threads): waits while it is starved, then starts.
+      const next = pool.run(png('next'), user('a'));
+      const e = await starved;
       assert.equal(e.status, 503);
       assert.match(e.message, /too busy .*output\.renderTimeoutSeconds/);
       assert.match(e.headers?.['Retry-After'] ?? '', /^[1-9][0-9]*$/);
       assert.equal(pool.counts.overTime, overTime, 'not counted as over its budget');
-      assert.equal(await pool.run(png('ok'), user('a')), 'ok', 'its thread was replaced');
+      assert.equal(await next, 'next', 'the job queued behind it waited and was drawn on a new thread');
     });
 
   it("a renderer's failure is 422 with its message, never a 500", async () => {
