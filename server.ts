@@ -91,11 +91,12 @@ export async function createApp(deps: AppDeps) {
     memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue, observe: renderPoolObserver(metrics) });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, pool, settings.server.trustProxy);
   const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
+  const admit = (c: Context) => pool.admit(callerOf(c, settings.server.trustProxy));
 
   // Every route, each from its declaration (routes/index.ts), through the one registrar.
   const traffic = createLiveTraffic({ sources: deps.trafficSources ?? createTrafficSources(settings), now, log, observe: trafficObserver(metrics) });
   const trafficPictures = trafficOutput({ live: traffic, png: { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, now,
-    draw: offload, onRender: deps.onOutputRender, observe: observeOutput });
+    draw: offload, admit, onRender: deps.onOutputRender, observe: observeOutput });
   const routeDeps = {
     settings, auth, ...resources, userdata: createUserData(store), datasources, store, send, baseUrl, metrics, operations: OPERATIONS, offload,
     traffic, trafficOutput: trafficPictures, now,

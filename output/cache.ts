@@ -13,8 +13,10 @@
 // Output cache, how fresh live layers are). Beneath it, topology-cache.ts
 // keeps built topologies of stored results, which outputs that share a
 // dataset share.
-// Bounded by bytes, least recently used out (store/lru.ts). Identical
-// requests that arrive while one renders wait for that one render.
+// Bounded by bytes, least recently used out (store/lru.ts), and an output
+// nobody asked for in OUTPUT_IDLE_MS is dropped, so the cache a load filled
+// empties once it ends. Identical requests that arrive while one renders
+// wait for that one render.
 import { createHash } from 'node:crypto';
 import { Lru } from '../store/lru.ts';
 
@@ -78,6 +80,8 @@ export interface OutputCacheOptions {
   observe?: OutputObserver;
   /** The clock the answers of probes with a most age are timed by (ms); tests pin it. */
   now?: () => number;
+  /** The clock OUTPUT_IDLE_MS is timed by; default performance.now (tests drive it with mock timers). */
+  idleClock?: { now(): number };
 }
 
 export interface OutputObserver {
@@ -85,11 +89,19 @@ export interface OutputObserver {
   rendered(key: string, seconds: number): void;
 }
 
+/**
+ * How long an output nobody asks for is kept (ms). A picture embedded in a
+ * dashboard that refreshes every few seconds, or a map an editor works on,
+ * stays; one asked once an hour is drawn again (on the render pool) rather
+ * than held. Timed by the process's own clock, not the app's (tests move that).
+ */
+export const OUTPUT_IDLE_MS = 30_000;
+
 /** Answers of probes with a most age kept at most (one per sheet in use, in practice); a full memory starts again. */
 const MAX_ANSWERS = 10_000;
 
 export function createOutputCache(options: OutputCacheOptions) {
-  const entries = new Lru<Entry>(options.maxBytes);
+  const entries = new Lru<Entry>(options.maxBytes, { idleMs: OUTPUT_IDLE_MS, clock: options.idleClock });
   const rendering = new Map<string, Promise<Entry>>();
   const clock = options.now ?? Date.now;
   /** The latest answer of each probe that has a most age, by dependency key, with when it was read. */

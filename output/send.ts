@@ -6,19 +6,22 @@
 // parameters, and a PNG costs no SVG render while that SVG is cached.
 // Pictures and PNGs are drawn on the render pool (pool/pool.ts), for the
 // caller who asked (a signed-in user, else the client address); a cached
-// output is answered without it, at once.
+// output is answered without it, at once. A caller the pool would refuse is
+// refused before anything is read for its picture. Pictures stay bytes on
+// this thread: the pool answers an SVG's UTF-8 bytes, and a PNG job takes
+// the cached SVG's bytes and checks its size on the render thread.
 import type { Context } from 'hono';
 import type { AppEnv } from '../auth/types.ts';
 import { clientAddress } from '../auth/client-address.ts';
 import type { PictureJob } from '../pool/jobs.ts';
 import type { Caller, RenderPool } from '../pool/pool.ts';
 import type { Dependencies, Output, OutputCache } from './cache.ts';
-import { checkPngSize, PNG_RESPONSE_HEADERS, pictureSize, type PngLimits } from '../render/png.ts';
+import { PNG_RESPONSE_HEADERS, type PngLimits } from '../render/png.ts';
 import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
 import { sendRendered } from '../http/conditional.ts';
 
-/** How a route makes its output: a JSON string, recording what it read. */
-type Render = (deps: Dependencies) => Promise<string>;
+/** How a route makes its output: a JSON string (or a picture's bytes), recording what it read. */
+type Render = (deps: Dependencies) => Promise<string | Uint8Array>;
 /** How a route makes a picture: what the render pool is to draw, recording what it read. */
 export type PictureRender = (deps: Dependencies) => Promise<PictureJob>;
 
@@ -39,7 +42,6 @@ export function callerOf(c: Context, trustProxy: boolean): Caller {
 }
 
 export function outputSender(cache: OutputCache, png: PngLimits, pool: RenderPool, trustProxy: boolean) {
-  const asText = (r: string | Uint8Array) => (typeof r === 'string' ? r : new TextDecoder().decode(r));
   return {
     /** JSON output under `key`. */
     json(c: Context, key: string, render: Render) {
@@ -49,12 +51,15 @@ export function outputSender(cache: OutputCache, png: PngLimits, pool: RenderPoo
     picture(c: Context, format: PictureFormat, key: string, picture: PictureRender) {
       let caller: Caller | undefined;
       const who = () => (caller ??= callerOf(c, trustProxy));
-      const renderSvg: Render = async (deps) => asText(await pool.run(await picture(deps), who()));
+      const renderSvg: Render = async (deps) => {
+        pool.admit(who());
+        return pool.run(await picture(deps), who());
+      };
       if (format === 'svg') return send(c, cache.output(`svg\n${key}`, renderSvg), SVG_RESPONSE_HEADERS);
       const out = cache.output(`png\n${key}`, async (deps) => {
-        const svg = new TextDecoder().decode((await cache.output(`svg\n${key}`, renderSvg, deps)).body);
-        checkPngSize(pictureSize(svg), png);
-        return pool.run({ kind: 'png', svg }, who());
+        pool.admit(who());
+        const svg = (await cache.output(`svg\n${key}`, renderSvg, deps)).body;
+        return pool.run({ kind: 'png', svg, limits: png }, who());
       });
       return send(c, out, PNG_RESPONSE_HEADERS);
     },

@@ -30,11 +30,16 @@ export class FairQueue<T> {
     return this.count;
   }
 
+  /** Whether a job of `caller` would be queued now (push answers the same). */
+  hasRoom(caller: Caller): boolean {
+    return this.count < this.limits.total && (this.classes[caller.signedIn ? 0 : 1].get(caller.key)?.length ?? 0) < this.limits.perCaller;
+  }
+
   /** Queues `item` for `caller`; false when the queue or the caller's share of it is full. */
   push(caller: Caller, item: T): boolean {
+    if (!this.hasRoom(caller)) return false;
     const callers = this.classes[caller.signedIn ? 0 : 1];
     const mine = callers.get(caller.key);
-    if (this.count >= this.limits.total || (mine?.length ?? 0) >= this.limits.perCaller) return false;
     if (mine) mine.push({ caller, item });
     else callers.set(caller.key, [{ caller, item }]);
     this.count++;

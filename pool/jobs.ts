@@ -3,9 +3,13 @@
 // function that does it there. The node markup of a topology is sanitizer
 // output, which the thread would check again; the service names the strings
 // it knows as such (`safe`), so the thread marks them instead of parsing them.
+// Pictures come back as UTF-8 bytes, moved (not copied) to the main thread,
+// and a PNG takes its SVG as the bytes the output cache holds: the main thread
+// neither decodes nor encodes a picture (each was a string of some hundred
+// kilobytes to copy and then collect, on the thread that answers everyone).
 import { renderUnionDiffSvg, type UnionDiff } from '../render/diff-svg.ts';
 import type { PictureSize } from '../render/picture-size.ts';
-import { rasterize } from '../render/png.ts';
+import { checkPngSize, pictureSize, rasterize, type PngLimits } from '../render/png.ts';
 import { renderMapSvg, renderTopologySvg, type TopologySvgOptions } from '../render/svg.ts';
 import type { Topology } from '../render/types.ts';
 import { isMarkedSafe, markSafe } from '../svg-safety/safe-markup.ts';
@@ -19,8 +23,11 @@ export type PictureJob =
   | { kind: 'topology'; topology: Topology; options: TopologySvgOptions }
   | ({ kind: 'diff' } & UnionDiff);
 
-/** Any work for a render thread: a picture, the PNG of a sanitized SVG, or a big dataset diff (answered as JSON). */
-export type Job = PictureJob | { kind: 'png'; svg: string } | { kind: 'datasetDiff'; before: DatasetSide; after: DatasetSide };
+/** The PNG of a sanitized SVG (text, or its UTF-8 bytes), refused (422) when its size is over `limits`. */
+type PngJob = { kind: 'png'; svg: string | Uint8Array; limits?: PngLimits };
+
+/** Any work for a render thread: a picture (answered as UTF-8 bytes), a PNG, or a big dataset diff (answered as JSON text). */
+export type Job = PictureJob | PngJob | { kind: 'datasetDiff'; before: DatasetSide; after: DatasetSide };
 
 /** A job as sent to the thread, with the node markup strings known to be sanitizer output. */
 export interface SentJob {
@@ -42,15 +49,23 @@ export function packJob(job: Job): SentJob {
   return { job, safe: [...safe] };
 }
 
-/** Does `sent` on this thread: an SVG string, or PNG bytes. */
+const utf8 = new TextEncoder();
+
+function png(job: PngJob): Uint8Array {
+  const svg = typeof job.svg === 'string' ? job.svg : Buffer.from(job.svg.buffer, job.svg.byteOffset, job.svg.byteLength).toString('utf8');
+  if (job.limits) checkPngSize(pictureSize(svg), job.limits);
+  return rasterize(svg);
+}
+
+/** Does `sent` on this thread: an SVG's UTF-8 bytes, PNG bytes, or a dataset diff's JSON text. */
 export function runJob(sent: SentJob): string | Uint8Array {
   for (const markup of sent.safe) markSafe(markup);
   const { job } = sent;
   switch (job.kind) {
-    case 'map': return renderMapSvg(job.map, job.topologies, job.size, job.traffic);
-    case 'topology': return renderTopologySvg(job.topology, job.options);
-    case 'diff': return renderUnionDiffSvg(job.union, job.marks, job.options);
-    case 'png': return rasterize(job.svg);
+    case 'map': return utf8.encode(renderMapSvg(job.map, job.topologies, job.size, job.traffic));
+    case 'topology': return utf8.encode(renderTopologySvg(job.topology, job.options));
+    case 'diff': return utf8.encode(renderUnionDiffSvg(job.union, job.marks, job.options));
+    case 'png': return png(job);
     case 'datasetDiff': return JSON.stringify(diffDataset(job.before, job.after));
   }
 }

@@ -10,11 +10,16 @@
 // Retry-After. Threads start when work comes and end after 20 s idle, so an
 // idle service gives their memory back (each holds a heap of its own, up to
 // renderMemoryMB) soon after a load ends.
+// Threads run below the main thread's OS priority (priority.ts), so where the
+// OS tells a thread's CPU time the budget counts that: a job the machine was
+// too busy to run is given more time, up to STARVED_FACTOR times its budget,
+// and then answered 503 (busy), never 422 (too big).
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ServiceError, validationFailed, type ErrorCode } from '../errors.ts';
 import { FairQueue, type Caller } from './fair-queue.ts';
 import { packJob, type Job } from './jobs.ts';
+import { threadCpuMs } from './priority.ts';
 import type { ThreadReply } from './thread.ts';
 
 export type { Caller } from './fair-queue.ts';
@@ -24,6 +29,10 @@ const SCRIPT = new URL('./thread.mjs', import.meta.url);
 const IDLE_MS = 20_000;
 /** How long a new thread may take to load the renderer before its first job's budget starts. */
 const START_MS = 60_000;
+/** A job that got less CPU than its budget waits at most this many budgets in all before it is answered busy. */
+const STARVED_FACTOR = 3;
+/** Least wait (ms) before a starved job's CPU is looked at again. */
+const RECHECK_MS = 100;
 
 export interface PoolOptions {
   /** Threads; 0: the machine's cores, at least 2 and at most 4. */
@@ -50,7 +59,10 @@ interface Task {
 
 interface Thread {
   worker: Worker;
-  task?: Task & { id: number; timer: NodeJS.Timeout };
+  /** `startedAt` (ms, performance.now) and `cpuAtStart` (the thread's CPU ms) once the thread began the job. */
+  task?: Task & { id: number; timer: NodeJS.Timeout; startedAt?: number; cpuAtStart?: number };
+  /** The OS thread ID, when the thread tells it (Linux). */
+  tid?: number;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -77,6 +89,18 @@ export class RenderPool {
   private get perCaller() { return Math.max(1, Math.floor(this.size / 2)); }
   private get anonymousMax() { return Math.max(1, this.size - 1); }
 
+  /**
+   * Throws the 503 that `run` would answer `caller` now (no thread for it and
+   * no room in the queue), so a route refuses it before reading anything for
+   * its picture; the flood that fills the queue is answered at the cost of a
+   * cache look-up.
+   */
+  admit(caller: Caller): void {
+    if (this.canStartNow(caller) || this.queue.hasRoom(caller)) return;
+    this.refusedBusy();
+    throw this.queueFull(caller);
+  }
+
   /** Does `job` on a render thread for `caller`: its result, or a 422 (over budget) or 503 (busy). */
   run(job: Job, caller: Caller): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
@@ -89,20 +113,40 @@ export class RenderPool {
       }
       if (!this.queue.push(caller, task)) {
         this.refusedBusy();
-        reject(busy(`pictures are being drawn for others: the render queue is full${caller.signedIn ? '' : ' for this address'}; try again shortly`, this.retryAfter()));
+        reject(this.queueFull(caller));
         return;
       }
-      // A job that cannot start within the time budget would be answered too late to matter.
-      task.waitTimer = setTimeout(() => {
+      // A job that cannot start within the time budget would be answered too late to matter; while the
+      // threads it waits for are starved of CPU (their jobs get more time), it waits a budget longer than they may.
+      const budgetMs = this.options.timeoutSeconds * 1000;
+      const queuedAt = performance.now();
+      const giveUp = () => {
+        if (performance.now() - queuedAt < (STARVED_FACTOR + 1) * budgetMs && this.threads.some((t) => this.starved(t))) {
+          task.waitTimer = setTimeout(giveUp, budgetMs / 2);
+          task.waitTimer.unref();
+          return;
+        }
         if (!this.queue.remove(caller, task)) return;
         this.queueChanged();
         this.refusedBusy();
-        reject(busy(`pictures are being drawn for others: this one waited ${this.options.timeoutSeconds} s (setting output.renderTimeoutSeconds) without a render thread; try again shortly`, this.retryAfter()));
-      }, this.options.timeoutSeconds * 1000);
+        reject(busy(`pictures are being drawn for others: this one waited ${Math.round((performance.now() - queuedAt) / 1000)} s ` +
+          '(setting output.renderTimeoutSeconds) without a render thread; try again shortly', this.retryAfter()));
+      };
+      task.waitTimer = setTimeout(giveUp, budgetMs);
       task.waitTimer.unref();
       this.queueChanged();
       this.dispatch();
     });
+  }
+
+  private queueFull(caller: Caller): ServiceError {
+    return busy(`pictures are being drawn for others: the render queue is full${caller.signedIn ? '' : ' for this address'}; try again shortly`, this.retryAfter());
+  }
+
+  /** Whether a job of `caller` would start at once: nothing waiting, a share left, and a thread idle or room for one. */
+  private canStartNow(caller: Caller): boolean {
+    return this.queue.size === 0 && this.mayStart(caller) &&
+      (this.threads.some((t) => !t.task) || this.threads.length + this.stopping < this.size);
   }
 
   /** A job refused for want of a thread (503), counted. */
@@ -148,9 +192,10 @@ export class RenderPool {
       const task = thread.task;
       if (!task || task.id !== reply.id) return;
       if ('started' in reply) {
-        clearTimeout(task.timer);
-        task.timer = setTimeout(() => this.overTime(thread), this.options.timeoutSeconds * 1000);
-        task.timer.unref();
+        thread.tid = reply.tid;
+        task.startedAt = performance.now();
+        task.cpuAtStart = reply.tid === undefined ? undefined : threadCpuMs(reply.tid);
+        this.checkBudgetIn(thread, this.options.timeoutSeconds * 1000);
         return;
       }
       this.finish(thread);
@@ -213,6 +258,46 @@ export class RenderPool {
     else this.running.delete(task.caller.key);
     if (!task.caller.signedIn) this.anonymousRunning--;
     thread.worker.unref();
+  }
+
+  private checkBudgetIn(thread: Thread, ms: number): void {
+    const task = thread.task;
+    if (!task) return;
+    clearTimeout(task.timer);
+    task.timer = setTimeout(() => this.checkBudget(thread), ms);
+    task.timer.unref();
+  }
+
+  /** Whether `thread`'s job has had less than half the CPU the clock gave it (the machine is busy with other work). */
+  private starved(thread: Thread): boolean {
+    const task = thread.task;
+    if (task?.cpuAtStart === undefined || task.startedAt === undefined || thread.tid === undefined) return false;
+    const cpu = threadCpuMs(thread.tid);
+    return cpu !== undefined && cpu - task.cpuAtStart < (performance.now() - task.startedAt) / 2;
+  }
+
+  /** At the end of the budget by the clock: over it (422), or starved of CPU (wait more, then 503). */
+  private checkBudget(thread: Thread): void {
+    const task = thread.task;
+    if (!task) return;
+    const budgetMs = this.options.timeoutSeconds * 1000;
+    const cpu = task.cpuAtStart === undefined || thread.tid === undefined ? undefined : threadCpuMs(thread.tid);
+    const used = cpu === undefined ? budgetMs : cpu - (task.cpuAtStart as number);
+    // Nine tenths of it in CPU count as the whole budget: a busy thread also waits a little (page faults, its collector's helpers).
+    if (used >= budgetMs * 0.9) {
+      this.overTime(thread);
+      return;
+    }
+    if (performance.now() - (task.startedAt as number) < STARVED_FACTOR * budgetMs) {
+      this.checkBudgetIn(thread, Math.max(RECHECK_MS, budgetMs - used));
+      return;
+    }
+    this.finish(thread);
+    this.refusedBusy();
+    task.reject(busy(`the service is too busy to draw this picture now: it had ${(used / 1000).toFixed(1)} s of CPU in ` +
+      `${STARVED_FACTOR * this.options.timeoutSeconds} s (setting output.renderTimeoutSeconds); try again shortly`, this.retryAfter()));
+    this.stop(thread);
+    this.dispatch(); // the jobs that waited for it start now, on a new thread
   }
 
   private overTime(thread: Thread): void {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { badRequest, notFound } from '../errors.ts';
-import { checkPngSize, PNG_RESPONSE_HEADERS, pictureSize, type PngLimits } from '../render/png.ts';
+import { PNG_RESPONSE_HEADERS, type PngLimits } from '../render/png.ts';
 import { SVG_RESPONSE_HEADERS } from '../render/svg.ts';
 import type { OutputObserver } from '../output/cache.ts';
 import type { Job } from '../pool/jobs.ts';
@@ -86,8 +86,9 @@ export interface Resolved {
   topologies: Array<Topology | null>;
 }
 
-/** PNG bytes as the pool answers them, in a buffer of their own. */
-const toBytes = (drawn: string | Uint8Array) => new Uint8Array(typeof drawn === 'string' ? new TextEncoder().encode(drawn) : drawn);
+/** Picture or PNG bytes as the pool answers them (moved from the render thread, in a buffer of their own: not copied again). */
+const toBytes = (drawn: string | Uint8Array): Uint8Array<ArrayBuffer> => (typeof drawn === 'string' ? new TextEncoder().encode(drawn)
+  : drawn.buffer instanceof ArrayBuffer ? (drawn as Uint8Array<ArrayBuffer>) : new Uint8Array(drawn));
 
 interface Kept { body: Uint8Array<ArrayBuffer>; etag: string; until: number; headers: Readonly<Record<string, string>> }
 
@@ -107,6 +108,8 @@ interface TrafficOutputOptions {
   now: () => Date;
   /** Draws a picture or a PNG on the render pool, for the request's caller. */
   draw: (job: Job, c: Context) => Promise<string | Uint8Array>;
+  /** Throws the pool's 503 when it would refuse the request's caller now. */
+  admit: (c: Context) => void;
   /** Called once per picture drawn (tests count renders). */
   onRender?: (key: string) => void;
   observe?: OutputObserver;
@@ -153,6 +156,7 @@ export function trafficOutput(o: TrafficOutputOptions) {
       const timing = o.live.timing(bindings(version).map((b) => b), asked.at, asked.range);
       const key = `${format}\n${mapKey(version)}\n${timing.bucket}\n${sizeKey}`;
       return send(c, key, timing, cacheScope, async () => {
+        o.admit(c); // a caller the pool would refuse is refused before the map and its traffic are read
         const r = await resolve();
         const traffic = await o.live.read(mapKey(version), bound(r, version), timing);
         const bands = scaleOf(r.stored.configuration?.trafficScale);
@@ -161,10 +165,9 @@ export function trafficOutput(o: TrafficOutputOptions) {
         // Drawn on the render pool, within its budgets, as every other picture (pool/pool.ts).
         const started = performance.now();
         const job: Job = { kind: 'map', map: r.stored, topologies: r.topologies, size, traffic: { layers, frame: { bands, footer: footer(version, traffic, asked), banner } } };
-        const drawn = await o.draw(job, c);
-        const svg = typeof drawn === 'string' ? drawn : new TextDecoder().decode(drawn);
-        if (format === 'png') checkPngSize(pictureSize(svg), o.png);
-        const body = format === 'svg' ? new TextEncoder().encode(svg) : toBytes(await o.draw({ kind: 'png', svg }, c));
+        // The SVG's bytes as the pool answers them, sent as they are or rasterized (its size checked there).
+        const svg = toBytes(await o.draw(job, c));
+        const body = format === 'svg' ? svg : toBytes(await o.draw({ kind: 'png', svg, limits: o.png }, c));
         o.onRender?.(key);
         o.observe?.rendered(key, (performance.now() - started) / 1000);
         return { body, until: traffic.until, failed: traffic.failures.length > 0, headers: format === 'svg' ? SVG_RESPONSE_HEADERS : PNG_RESPONSE_HEADERS };

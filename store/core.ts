@@ -20,6 +20,8 @@ import {
 
 /** Characters of older entries and blobs kept in memory after a read. */
 const CACHE_BUDGET = 64 * 1024 * 1024;
+/** An older entry or blob nobody read for this long (ms) is dropped: memory follows the reads of the last minute, not of a past burst. */
+const CACHE_IDLE_MS = 60_000;
 
 type LogState = { versions: number[]; problem?: UnreadableFile };
 const unavailable = (problem: UnreadableFile) => new ServiceError('resource_unavailable',
@@ -41,7 +43,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
   const logs = new Map<string, LogState>();
   const blobs = new Set(loaded.blobs);
   const problems = [...loaded.problems];
-  const cache = new Lru<unknown>(CACHE_BUDGET);
+  const cache = new Lru<unknown>(CACHE_BUDGET, { idleMs: CACHE_IDLE_MS });
   const reading = new Map<string, Promise<unknown>>();
   const locks = new KeyLock();
   let closed = false;

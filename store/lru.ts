@@ -3,7 +3,18 @@
 // for a while, so repeated reads of one old version cost no disk, while memory
 // stays bounded by `budget`, not by the history; the output cache keeps its
 // finished outputs the same way. A budget of 0 keeps nothing.
+// With `idleMs`, an entry nobody asked for that long is dropped (lru-cache's
+// ttl, renewed by every read, purged by its own unref'd timer): a cache filled
+// by a burst of traffic empties once the service goes quiet, and the memory
+// it held can go back to the system instead of staying at the burst's peak.
 import { LRUCache } from 'lru-cache';
+
+export interface LruOptions {
+  /** Drop an entry not read or written for this long (ms); absent: kept until pushed out. */
+  idleMs?: number;
+  /** The clock idleMs is timed by (tests pin it); default performance.now. */
+  clock?: { now(): number };
+}
 
 export class Lru<V> {
   /** Boxed: lru-cache keeps no null, and a stored blob may be JSON null. */
@@ -11,10 +22,11 @@ export class Lru<V> {
   /** One entry may weigh a quarter of the budget: a single huge read must not push out everything else. */
   private readonly most: number;
 
-  constructor(budget: number) {
+  constructor(budget: number, options: LruOptions = {}) {
     this.most = budget / 4;
+    const idle = options.idleMs === undefined ? {} : { ttl: options.idleMs, ttlAutopurge: true, updateAgeOnGet: true, perf: options.clock };
     // lru-cache needs a positive size.
-    this.items = budget > 0 ? new LRUCache<string, { value: V }>({ maxSize: budget }) : undefined;
+    this.items = budget > 0 ? new LRUCache<string, { value: V }>({ maxSize: budget, ...idle }) : undefined;
   }
 
   get(key: string): V | undefined {
@@ -30,5 +42,10 @@ export class Lru<V> {
 
   delete(key: string): void {
     this.items?.delete(key);
+  }
+
+  /** Entries kept (tests). */
+  get size(): number {
+    return this.items?.size ?? 0;
   }
 }

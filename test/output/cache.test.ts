@@ -1,10 +1,11 @@
 // output/cache.ts on its own: bounded by bytes with the least recently
 // used output dropped first, dependencies probed on every hit (those with a
 // most age at most that often, one answer shared by every output), identical
-// requests during one render sharing it, failed renders not kept.
+// requests during one render sharing it, failed renders not kept, an output
+// nobody asked for in OUTPUT_IDLE_MS dropped.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createOutputCache, etagOf, type Dependencies, type Output } from '../../output/cache.ts';
+import { createOutputCache, etagOf, OUTPUT_IDLE_MS, type Dependencies, type Output } from '../../output/cache.ts';
 
 const text = (o: Output) => new TextDecoder().decode(o.body);
 
@@ -127,3 +128,25 @@ describe('createOutputCache', () => {
     assert.equal(rendered.length, 2);
   });
 });
+
+describe('createOutputCache: idle outputs', () => {
+  it('drops an output nobody asked for in OUTPUT_IDLE_MS, and keeps one asked for meanwhile', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }); // lru-cache reads a time of 0 as no time at all
+    const rendered: string[] = [];
+    const cache = createOutputCache({ maxBytes: 1_000_000, onRender: (key) => rendered.push(key), idleClock: { now: () => Date.now() } });
+    const get = (key: string) => cache.output(key, async () => `<svg>${key}</svg>`);
+    await get('asked');
+    await get('left');
+    for (let i = 0; i < 3; i++) {
+      t.mock.timers.tick(OUTPUT_IDLE_MS / 2);
+      await get('asked'); // every half of the idle time: never idle that long
+    }
+    assert.deepEqual(rendered, ['asked', 'left'], 'both kept until left was idle');
+    await get('left');
+    assert.deepEqual(rendered, ['asked', 'left', 'left'], 'left was dropped after OUTPUT_IDLE_MS unasked');
+    t.mock.timers.tick(OUTPUT_IDLE_MS + 1);
+    await get('asked');
+    assert.equal(rendered.at(-1), 'asked', 'asked was dropped once nobody asked for it');
+  });
+});
+

@@ -1,9 +1,11 @@
 // The render pool (pool/pool.ts) with a thread of the test's own that
 // misbehaves on purpose: a job over the time budget or the heap limit is 422
-// naming its setting and the thread is replaced; a renderer failure is 422
+// naming its setting and the thread is replaced; a job its thread got no CPU
+// for is 503 after three budgets, not 422, and a job queued behind it waits
+// meanwhile; a renderer failure is 422
 // with the renderer's message; the queue is bounded per caller and in all (503
-// with Retry-After at once); and the fair queue serves callers in turn,
-// signed-in and anonymous alternately.
+// with Retry-After at once, and `admit` says so before any job is made); and
+// the fair queue serves callers in turn, signed-in and anonymous alternately.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { FairQueue } from '../../pool/fair-queue.ts';
@@ -43,6 +45,20 @@ describe('RenderPool: budgets', () => {
     assert.equal(await pool.run(png('ok'), user('a')), 'ok');
   });
 
+  it('a job the OS did not run (no CPU in its budget) is given three budgets, then 503 with Retry-After, not 422',
+    { skip: process.platform !== 'linux' && 'CPU time per thread is read from Linux /proc' }, async () => {
+      const overTime = pool.counts.overTime;
+      const starved = refusal(pool.run(png('idle'), user('a')));
+      // Queued behind it (a user runs one of two threads): waits while it is starved, then starts.
+      const next = pool.run(png('next'), user('a'));
+      const e = await starved;
+      assert.equal(e.status, 503);
+      assert.match(e.message, /too busy .*output\.renderTimeoutSeconds/);
+      assert.match(e.headers?.['Retry-After'] ?? '', /^[1-9][0-9]*$/);
+      assert.equal(pool.counts.overTime, overTime, 'not counted as over its budget');
+      assert.equal(await next, 'next', 'the job queued behind it waited and was drawn on a new thread');
+    });
+
   it("a renderer's failure is 422 with its message, never a 500", async () => {
     const e = await refusal(pool.run(png('fail'), user('a')));
     assert.equal(e.status, 422);
@@ -55,7 +71,12 @@ describe('RenderPool: shares', () => {
   after(() => pool.close());
 
   it('one anonymous address runs one of two threads and queues two; beyond, 503 with Retry-After at once, while a user is served', async () => {
+    assert.doesNotThrow(() => pool.admit(anon(1)));
     const spinning = [1, 2, 3].map(() => refusal(pool.run(png('spin'), anon(1))));
+    // Refused before its job is made (a route reads nothing for it), as run would refuse it.
+    assert.throws(() => pool.admit(anon(1)), (e) => isServiceError(e) && e.status === 503 && /^[1-9][0-9]*$/.test(e.headers?.['Retry-After'] ?? ''));
+    assert.doesNotThrow(() => pool.admit(anon(2)), 'another address may still queue');
+    assert.doesNotThrow(() => pool.admit(user('b')), 'a user may still start');
     const e = await refusal(pool.run(png('spin'), anon(1)));
     assert.equal(e.status, 503);
     assert.match(e.headers?.['Retry-After'] ?? '', /^[1-9][0-9]*$/);
@@ -69,7 +90,9 @@ describe('FairQueue', () => {
   it('takes callers in turn, signed-in and anonymous alternately, each within its share', () => {
     const q = new FairQueue<string>({ total: 10, perCaller: 3 });
     for (const i of ['a1', 'a2', 'a3']) assert.ok(q.push(anon(1), i));
+    assert.equal(q.hasRoom(anon(1)), false);
     assert.equal(q.push(anon(1), 'a4'), false, "the caller's share is full");
+    assert.equal(q.hasRoom(anon(2)), true);
     assert.ok(q.push(anon(2), 'b1'));
     assert.ok(q.push(user('u'), 'u1'));
     assert.ok(q.push(user('u'), 'u2'));

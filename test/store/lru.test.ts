@@ -1,5 +1,6 @@
 // store/lru.ts: least recently used out by weight, no entry over a quarter
-// of the budget, JSON null kept like any value, a budget of 0 keeps nothing.
+// of the budget, JSON null kept like any value, a budget of 0 keeps nothing;
+// with idleMs, an entry nobody read for that long is dropped unasked.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Lru } from '../../store/lru.ts';
@@ -30,5 +31,19 @@ describe('Lru', () => {
     const none = new Lru<string>(0);
     none.set('a', 'A', 0);
     assert.equal(none.get('a'), undefined);
+  });
+
+  it('with idleMs, drops an entry nobody read for that long without being asked, and keeps one read meanwhile', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }); // lru-cache reads a time of 0 as no time at all
+    const lru = new Lru<string>(100, { idleMs: 1000, clock: { now: () => Date.now() } });
+    lru.set('read', 'R', 10);
+    lru.set('left', 'L', 10);
+    t.mock.timers.tick(600);
+    assert.equal(lru.get('read'), 'R');
+    t.mock.timers.tick(600);
+    assert.equal(lru.size, 1, 'left is gone, nobody having asked for it');
+    assert.equal(lru.get('read'), 'R');
+    t.mock.timers.tick(1001);
+    assert.equal(lru.size, 0);
   });
 });
