@@ -21,7 +21,7 @@ export interface Drawing {
 const side = (o: P, a: P, b: P) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
 const EPS = 1e-6;
 /** Proper crossing of two segments (touching or overlapping is not a crossing). */
-function segmentsCross(p1: P, p2: P, q1: P, q2: P): boolean {
+export function segmentsCross(p1: P, p2: P, q1: P, q2: P): boolean {
   const d1 = side(q1, q2, p1), d2 = side(q1, q2, p2), d3 = side(p1, p2, q1), d4 = side(p1, p2, q2);
   return ((d1 > EPS && d2 < -EPS) || (d1 < -EPS && d2 > EPS)) && ((d3 > EPS && d4 < -EPS) || (d3 < -EPS && d4 > EPS));
 }

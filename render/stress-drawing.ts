@@ -14,6 +14,7 @@ import { routeCrossings } from './route-crossings.ts';
 import { type Site, siteBoxes, spreadForSites } from './stress-clusters.ts';
 import { COMPASS_GAP, type Start, stressLayout } from './stress-layout.ts';
 import { untangle } from './untangle.ts';
+import { untangleWithin } from './untangle-within.ts';
 
 /** Ideal circuit length and the least room between two node boxes (px), as ELK's spacing. */
 const LENGTH = 70;
@@ -133,11 +134,12 @@ export interface StressInput {
 }
 
 /** One drawing from one start, or null when it cannot be placed clear. */
-function drawFrom({ start, order }: Candidate, { boxes, ends, geo, sites = [] }: StressInput): Pt[] | null {
+function drawFrom({ start, order, within }: Candidate, { boxes, ends, geo, sites = [] }: StressInput): Pt[] | null {
   const site = boxes.map(() => -1);
   sites.forEach((s, k) => { for (const m of s.members) site[m] = k; });
   const at = stressLayout(boxes.length, ends, LENGTH, { start, geo, site, order });
-  untangle(at, ends, LENGTH, geo);
+  if (within) untangleWithin(at, ends, boxes);
+  else untangle(at, ends, LENGTH, geo);
   // A dashboard is wider than tall: a tall drawing is stretched sideways, which keeps the compass order and every
   // crossing as it was, and only ever moves nodes apart.
   widen(at);
@@ -177,9 +179,9 @@ function result(c: Pt[], { boxes, ends, sites = [] }: StressInput): LayoutResult
  * the way keeps every pair but lengthens circuits (1.8x neato's total on
  * GÉANT); softer orders give some pairs up for shorter, more even circuits.
  */
-type Candidate = { start: Start; order: number };
+type Candidate = { start: Start; order: number; within?: boolean };
 const SCHEMATICS: Candidate[] = [1, 0.7, 0.5, 0.35, 0.25, 0.1, 0].map((order) => ({ start: 'geography', order }));
-const DRAWINGS: Candidate[] = [{ start: 'scaling', order: 0 }, { start: 'circle', order: 0 }];
+const DRAWINGS: Candidate[] = (['scaling', 'circle'] as const).flatMap((start) => [{ start, order: 0 }, { start, order: 0, within: true }]);
 /** The least share of pairs a schematic keeps in compass order (its promise is 90 %). */
 const MIN_COMPASS = 0.905;
 
@@ -191,12 +193,14 @@ const MIN_COMPASS = 0.905;
  * its pairs in order), the one with the fewest crossings is kept, then the
  * shortest and most even circuits; a schematic with its compass order free
  * is kept only with fewer crossings than all of those (GÉANT: 6 against
- * 21). Null when none can be placed clear.
+ * 21). Without coordinates, crossings count only among drawings whose
+ * circuits are short (keptShort). Null when none can be placed clear.
  */
 export function stressDrawing(input: StressInput): LayoutResult | null {
   const { geo, ends } = input;
   const places = geo ? new Map(geo.map((g, i) => [`n${i}`, g as [number, number]])) : undefined;
-  let best: { out: LayoutResult; crossings: number; length: number } | null = null;
+  let best: Measured | null = null;
+  const drawn: Measured[] = [];
   for (const candidate of geo ? SCHEMATICS : DRAWINGS) {
     const c = drawFrom(candidate, input);
     if (!c) continue;
@@ -206,9 +210,32 @@ export function stressDrawing(input: StressInput): LayoutResult | null {
     // Compass order free (order 0): kept only for fewer crossings than every drawing in order (crossings matter most).
     if (q.compassKept !== null && q.compassKept < MIN_COMPASS && !(candidate.order === 0 && best && q.crossings < best.crossings)) continue;
     const length = q.totalLength * (1 + q.lengthCv);
-    if (!best || q.crossings < best.crossings || (q.crossings === best.crossings && length < best.length)) best = { out, crossings: q.crossings, length };
+    if (!geo) drawn.push({ out, crossings: q.crossings, length });
+    else if (!best || q.crossings < best.crossings || (q.crossings === best.crossings && length < best.length)) best = { out, crossings: q.crossings, length };
   }
-  return best?.out ?? null;
+  return (geo ? best : keptShort(drawn))?.out ?? null;
+}
+
+type Measured = { out: LayoutResult; crossings: number; length: number };
+
+/**
+ * How much longer (total length x (1 + CV)) than the shortest drawing a
+ * drawing without coordinates may be and still win by fewer crossings:
+ * crossings matter most, but a drawing whose circuits are a half longer and
+ * twice as uneven reads worse (the dual-homed hierarchy: 2 crossings at
+ * 1.8x neato's total length, against 12, neato's own count, at 1.1x).
+ */
+const LENGTH_SLACK = 1.25;
+
+/** Of the drawings within LENGTH_SLACK of the shortest, the one with the fewest crossings, then the shortest. */
+function keptShort(drawn: Measured[]): Measured | null {
+  const shortest = Math.min(...drawn.map((d) => d.length));
+  let best: Measured | null = null;
+  for (const d of drawn) {
+    if (d.length > shortest * LENGTH_SLACK) continue;
+    if (!best || d.crossings < best.crossings || (d.crossings === best.crossings && d.length < best.length)) best = d;
+  }
+  return best;
 }
 
 /** A laid-out graph as the quality module reads drawings (nodes `n<i>`, edges `e<k>` from centre to centre through their routes). */

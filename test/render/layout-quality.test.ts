@@ -69,7 +69,6 @@ const RULES: [string, (ours: Quality, dot: Quality, neato: Quality) => boolean][
 type Figure = 'crossings' | 'totalLength' | 'lengthCv' | 'areaPerNode' | 'compassKept';
 const FIGURE_OF: Record<string, Figure> = { crossings: 'crossings', total: 'totalLength', spread: 'lengthCv', area: 'areaPerNode', compass: 'compassKept' };
 const SHORT: Record<string, Partial<Record<'crossings' | 'total' | 'spread' | 'area' | 'compass', number>>> = {
-  'dual-homed': { total: 56.73, spread: 0.283, area: 2.335 },
   'generated mesh': { crossings: 12, total: 108.03, spread: 0.328, area: 3.525 },
   geant2012: { crossings: 6, compass: 0.791 },
   nordu1997: { spread: 0.295 },
