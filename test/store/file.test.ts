@@ -15,6 +15,7 @@ import { ServiceError } from '../../errors.ts';
 import { canonicalJson } from '../../store/canonical-json.ts';
 import { openFileStore } from '../../store/file.ts';
 import { MAX_FILE_BYTES } from '../../store/keys.ts';
+import { outlineOf, outlineText } from '../../store/outline.ts';
 import type { Entry, Store } from '../../store/types.ts';
 import { errno, spyFs, type Op, type Spy } from './fs-spy.ts';
 
@@ -85,7 +86,7 @@ describe('durability order', () => {
     return state;
   }
 
-  it('a version: temp file written, fsynced, closed; checked that no file is there; renamed; the folder fsynced; then the promise resolves; memory changes last', async () => {
+  it('a version: temp file written, fsynced, closed; checked that no file is there; renamed; the folder fsynced; its outline appended and fsynced; then the promise resolves; memory changes last', async () => {
     // What memory holds at each call (made before the call): a version must not be served before it is durable.
     const memory = (store: Store) => `memory: head v${store.head('maps', 'm1')?.version}, versions ${store.versions('maps', 'm1').join(',')}`;
     const s = await recorded(memory);
@@ -102,16 +103,23 @@ describe('durability order', () => {
       'stat maps/m1/v2.json', '  memory: head v1, versions 1', // no file there: a version file is never replaced
       'rename maps/m1/.v2.json.<rand>.tmp -> maps/m1/v2.json', '  memory: head v1, versions 1',
       'sync maps/m1', '  memory: head v1, versions 1', // the folder's handle stays open between writes (opened by the first one)
+      // The outline only once its version is on disk: an outline never describes a version that is not stored.
+      'stat maps/m1/.outlines', '  memory: head v1, versions 1',
+      'open maps/m1/.outlines a', '  memory: head v1, versions 1',
+      'write maps/m1/.outlines', '  memory: head v1, versions 1',
+      'sync maps/m1/.outlines', '  memory: head v1, versions 1',
+      'close maps/m1/.outlines', '  memory: head v1, versions 1',
       'resolved', 'memory: head v2, versions 1,2',
     ]);
-    assert.equal(s.written, canonicalJson(v2));
+    assert.equal(s.written, `${canonicalJson(v2)}\n2 ${outlineText(outlineOf(v2))}`);
+    assert.equal(await readFile(at('maps/m1/.outlines'), 'utf8'), `\n1 ${outlineText(outlineOf(v1))}\n2 ${outlineText(outlineOf(v2))}`);
     assert.equal(await readFile(at('maps/m1/v2.json'), 'utf8'), canonicalJson(v2));
     assert.equal(await readFile(at('maps/m1/v1.json'), 'utf8'), v1Bytes, 'the earlier version is left as it was');
     assert.equal(v1Bytes, canonicalJson(v1));
     await s.store.close();
   });
 
-  it('the first version of a resource: its folder is created and the collection folder fsynced before the version is written', async () => {
+  it('the first version of a resource: its folder is created and the collection folder fsynced before the version is written; its outlines file is made durable', async () => {
     const s = await recorded();
     s.recording = true;
     await s.store.append('datasets', 'd1', next()).then(() => s.events.push('resolved'));
@@ -120,6 +128,8 @@ describe('durability order', () => {
       'open datasets/d1/.v1.json.<rand>.tmp wx', 'write datasets/d1/.v1.json.<rand>.tmp', 'sync datasets/d1/.v1.json.<rand>.tmp',
       'close datasets/d1/.v1.json.<rand>.tmp', 'stat datasets/d1/v1.json', 'rename datasets/d1/.v1.json.<rand>.tmp -> datasets/d1/v1.json',
       'open datasets/d1 r', 'sync datasets/d1',
+      'stat datasets/d1/.outlines', 'open datasets/d1/.outlines a', 'write datasets/d1/.outlines', 'sync datasets/d1/.outlines',
+      'close datasets/d1/.outlines', 'sync datasets/d1', // made by this append: its folder entry fsynced too
       'resolved',
     ]);
     await s.store.close();
@@ -171,17 +181,18 @@ describe('durability order', () => {
     await s.store.close();
   });
 
-  it('a dropped log: every version unlinked, its folder removed; started again, its new folder is fsynced through a descriptor of its own', async () => {
+  it('a dropped log: its outlines then every version unlinked, its folder removed; started again, its new folder is fsynced through a descriptor of its own', async () => {
     const s = await recorded();
     for (let i = 0; i < 2; i++) await s.store.append('maps', 'm', next());
     s.recording = true;
     await s.store.drop('maps', 'm').then(() => s.events.push('resolved'));
-    assert.deepEqual(s.events, ['unlink maps/m/v1.json', 'sync maps/m', 'unlink maps/m/v2.json', 'sync maps/m', 'rmdir maps/m', 'resolved']);
+    assert.deepEqual(s.events, ['unlink maps/m/.outlines', 'sync maps/m', 'unlink maps/m/v1.json', 'sync maps/m', 'unlink maps/m/v2.json', 'sync maps/m', 'rmdir maps/m', 'resolved']);
     assert.ok(!existsSync(at('maps/m')));
     s.events.length = 0;
     await s.store.append('maps', 'm', next({ again: true }));
     // The descriptor kept for the removed folder would fsync a folder no longer in the tree.
-    assert.deepEqual(s.events.filter((e) => /^(open|sync) maps\/m$/.test(e.replace(/ r$/, ''))), ['open maps/m r', 'sync maps/m']);
+    // Synced twice through it: for the version's rename, then for its new outlines file.
+    assert.deepEqual(s.events.filter((e) => /^(open|sync) maps\/m$/.test(e.replace(/ r$/, ''))), ['open maps/m r', 'sync maps/m', 'sync maps/m']);
     await s.store.close();
   });
 
@@ -805,16 +816,17 @@ describe('a long history', () => {
     store = await open(recorder);
     assert.equal(store.versions('maps', 'long').length, 9998);
     await appendThrough(store, 9999, 10_000);
-    const sizeOf = (n: number) => Buffer.byteLength(canonicalJson(entry(n)));
+    // A version's own bytes and its outline's line.
+    const sizeOf = (n: number) => Buffer.byteLength(canonicalJson(entry(n))) + Buffer.byteLength(`\n${n} ${outlineText(outlineOf(entry(n)))}`);
     for (const n of [1, 9, 10, 99, 1000, 9999, 10_000]) {
       assert.deepEqual(costs.get(n)!.files, [`open maps/long/.v${n}.json.<rand>.tmp`], `append ${n} writes one file, its own`);
-      assert.equal(costs.get(n)!.bytes, sizeOf(n), `append ${n} writes its own bytes and nothing more`);
+      assert.equal(costs.get(n)!.bytes, sizeOf(n), `append ${n} writes its own bytes and its outline, nothing more`);
     }
     // Same content, as many digits in the version number: the same bytes, early or late in the history.
     assert.equal(costs.get(1000)!.bytes, costs.get(9999)!.bytes);
     assert.equal(costs.get(1)!.bytes, costs.get(9)!.bytes);
     assert.equal(costs.get(10)!.bytes, costs.get(99)!.bytes);
-    assert.equal((await readdir(at('maps/long'))).length, 10_000);
+    assert.equal((await readdir(at('maps/long'))).filter((name) => name.endsWith('.json')).length, 10_000);
     assert.deepEqual(await store.read('maps', 'long', 500), entry(500));
     await store.close();
   });
