@@ -232,19 +232,23 @@ describe('durability order', () => {
 });
 
 describe('a failed write keeps the previous state', () => {
-  // Each step of the durable write failing on a full disk, once; `temp`: a call on the temp file, else on the folder.
-  const steps: Array<[string, Op, 'temp' | 'folder']> = [
+  // Each step of the durable write failing on a full disk, once; `temp`: a call on the temp file, `outlines`: on the
+  // outlines file (appended once the version is on disk), else on the folder.
+  const steps: Array<[string, Op, 'temp' | 'folder' | 'outlines']> = [
     ['creating the temp file', 'open', 'temp'],
     ['writing', 'write', 'temp'],
     ['fsyncing the file', 'sync', 'temp'],
     ['closing the file', 'close', 'temp'],
     ['renaming', 'rename', 'temp'],
     ['fsyncing the folder after the rename', 'sync', 'folder'],
+    ['opening the outlines file', 'open', 'outlines'],
+    ['appending the outline', 'write', 'outlines'],
+    ['fsyncing the outline', 'sync', 'outlines'],
   ];
   /** A spy that fails the first matching call while `armed.on`, then lets calls through (space was freed). */
-  const failOnce = (armed: { on: boolean }, op: Op, where: 'temp' | 'folder', folder: string, code = 'ENOSPC'): Spy => (o, file) => {
+  const failOnce = (armed: { on: boolean }, op: Op, where: 'temp' | 'folder' | 'outlines', folder: string, code = 'ENOSPC'): Spy => (o, file) => {
     if (!armed.on || o !== op) return;
-    if (where === 'temp' ? !file.endsWith('.tmp') : file !== at(folder)) return;
+    if (where === 'temp' ? !file.endsWith('.tmp') : file !== (where === 'outlines' ? at(folder, '.outlines') : at(folder))) return;
     armed.on = false;
     throw errno(code);
   };
@@ -274,6 +278,9 @@ describe('a failed write keeps the previous state', () => {
       const reopened = await open();
       assert.deepEqual(reopened.versions('maps', 'm'), [1, 2, 3]);
       assert.deepEqual(reopened.head('maps', 'm'), v3);
+      const outlines = await reopened.outlines('maps', 'm');
+      assert.deepEqual([...outlines.keys()].sort(), [1, 2, 3]);
+      assert.equal(outlines.get(3)?.fields.lost, undefined, 'the outline of the version stored, not of the one that failed');
       await reopened.close();
     });
   }
@@ -324,7 +331,7 @@ describe('a failed write keeps the previous state', () => {
     await store.close();
   });
 
-  for (const [label, op, where] of steps) {
+  for (const [label, op, where] of steps.filter(([, , w]) => w !== 'outlines')) { // documents have no outlines
     it(`a private document: ENOSPC ${label} gives 507 and keeps the previous document in memory; the next write works`, async () => {
       const armed = { on: false };
       const store = await open(failOnce(armed, op, where, 'private'));
