@@ -21,7 +21,7 @@ import { KnownFiles } from './known-files.ts';
 import { loadFolder, PRIVATE } from './load.ts';
 import { acquireDirLock } from './lock.ts';
 import type { Persistence } from './persistence.ts';
-import { entryName, readBounded } from './stored-file.ts';
+import { entryName, OUTLINES_NAME, readBounded } from './stored-file.ts';
 import { BLOB_COLLECTION, type Collection, type Store } from './types.ts';
 import { CHANGED, identityOf, type SyncFs } from './write-thread.mjs';
 import { inlineWriter, threadWriter, type Writer } from './writer.ts';
@@ -156,8 +156,6 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
   return persistence;
 }
 
-/** A log's outlines, beside its versions: hidden (not a version file), and never a name a version file could have. */
-const OUTLINES_NAME = '.outlines';
 /** One line per outline: `<version> <outline>`, begun with a line break so that one cut short by a crash never joins the next. */
 const outlineRecord = ([version, outline]: readonly [number, string]) => `\n${version} ${outline}`;
 const RECORD = /^([1-9][0-9]{0,15}) (.+)$/;

@@ -716,10 +716,12 @@ describe('private folder', () => {
 });
 
 describe('root .gitignore', () => {
-  it('a folder without one gets one that ignores the lock and temp files', async () => {
+  it('a folder without one gets one that ignores the lock, temp files and outlines', async () => {
     const store = await open();
-    const lines = (await readFile(at('.gitignore'), 'utf8')).split('\n');
-    assert.ok(lines.includes('.lock') && lines.includes('.*.tmp'), lines.join(' | '));
+    const text = await readFile(at('.gitignore'), 'utf8');
+    const lines = text.split('\n');
+    assert.ok(lines.includes('.lock') && lines.includes('.*.tmp') && lines.includes('.outlines'), lines.join(' | '));
+    assert.equal(text, await readFile(new URL('../../data/.gitignore', import.meta.url), 'utf8'), 'the demo data folder has the same');
     await store.close();
   });
 
