@@ -11,7 +11,7 @@ import pg from 'pg';
 import { noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
 import { startReplica, type Replica } from '../helpers/replica.ts';
 import { spyFs } from '../store/fs-spy.ts';
-import { body, createMap, sampleMap, start, type Started } from './fixtures.ts';
+import { body, createMap, sampleMap, start, steppingClock, type Started } from './fixtures.ts';
 
 const VERSIONS = 60;
 /** Versions 2..60: every third is named "Core", the others "Edge"; version 1 is "Backbone". */
@@ -56,6 +56,31 @@ describe('GET /api/v1/maps/?version=all with filters', () => {
       assert.ok(versionReads.length <= expected.length, `${versionReads.length} version files read for a page of ${expected.length}`);
     });
   }
+});
+
+describe('GET /api/v1/public/output/map/{mapId}/svg/?at=', () => {
+  it('finds the public version current then on the outlines: one version read however many private ones lie between', async () => {
+    const noLayers = (name: string) => sampleMap(name, { configuration: { ...sampleMap().configuration, layers: [] } });
+    const { mapId: id } = await createMap(t, 'Published', { configuration: noLayers('x').configuration });
+    const write = async (method: string, url: string, json?: unknown) => {
+      const res = await t.request(url, { method, token: t.all, json });
+      assert.ok(res.status < 300, await res.clone().text());
+      return body<{ version: number; lastUpdatedOn: string }>(res);
+    };
+    const published = await write('POST', `/api/v1/map/id/${id}/publish/`);
+    await write('POST', `/api/v1/map/id/${id}/unpublish/`);
+    let last = published;
+    for (let i = 0; i < 40; i++) last = await write('PUT', `/api/v1/map/id/${id}/`, noLayers(`Private ${i}`));
+    await write('POST', `/api/v1/map/id/${id}/publish/`);
+    // Nothing of the map's older versions in memory; the new app's clock an hour on (an instant of its past is asked).
+    await t.close(false);
+    t = await start({ dir: t.dir, storeOptions: { fs: counting() }, now: steppingClock(new Date(Date.parse(last.lastUpdatedOn) + 3_600_000).toISOString()) });
+    versionReads.length = 0;
+    const res = await t.request(`/api/v1/public/output/map/${id}/svg/?at=${encodeURIComponent(last.lastUpdatedOn)}`);
+    assert.equal(res.status, 200, await res.clone().text());
+    const read = versionReads.filter((f) => f.includes(id)).map((f) => path.basename(f));
+    assert.deepEqual([...new Set(read)], [`v${published.version}.json`], `the version stored public then, only (read ${read.length} files)`);
+  });
 });
 
 /** The first filtered page of 5 after a restart: right, and how many version files it read. */
