@@ -108,6 +108,17 @@ describe('after a restart (a new app on the same data folder)', () => {
     assert.deepEqual((await body(next)).map((i: { version: number }) => i.version), CORE.slice(5, 10));
   });
 
+  it('a page of a history is answered from the outlines, reading no version', async () => {
+    await restart();
+    versionReads.length = 0;
+    const res = await t.request(`/api/v1/map/id/${mapId}/history/?limit=20&offset=10`, { token: t.read });
+    assert.equal(res.headers.get('x-total-count'), String(VERSIONS));
+    const items = await body<Array<{ version: number; summary: string; lastUpdatedBy: string; lastUpdatedOn: string }>>(res);
+    assert.deepEqual(items.map((i) => i.version), Array.from({ length: 20 }, (_, i) => VERSIONS - 10 - i));
+    assert.ok(items.every((i) => i.lastUpdatedBy === 'admin' && /^2026-/.test(i.lastUpdatedOn) && i.summary.length > 0));
+    assert.deepEqual(versionReads, []);
+  });
+
   it('a folder written before outlines were kept: the first list reads each older version once and keeps their outlines', async () => {
     await t.close(false);
     await rm(path.join(t.dir, 'maps', mapId, '.outlines'));
