@@ -133,7 +133,8 @@ describe('after a restart (a new app on the same data folder)', () => {
     await t.close(false);
     const file = path.join(t.dir, 'maps', mapId, '.outlines');
     const text = await readFile(file, 'utf8');
-    // The last record of version 60's kind cut in its middle, as a crash during its append would leave it.
+    // A later record for version 9 cut in its middle, as a crash during its append would leave it: 9's whole one
+    // before it no longer counts, and 9 is judged on the version itself.
     await writeFile(file, `${text}\n9 {"fields":{"name":"Ed`);
     t = await start({ dir: t.dir, storeOptions: { fs: counting() } });
     assert.ok(await firstPageReads() <= 6, 'the page, and version 9 whose record was cut short');
