@@ -11,13 +11,17 @@
 // - GET /api/v1/maps/?version=all&mapId=<id>&limit=10 over that map through a
 //   real HTTP server vs a raw loop reading and parsing its 10,000 files, and
 //   the latency of /healthz polled meanwhile (from a worker thread, one request
-//   every 5 ms whether or not the previous one has answered) vs /healthz alone.
+//   every 5 ms whether or not the previous one has answered) vs /healthz alone;
+//   and that list as the first request after a restart, the versions' outlines
+//   stored (maps/<id>/.outlines), vs the same after a restart without them (a
+//   folder of an earlier release: each restart's first list before outlines).
 // Versions are generated straight on disk. Smaller runs: BENCH_HISTORY_LEVELS
 // (10,100,1000), BENCH_BYTES_PUTS (5), BENCH_LATENCY_PUTS (200),
 // BENCH_LONG_VERSIONS (10000).
 import { spawnSync } from 'node:child_process';
 import * as fsSync from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import * as nodeFsPromises from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -249,10 +253,49 @@ async function benchLongHistory(): Promise<string[]> {
       server.close();
       await service.store.close();
     }
+    lines.push(await benchListAfterRestart(dir, id, what));
     return lines;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A filtered list's first request after a restart: wall and CPU time (all threads) and version files read. */
+async function firstListAfterRestart(dir: string, id: string) {
+  let reads = 0;
+  const counting = { ...nodeFsPromises, readFile: ((file: string, encoding: BufferEncoding) => {
+    if (/[/\\]v\d+\.json$/.test(file)) reads++;
+    return nodeFsPromises.readFile(file, encoding);
+  }) as typeof nodeFsPromises.readFile };
+  const service = await openService(dir, { fs: counting });
+  try {
+    reads = 0;
+    const [cpu0, t0] = [process.cpuUsage(), performance.now()];
+    const items = JSON.parse(await service.call('GET', `/api/v1/maps/?version=all&mapId=${id}&name=Backbone%20rev%20${Math.ceil(LONG_VERSIONS / 2)}&limit=10`)) as unknown[];
+    const ms = performance.now() - t0;
+    const { user, system } = process.cpuUsage(cpu0);
+    if (items.length !== 1) throw new Error(`the filtered list found ${items.length} versions, not 1`);
+    return { ms, cpuMs: (user + system) / 1000, reads };
+  } finally {
+    await service.store.close();
+  }
+}
+
+/** The first filtered list after a restart with the versions' outlines stored, beside the same without them (median of RUNS each). */
+async function benchListAfterRestart(dir: string, id: string, what: string): Promise<string> {
+  const outlines = path.join(dir, 'maps', id, '.outlines');
+  const [kept, missing]: Array<Array<{ ms: number; cpuMs: number; reads: number }>> = [[], []];
+  for (let r = 0; r < RUNS; r++) {
+    await unlink(outlines); // as a folder of an earlier release: the first list reads every version once and stores their outlines
+    missing.push(await firstListAfterRestart(dir, id));
+    kept.push(await firstListAfterRestart(dir, id));
+  }
+  const [ms, baseMs] = [median(kept.map((s) => s.ms)), median(missing.map((s) => s.ms))];
+  const [cpu, baseCpu] = [median(kept.map((s) => s.cpuMs)), median(missing.map((s) => s.cpuMs))];
+  return `GET /api/v1/maps/?version=all&mapId=<id>&name=<one version's>&limit=10 as the first request after a restart (${what}; ` +
+    `app.request, median of ${RUNS}): outlines stored ${ms.toFixed(0)} ms, CPU ${cpu.toFixed(0)} ms, ${kept[0].reads} version files read ` +
+    `vs baseline the same without outlines (a folder of an earlier release) ${baseMs.toFixed(0)} ms, CPU ${baseCpu.toFixed(0)} ms, ` +
+    `${missing[0].reads} version files read = ${(ms / baseMs).toFixed(3)}x time, ${(cpu / baseCpu).toFixed(3)}x CPU (target: reads at most its page)`;
 }
 
 export async function benchHistory(): Promise<string[]> {

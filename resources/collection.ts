@@ -12,7 +12,6 @@ import type { Store } from '../store/types.ts';
 import { newId } from './ids.ts';
 import { listPage, visible } from './list.ts';
 import type { ListPage, ListQuery, ResourceDescriptor, Serialized, StoredVersion, Tombstone, Visibility } from './types.ts';
-import { VersionSummaries } from './version-summaries.ts';
 
 /** Bounds on cached list bodies per collection, so varied or huge queries cannot grow memory without end. */
 const MAX_CACHED_LISTS = 256;
@@ -47,8 +46,6 @@ export class VersionedCollection<V extends StoredVersion = StoredVersion> {
   private seenHeads: unknown;
   /** Normalized cache keys of query objects already seen (routes reuse parsed queries). */
   private keys = new WeakMap<ListQuery, string>();
-  /** What lists of older versions filter on, per version, so they read only their page. */
-  readonly summaries = new VersionSummaries();
 
   constructor(
     readonly store: Store,
@@ -185,7 +182,6 @@ export class VersionedCollection<V extends StoredVersion = StoredVersion> {
             return this.stamp(id, content, 1, by, 'created');
           });
           this.foldedIds?.add(id.toLowerCase());
-          this.summaries.note(id, stored);
           return stored;
         } catch (e) {
           if (!(e instanceof IdTaken)) throw e;
@@ -217,7 +213,6 @@ export class VersionedCollection<V extends StoredVersion = StoredVersion> {
         const stamped = this.stamp(id, made.content, next, by, made.change);
         return made.deleted ? { ...stamped, deleted: true } : stamped;
       });
-      this.summaries.note(id, stored);
       return stored;
     } finally {
       this.generation++;

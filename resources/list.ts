@@ -4,12 +4,12 @@
 // and within one resource by version ascending. Deleted resources are left
 // out, and so are the deletion versions of resources restored since.
 // Latest versions come from memory; `version=all` or a number judges older
-// versions on their summaries (version-summaries.ts), then streams the page,
-// reading only its versions: memory and reads stay bounded by the page,
-// never by the history.
+// versions on their outlines (what the store keeps of each version beside
+// it: its short top-level fields), then streams the page, reading only its
+// versions: memory and reads stay bounded by the page, never by the history.
+import type { Outline } from '../store/types.ts';
 import type { VersionedCollection } from './collection.ts';
 import type { ListPage, ListQuery, StoredVersion, Visibility } from './types.ts';
-import type { Summary } from './version-summaries.ts';
 
 /** Older versions read between two turns of the event loop. */
 const YIELD_EVERY = 64;
@@ -73,21 +73,23 @@ export async function listPage(col: VersionedCollection, query: ListQuery, visib
   type Ref = { id: string; n: number; keys: unknown[] };
   let refs: Ref[] = [];
   const sortFields = (query.sort ?? []).map(([field]) => field);
-  // Filters, sort keys and visibility ('public') are judged on the versions' summaries, kept in
-  // memory: only a version whose summary is unknown (or leaves out a field asked for) is read here.
+  // Filters, sort keys and visibility ('public') are judged on the versions' outlines: only a
+  // version without one (unreadable) or whose outline leaves out a field asked for is read here.
   const needed = [...new Set(['deleted', 'public', ...query.filters.map(([field]) => field), ...sortFields])];
+  /** What a version is judged on: its outline's fields when they hold every field needed. */
+  const judged = (outline: Outline | undefined) => (outline && !needed.some((f) => outline.omitted.includes(f)) ? outline.fields : undefined);
   let reads = 0;
   for (const head of col.live(visibility)) {
     const id = String(head[kind.idField]);
     const numbers = store.versions(kind.collection, id);
     const wanted = query.version === 'all' ? numbers : numbers.includes(query.version) ? [query.version] : [];
+    const outlines = wanted.some((n) => n !== head.version) ? await store.outlines(kind.collection, id) : undefined;
     for (const n of wanted) {
-      let version: StoredVersion | Summary | undefined = n === head.version ? head : col.summaries.get(id, n, needed);
+      let version: StoredVersion | Outline['fields'] | undefined = n === head.version ? head : judged(outlines?.get(n));
       if (!version) {
         // Reads served from the cache never wait for I/O: let other requests in now and then.
         if (++reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-        const stored = await read(id, n);
-        version = stored && col.summaries.note(id, stored);
+        version = await read(id, n);
       }
       if (!version || !matches(version as StoredVersion, query, visibility)) continue;
       refs.push({ id, n, keys: sortFields.map((f) => version[f]) });

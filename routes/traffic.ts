@@ -55,21 +55,31 @@ export function parseTrafficQuery({ at, range, stat }: { at?: string; range?: st
   return asked;
 }
 
+/** The fields versionAt judges versions on. */
+const JUDGED_ON = ['lastUpdatedOn', 'public', 'deleted'];
+
 /** The version of a map that was current at `at` (unix seconds); with `publicOnly`, the newest stored public by then. 404 before the map existed. */
 export async function versionAt(col: VersionedCollection<StoredMap>, id: string, at: number, publicOnly: boolean): Promise<StoredMap> {
   const numbers = col.versionNumbers(id);
   const atMs = at * 1000;
-  const read = (i: number) => col.anyVersion(id, numbers[i]);
+  // Judged on the versions' outlines (the store's short fields of each), so an anonymous `?at=` on a public map reads
+  // one version however long its history; a version without a usable outline is read.
+  const outlines = await col.store.outlines(col.descriptor.collection, id);
+  const stamps = async (i: number): Promise<{ lastUpdatedOn: string; public?: boolean; deleted?: boolean }> => {
+    const outline = outlines.get(numbers[i]);
+    if (outline && !JUDGED_ON.some((field) => outline.omitted.includes(field))) return outline.fields as never;
+    return col.anyVersion(id, numbers[i]);
+  };
   // Versions are stamped in order: the last one stamped by then.
   let lo = 0, hi = numbers.length - 1, found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (Date.parse((await read(mid)).lastUpdatedOn) <= atMs) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    if (Date.parse((await stamps(mid)).lastUpdatedOn) <= atMs) { found = mid; lo = mid + 1; } else hi = mid - 1;
   }
   for (let i = found; i >= 0; i--) {
-    const version = await read(i);
+    const version = await stamps(i);
     if (version.deleted === true) break;
-    if (!publicOnly || version.public === true) return version;
+    if (!publicOnly || version.public === true) return col.anyVersion(id, numbers[i]) as Promise<StoredMap>;
   }
   throw notFound(`map ${id} had no ${publicOnly ? 'public ' : ''}version at ${new Date(atMs).toISOString()}`);
 }

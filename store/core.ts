@@ -1,7 +1,9 @@
 // The store contract (types.ts) over any Persistence: everything but the
 // bytes. Documents and the latest entry of every log live in memory; older
 // entries and blobs are read on demand through a small cache, so memory and
-// start-up follow the latest versions, not the history. Writes to one key run
+// start-up follow the latest versions, not the history. Each entry's outline
+// (outline.ts) is stored with it; a log's outlines are read, all at once, when
+// first asked for, and kept in the same cache. Writes to one key run
 // one after another (key-lock.ts) and change memory only once durable.
 // A shared backend (PostgreSQL, several replicas) opts into the replica
 // protocol (replica.ts): it tells the core what others wrote (Remote) and its
@@ -12,16 +14,23 @@ import { DocIndex } from './doc-index.ts';
 import { KeyLock } from './key-lock.ts';
 import { assertDocument, assertEntry, assertKey, blobKeyOf, documentName, MAX_FILE_BYTES } from './keys.ts';
 import { Lru } from './lru.ts';
+import { outlineOf, outlineText, parseOutline } from './outline.ts';
 import { StaleWrite, type Loaded, type Persistence } from './persistence.ts';
 import { directWrites, type CoreView, type Remote, type Writes } from './replica.ts';
 import {
-  BLOB_COLLECTION, DOC_COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type Store, type UnreadableFile,
+  BLOB_COLLECTION, DOC_COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type Outline, type Store,
+  type UnreadableFile,
 } from './types.ts';
 
-/** Characters of older entries and blobs kept in memory after a read. */
+/** Characters of older entries, blobs and outlines kept in memory after a read. */
 const CACHE_BUDGET = 64 * 1024 * 1024;
 /** An older entry or blob nobody read for this long (ms) is dropped: memory follows the reads of the last minute, not of a past burst. */
 const CACHE_IDLE_MS = 60_000;
+/** Entries read between two turns of the event loop while outlines missing from storage are made. */
+const YIELD_EVERY = 64;
+const NO_OUTLINES: ReadonlyMap<number, Outline> = new Map();
+/** A log's outlines in the cache, by entry number; beside entries and blobs, whose ids are their paths. */
+const outlinesId = (name: string) => `outlines of ${name}`;
 
 type LogState = { versions: number[]; problem?: UnreadableFile };
 const unavailable = (problem: UnreadableFile) => new ServiceError('resource_unavailable',
@@ -45,6 +54,8 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
   const problems = [...loaded.problems];
   const cache = new Lru<unknown>(CACHE_BUDGET, { idleMs: CACHE_IDLE_MS });
   const reading = new Map<string, Promise<unknown>>();
+  /** Logs whose outlines are being read (or made), by documentName: one read however many callers ask. */
+  const outlining = new Map<string, Promise<ReadonlyMap<number, Outline>>>();
   const locks = new KeyLock();
   let closed = false;
   let outage: UnreadableFile | undefined;
@@ -89,9 +100,67 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
     }
   };
 
-  /** Adds a stored entry to memory: its number to the log's versions (kept ascending), and the head when it is the latest. */
-  const addEntry = (c: LogCollection, key: string, entry: Entry) => {
+  /** An entry's stored text read and parsed (not cached: callers decide); an Error saying why it cannot be. */
+  const loadEntry = async (c: LogCollection, key: string, version: number): Promise<{ value: Entry; weight: number }> => {
+    const where = persistence.whereEntry(c, key, version);
+    let text: string;
+    try {
+      text = await persistence.readEntry(c, key, version);
+    } catch (error) {
+      if (error instanceof ServiceError) throw error; // the backend out of reach for now: nothing wrong with the entry
+      throw note({ collection: c, key, where, message: (error as Error).message });
+    }
+    const entry = parseStored<Entry>(text, { collection: c, key, where });
+    if (entry === null || typeof entry !== 'object' || entry.version !== version) {
+      throw note({ collection: c, key, where, message: `does not hold version ${version}` });
+    }
+    return { value: entry, weight: text.length };
+  };
+
+  /**
+   * A log's outlines: those stored (all when memory holds none; else those
+   * another replica stored since), and for entries stored without one, made
+   * from the entry (from memory, the cache, or read once) and stored.
+   */
+  const readOutlines = async (c: LogCollection, key: string, known: ReadonlyMap<number, Outline> | undefined) => {
     const name = documentName(c, key);
+    const outlines = new Map(known);
+    let weight = 0;
+    for (const [n, text] of await persistence.readOutlines(c, key)) {
+      const outline = parseOutline(text);
+      // A later record for a number counts; one that cannot be parsed (cut short) leaves the number to be made anew.
+      if (outline) outlines.set(n, outline);
+      else outlines.delete(n);
+      weight += text.length;
+    }
+    const head = heads.get(c, key) as Entry | undefined;
+    const made: Array<readonly [number, string]> = [];
+    for (const n of [...(logs.get(name)?.versions ?? [])]) {
+      if (outlines.has(n)) continue;
+      if (made.length % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+      const entry = head?.version === n ? head : ((cache.get(persistence.whereEntry(c, key, n)) as Entry | undefined) ??
+        (await loadEntry(c, key, n).then(({ value }) => value, () => undefined))); // unreadable: no outline (a read says why)
+      if (!entry) continue;
+      const outline = outlineOf(entry);
+      outlines.set(n, outline);
+      made.push([n, outlineText(outline)]);
+      weight += made[made.length - 1][1].length;
+    }
+    if (made.length > 0) {
+      // Stored in the log's write turn (a file adapter appends beside the log's own writes). Only a saving: should
+      // it fail, the outlines are made again after the next start.
+      await locks.run(name, async () => {
+        if (!closed && logs.has(name)) await persistence.keepOutlines(c, key, made);
+      }).catch(() => undefined);
+    }
+    if (logs.has(name)) cache.set(outlinesId(name), outlines, 2 * weight);
+    return outlines;
+  };
+
+  /** Adds a stored entry to memory: its number to the log's versions (kept ascending), its outline to the log's cached ones, and the head when it is the latest. */
+  const addEntry = (c: LogCollection, key: string, entry: Entry, outline = outlineOf(entry)) => {
+    const name = documentName(c, key);
+    (cache.get(outlinesId(name)) as Map<number, Outline> | undefined)?.set(entry.version, outline);
     const state = logs.get(name);
     if (!state) logs.set(name, { versions: [entry.version] });
     else if (!state.versions.includes(entry.version)) {
@@ -139,26 +208,27 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
     },
     heads: (c) => heads.entries(c) as never,
     versions: (c, key) => logs.get(documentName(c, key))?.versions ?? [],
+    outlines: async (c, key) => {
+      const name = documentName(c, key);
+      const state = logs.get(name);
+      if (!state) return NO_OUTLINES;
+      if (state.problem) throw unavailable(state.problem);
+      const known = cache.get(outlinesId(name)) as ReadonlyMap<number, Outline> | undefined;
+      if (known && state.versions.every((n) => known.has(n))) return known;
+      let pending = outlining.get(name);
+      if (!pending) {
+        pending = readOutlines(c, key, known);
+        outlining.set(name, pending);
+        void pending.finally(() => outlining.delete(name)).catch(() => undefined);
+      }
+      return pending;
+    },
     read: async (c, key, version) => {
       const state = logs.get(documentName(c, key));
       if (!state?.versions.includes(version)) return undefined;
       const head = heads.get(c, key) as Entry | undefined;
       if (head?.version === version) return head as never;
-      const where = persistence.whereEntry(c, key, version);
-      return readOnce(where, async () => {
-        let text: string;
-        try {
-          text = await persistence.readEntry(c, key, version);
-        } catch (error) {
-          if (error instanceof ServiceError) throw error; // the backend out of reach for now: nothing wrong with the entry
-          throw note({ collection: c, key, where, message: (error as Error).message });
-        }
-        const entry = parseStored<Entry>(text, { collection: c, key, where });
-        if (entry === null || typeof entry !== 'object' || entry.version !== version) {
-          throw note({ collection: c, key, where, message: `does not hold version ${version}` });
-        }
-        return { value: entry, weight: text.length };
-      }) as never;
+      return readOnce(persistence.whereEntry(c, key, version), () => loadEntry(c, key, version)) as never;
     },
     append: async (c, key, fn) => {
       assertKey(c, key, LOG_COLLECTIONS);
@@ -172,10 +242,11 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
         assertEntry(c, key, head, next);
         const text = canonicalJson(next);
         if (text.length > MAX_FILE_BYTES) throw tooLarge(name, text.length);
-        const writing = writes.settled(c, key, () => persistence.writeEntry(c, key, next.version, text, !state));
+        const outline = outlineOf(next);
+        const writing = writes.settled(c, key, () => persistence.writeEntry(c, key, next.version, text, !state, outlineText(outline)));
         const stored = canonicalCopy<never>(text); // parsed while the write is under way
         await writing;
-        addEntry(c, key, stored);
+        addEntry(c, key, stored, outline);
         return stored;
       }));
     },
@@ -189,6 +260,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
         await persistence.dropLog(c, key, state.versions);
         logs.delete(name);
         heads.delete(c, key);
+        cache.delete(outlinesId(name));
       });
     },
 
@@ -266,6 +338,7 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
     dropped: (c, key) => {
       logs.delete(documentName(c, key));
       heads.delete(c, key);
+      cache.delete(outlinesId(documentName(c, key)));
     },
     blob: (key, present) => {
       if (present) blobs.add(key);

@@ -2,6 +2,8 @@
 // memory and the rules). Layout:
 //   <collection>/<id>/v<N>.json   one file per version of a map, dataset or
 //                                 template, written once and never rewritten
+//   <collection>/<id>/.outlines   the versions' outlines, one line each,
+//                                 appended after its version is on disk
 //   results/<sha256>.json         dataset results, named by their content
 //   private/<key>.json            documents: users, keys, provider state (0600)
 // Every file is written durably on a writer thread (writer.ts) before the
@@ -19,7 +21,7 @@ import { KnownFiles } from './known-files.ts';
 import { loadFolder, PRIVATE } from './load.ts';
 import { acquireDirLock } from './lock.ts';
 import type { Persistence } from './persistence.ts';
-import { entryName, readBounded } from './stored-file.ts';
+import { entryName, OUTLINES_NAME, readBounded } from './stored-file.ts';
 import { BLOB_COLLECTION, type Collection, type Store } from './types.ts';
 import { CHANGED, identityOf, type SyncFs } from './write-thread.mjs';
 import { inlineWriter, threadWriter, type Writer } from './writer.ts';
@@ -60,6 +62,9 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
   release: () => Promise<void>, log: (m: string) => void): Persistence {
   const docFile = (c: Collection, key: string) => path.join(root, c, `${key}.json`);
   const entryFile = (c: Collection, key: string, version: number) => path.join(root, c, key, entryName(version));
+  const outlinesFile = (c: Collection, key: string) => path.join(root, c, key, OUTLINES_NAME);
+  const appendOutlines = (c: Collection, key: string, records: ReadonlyArray<readonly [number, string]>) =>
+    writer.append(outlinesFile(c, key), [Buffer.from(records.map(outlineRecord).join(''))], 0o666);
   const write = (file: string, text: string, mode: number, expect?: string) => writer.write(file, [Buffer.from(text)], mode, expect);
 
   const persistence: Persistence = {
@@ -86,7 +91,7 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
         .catch((error) => failed(error, what, log));
       known.delete(what);
     },
-    async writeEntry(c, key, version, text, first) {
+    async writeEntry(c, key, version, text, first, outline) {
       const where = persistence.whereEntry(c, key, version);
       const file = entryFile(c, key, version);
       try {
@@ -97,6 +102,9 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
           await syncDir(fs, path.join(root, c));
         }
         await write(file, text, 0o666, ''); // '': only where no file is
+        // The outline once its version is on disk, so a stored outline always describes a stored version. Should
+        // its append fail, the version goes too (below): the caller hears that neither was saved.
+        await appendOutlines(c, key, [[version, outline]]);
       } catch (error) {
         // Failed after its rename (the folder fsync): the file would claim a version the caller was told
         // is not saved, and refuse the retry as changed on disk. Removed; it was never acknowledged.
@@ -104,7 +112,10 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
           await writer.remove(file).catch(() => undefined);
         }
         // A first version that failed leaves no empty folder behind (a full disk must not fill with them).
-        if (first && (error as NodeJS.ErrnoException).code !== CHANGED) await fs.rmdir(path.join(root, c, key)).catch(() => undefined);
+        if (first && (error as NodeJS.ErrnoException).code !== CHANGED) {
+          await writer.remove(outlinesFile(c, key)).catch(() => undefined);
+          await fs.rmdir(path.join(root, c, key)).catch(() => undefined);
+        }
         if ((error as NodeJS.ErrnoException).code === CHANGED) {
           log(`did not save ${where}: a file of that name was put in the data folder by something other than the service`);
           throw new ServiceError('changed_on_disk', `version ${version} of ${c}/${key} is already on disk although the service ` +
@@ -116,8 +127,15 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
     },
     readEntry: (c, key, version) => readBounded(fs, entryFile(c, key, version)),
     whereEntry: (c, key, version) => `${c}/${key}/${entryName(version)}`,
+    readOutlines: async (c, key) => {
+      // Missing (a folder an earlier release wrote) or unreadable: the outlines are made from the versions.
+      const text = await readBounded(fs, outlinesFile(c, key)).catch(() => '');
+      return parseOutlineRecords(text);
+    },
+    keepOutlines: async (c, key, records) => appendOutlines(c, key, records),
     async dropLog(c, key, versions) {
       try {
+        await writer.remove(outlinesFile(c, key)); // first: a log's folder never holds outlines without their versions
         for (const v of versions) await writer.remove(entryFile(c, key, v));
         await fs.rmdir(path.join(root, c, key)).catch(() => undefined);
       } catch (error) {
@@ -136,6 +154,20 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
     close: release,
   };
   return persistence;
+}
+
+/** One line per outline: `<version> <outline>`, begun with a line break so that one cut short by a crash never joins the next. */
+const outlineRecord = ([version, outline]: readonly [number, string]) => `\n${version} ${outline}`;
+const RECORD = /^([1-9][0-9]{0,15}) (.+)$/;
+
+/** The [version, outline] records of an outlines file, in order; lines of another shape (cut short) are left out. */
+function parseOutlineRecords(text: string): Array<readonly [number, string]> {
+  const records: Array<readonly [number, string]> = [];
+  for (const line of text.split('\n')) {
+    const m = RECORD.exec(line);
+    if (m) records.push([Number(m[1]), m[2]]);
+  }
+  return records;
 }
 
 /** The identity of `file` when it holds exactly `text`; undefined otherwise (or when it cannot be read). */

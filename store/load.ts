@@ -13,15 +13,19 @@ import type { KnownFiles } from './known-files.ts';
 import { documentName } from './keys.ts';
 import { LOCK_NAME } from './lock.ts';
 import { migrateCollection } from './migrate.ts';
-import { ENTRY_NAME, entryName, parseStored, readBounded } from './stored-file.ts';
+import { ENTRY_NAME, entryName, OUTLINES_NAME, parseStored, readBounded } from './stored-file.ts';
 import type { Loaded, LoadedLog } from './persistence.ts';
 import { BLOB_COLLECTION, COLLECTIONS, KEY_PATTERN, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, } from './types.ts';
 import type { Writer } from './writer.ts';
 
 export const PRIVATE = 'private';
 const PRIVATE_GITIGNORE = '*\n';
-/** Written at the folder's root when it has no .gitignore: a committed lock would let a checkout delete it under a running service. */
-const ROOT_GITIGNORE = `# Written by the Map Topology Service: never commit its lock or unfinished writes.\n${LOCK_NAME}\n.*${TEMP_SUFFIX}\n`;
+/**
+ * Written at the folder's root when it has no .gitignore: a committed lock would let a checkout delete it under a
+ * running service; the versions' outlines are made from the versions, and two clones' appends would only conflict.
+ */
+const ROOT_GITIGNORE = `# Written by the Map Topology Service: never commit its lock, unfinished writes or what it makes from versions.
+${LOCK_NAME}\n.*${TEMP_SUFFIX}\n${OUTLINES_NAME}\n`;
 /** Files read at once while loading: enough to keep the thread pool busy. */
 const LOAD_CONCURRENCY = 32;
 

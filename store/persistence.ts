@@ -35,8 +35,15 @@ export interface Persistence {
   /** Makes `text` the stored form of a document, durably; `previous` is what memory held (to detect changes made by others). */
   writeDoc(c: DocCollection, key: string, text: string, previous: Json | undefined): Promise<void>;
   removeDoc(c: DocCollection, key: string, previous: Json | undefined): Promise<void>;
-  /** Stores entry `version` of a log once, durably; refuses (never overwrites) when one is there. `first`: the log is new. */
-  writeEntry(c: LogCollection, key: string, version: number, text: string, first: boolean): Promise<void>;
+  /**
+   * Stores entry `version` of a log once, durably, with its outline (outline.ts's stored form) in the same write: both
+   * or, on failure, neither; refuses (never overwrites) when one is there. `first`: the log is new.
+   */
+  writeEntry(c: LogCollection, key: string, version: number, text: string, first: boolean, outline: string): Promise<void>;
+  /** The outlines stored of a log's entries, as [entry number, stored form]; of two for one number the later counts. */
+  readOutlines(c: LogCollection, key: string): Promise<Array<readonly [number, string]>>;
+  /** Stores the outlines of entries stored without one (by an earlier release), made from the entries read back. */
+  keepOutlines(c: LogCollection, key: string, outlines: ReadonlyArray<readonly [number, string]>): Promise<void>;
   /** The stored text of an entry; throws an Error saying why it cannot be read (missing included). */
   readEntry(c: LogCollection, key: string, version: number): Promise<string>;
   /** Where an entry lives, for messages: `maps/abc1234/v3.json`. */

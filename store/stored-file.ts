@@ -1,4 +1,4 @@
-// Reading one stored file back: the names of log entry files, and a read that
+// Reading one stored file back: the names of log entry files and outlines, and a read that
 // refuses a file larger than the store ever writes before it is loaded (a
 // string that long could not even be held) and says plainly what is wrong.
 import type { FsFacade } from './durable-file.ts';
@@ -7,6 +7,8 @@ import { MAX_FILE_BYTES } from './keys.ts';
 /** `v<N>.json`: one entry of a log. */
 export const ENTRY_NAME = /^v([1-9][0-9]{0,15})\.json$/;
 export const entryName = (version: number) => `v${version}.json`;
+/** A log's outlines, beside its entries: hidden (not an entry file), and never a name an entry file could have. */
+export const OUTLINES_NAME = '.outlines';
 
 /** A stored file's text, refusing one larger than the store ever writes (a string that long cannot even be held). */
 export async function readBounded(fs: FsFacade, file: string): Promise<string> {

@@ -5,6 +5,8 @@
 // - logs (`maps`, `datasets`, `templates`): append-only numbered entries, the
 //   resource versions; the latest entry of each key is kept in memory, older
 //   ones are read on demand, and an entry, once stored, is never rewritten;
+//   beside each entry its outline (its short top-level fields), which lists
+//   judge older entries on without reading them;
 // - blobs (`results`): immutable JSON stored by the hash of its content, so
 //   storing equal content twice costs nothing.
 // The versioning rules of resources live above it (resources/collection.ts).
@@ -31,6 +33,17 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 /** A log entry: any JSON object with a whole `version` >= 1, greater than the entry before it. */
 export type Entry = { version: number; [key: string]: Json };
+/** A value an outline keeps: a short scalar (outline.ts). */
+export type OutlineValue = string | number | boolean | null;
+/**
+ * What a log keeps of each entry beside it (outline.ts): the entry's top-level
+ * fields whose values are short scalars, and the names of the others, for
+ * which a reader reads the entry.
+ */
+export interface Outline {
+  readonly fields: Readonly<Record<string, OutlineValue>>;
+  readonly omitted: readonly string[];
+}
 /** What a log entry must be to the store: numbered. Its callers may type the rest (a typed version from a schema), which is JSON when stored. */
 type LogEntry = { version: number };
 
@@ -125,6 +138,12 @@ export interface Store {
   heads<T extends LogEntry = Entry>(collection: LogCollection): ReadonlyArray<readonly [string, T]>;
   /** The entry numbers a log holds, ascending (from memory). */
   versions(collection: LogCollection, key: string): readonly number[];
+  /**
+   * The outline of each entry of a log, by entry number, stored with the entry in the same write, so a log is
+   * filtered and counted without reading its entries. An entry stored without one (by an earlier release) is read
+   * once and its outline stored then. An entry that cannot be read has none; an unknown log has an empty map.
+   */
+  outlines(collection: LogCollection, key: string): Promise<ReadonlyMap<number, Outline>>;
   /** Entry `version` of a log, read on demand (a small cache keeps recent ones); undefined when absent. */
   read<T extends LogEntry = Entry>(collection: LogCollection, key: string, version: number): Promise<T | undefined>;
   /**

@@ -9,6 +9,9 @@
 // leave an empty or old file behind a write that was acknowledged. Writes to
 // different files can run as one group: each keeps that order, and a folder's
 // fsync, which makes every rename in it durable, is paid once per group.
+// An append (a log's outlines) adds bytes at the end of a file and fsyncs it
+// (and its folder when it made the file); a crash may cut the last bytes
+// short, which its reader recognises.
 //
 // The service runs the sequence on writer threads (writer.ts): one hand-off
 // per write instead of six trips through libuv's pool, and fsyncs never hold
@@ -182,8 +185,32 @@ export function durableWriter(fs) {
     }
     return outcomes.map((o) => ('error' in o ? { error: o.error } : { identity: o.identity }));
   };
+  /**
+   * Writes `bytes` whole at the end of `file` (made with `mode` when absent), then fsyncs the file, and its
+   * folder when the file is new.
+   * @param {string} file @param {Uint8Array} bytes @param {number} mode
+   */
+  const append = (file, bytes, mode) => {
+    const made = fs.statSync(file, { bigint: true, throwIfNoEntry: false }) === undefined;
+    const fd = fs.openSync(file, 'a', mode);
+    try {
+      // Written where the file ends (in append mode, Linux ignores the position and appends anyway).
+      const end = Number(fs.fstatSync(fd, { bigint: true }).size);
+      let offset = 0;
+      while (offset < bytes.length) {
+        const written = fs.writeSync(fd, bytes, offset, bytes.length - offset, end + offset);
+        if (!(written > 0)) throw Object.assign(new Error(`short write to ${file}`), { code: 'EIO' });
+        offset += written;
+      }
+      fs.fsyncSync(fd);
+    } finally {
+      try { fs.closeSync(fd); } catch { /* the first failure is the one to report */ }
+    }
+    if (made) syncFolder(path.dirname(file));
+  };
   return {
     writeAll,
+    append,
     /**
      * Writes `bytes` to `file` atomically and durably (see the header); the identity of the file written.
      * @param {string} file @param {Uint8Array} bytes @param {number} mode @param {string} [expect]
@@ -232,7 +259,16 @@ if (parentPort && workerData === 'mts-writer') {
   const port = parentPort;
   const writer = durableWriter(nodeFs);
   /** @typedef {{ op: 'write', writes: Array<{ file: string, length: number, mode: number, expect?: string }>, buffer: ArrayBuffer }} WriteJob */
-  port.on('message', (/** @type {WriteJob | { op: 'remove', file: string, expect?: string }} */ job) => {
+  port.on('message', (/** @type {WriteJob | { op: 'remove', file: string, expect?: string } | { op: 'append', file: string, bytes: Uint8Array, mode: number }} */ job) => {
+    if (job.op === 'append') {
+      try {
+        writer.append(job.file, job.bytes, job.mode);
+        port.postMessage({ results: [{ result: true }] });
+      } catch (error) {
+        port.postMessage({ error: failureOf(error) });
+      }
+      return;
+    }
     if (job.op === 'remove') {
       try {
         port.postMessage({ results: [{ result: writer.remove(job.file, job.expect) }] });

@@ -21,6 +21,8 @@ export interface Writer {
    * refused (code ECHANGED) when the file on disk no longer has that identity.
    */
   write(file: string, chunks: readonly Uint8Array[], mode: number, expect?: string): Promise<string>;
+  /** Adds `chunks`, in order, at the end of `file` (made when absent) and resolves once they are on disk. */
+  append(file: string, chunks: readonly Uint8Array[], mode: number): Promise<void>;
   /** Removes `file` durably; false when it did not exist. `expect` as for write. */
   remove(file: string, expect?: string): Promise<boolean>;
   close(): Promise<void>;
@@ -31,6 +33,7 @@ export function inlineWriter(fs: SyncFs): Writer {
   const writer = durableWriter(fs);
   return {
     write: async (file, chunks, mode, expect) => writer.write(file, Buffer.concat(chunks), mode, expect),
+    append: async (file, chunks, mode) => writer.append(file, Buffer.concat(chunks), mode),
     remove: async (file, expect) => writer.remove(file, expect),
     close: async () => writer.close(),
   };
@@ -41,7 +44,8 @@ const POOL_SIZE = 4;
 const THREAD_SCRIPT = new URL('./write-thread.mjs', import.meta.url);
 
 type Write = { file: string; chunks: readonly Uint8Array[]; mode: number; expect?: string };
-export type Job = ({ op: 'write' } & Write) | { op: 'remove'; file: string; expect?: string };
+export type Job = ({ op: 'write' } & Write) | { op: 'append'; file: string; chunks: readonly Uint8Array[]; mode: number }
+  | { op: 'remove'; file: string; expect?: string };
 type Failure = { message: string; code?: string };
 /** A job's outcome: one result per write of the group (its file's identity) or the removal's, or one failure for all. */
 type Reply = { results?: Array<{ result?: string | boolean; error?: Failure }>; error?: Failure; buffer?: ArrayBuffer };
@@ -56,13 +60,13 @@ const SCRATCH_MIN = 64 * 1024;
 
 /**
  * How many jobs at the head of a non-empty queue the next free thread takes:
- * a removal alone, or the first writes, to distinct files, up to an even
+ * a removal or an append alone, or the first writes, to distinct files, up to an even
  * share of the queue among the threads (so fsyncs still run side by side
  * while each folder fsync serves a group), MAX_GROUP at most, and
  * GROUP_BYTES together unless the first write alone is larger.
  */
 export function jobLength(queue: readonly Job[], threads = POOL_SIZE): number {
-  if (queue[0].op === 'remove') return 1;
+  if (queue[0].op !== 'write') return 1;
   const share = Math.min(MAX_GROUP, Math.ceil(queue.length / threads));
   const files = new Set<string>();
   let bytes = 0;
@@ -112,12 +116,14 @@ class WriterThread {
     this.worker.on('exit', (code) => stop(new Error(`exit code ${code}`)));
   }
 
-  /** Starts a job: one removal, or a group of writes to distinct files. */
+  /** Starts a job: one removal or append, or a group of writes to distinct files. */
   run(jobs: Waiting[]): void {
     let message;
     try {
       const [first] = jobs;
-      message = first.op === 'remove' ? { op: first.op, file: first.file, expect: first.expect } : this.stage(jobs as Write[]);
+      message = first.op === 'remove' ? { op: first.op, file: first.file, expect: first.expect }
+        : first.op === 'append' ? { op: first.op, file: first.file, mode: first.mode, bytes: Buffer.concat(first.chunks) }
+          : this.stage(jobs as Write[]);
     } catch (error) {
       for (const job of jobs) job.reject(error as Error);
       queueMicrotask(() => this.free(this)); // not from inside the dispatch that called us
@@ -125,7 +131,7 @@ class WriterThread {
     }
     this.current = jobs;
     this.worker.ref(); // a write in flight does keep it alive
-    if (message.op === 'remove') this.worker.postMessage(message);
+    if (message.op !== 'write') this.worker.postMessage(message);
     else {
       this.worker.postMessage(message, [message.buffer]);
       this.scratch = undefined;
@@ -187,6 +193,7 @@ export function threadWriter(): Writer {
 
   return {
     write: async (file, chunks, mode, expect) => (await run({ op: 'write', file, chunks, mode, expect })) as string,
+    append: async (file, chunks, mode) => void (await run({ op: 'append', file, chunks, mode })),
     remove: async (file, expect) => (await run({ op: 'remove', file, expect })) as boolean,
     close: async () => {
       closed = true;

@@ -23,6 +23,9 @@ import { Follower } from './notifications.ts';
 import { databaseEntries } from './shared-entries.ts';
 import { KEEP_CHANGES_MS, keepPruning } from './prune.ts';
 
+/** Outlines of older entries stored by one statement at most. */
+const OUTLINES_PER_STATEMENT = 1000;
+
 export interface PostgresStoreOptions {
   /** Where notices go (waiting for the database, migrations, lost connections). */
   log?: Log;
@@ -177,10 +180,25 @@ function databasePersistence(pool: pg.Pool, origin: string, revs: Map<string, st
       if (!row.ok) throw new StaleWrite(name);
       revs.delete(name);
     },
-    async writeEntry(c, key, version, text) {
+    async writeEntry(c, key, version, text, _first, outline) {
       const where = persistence.whereEntry(c, key, version);
-      const row = await write<{ ok: boolean }>(where, 'SELECT mts_append($1, $2, $3, $4, $5) AS ok', [origin, c, key, version, text]);
+      const row = await write<{ ok: boolean }>(where, 'SELECT mts_append($1, $2, $3, $4, $5, $6) AS ok', [origin, c, key, version, text, outline]);
       if (!row.ok) throw new StaleWrite(where);
+    },
+    async readOutlines(c, key) {
+      const rows = await read<{ version: number; outline: string }>(
+        'SELECT version, outline FROM entries WHERE collection = $1 AND key = $2 AND outline IS NOT NULL', [c, key]);
+      return rows.map((row) => [row.version, row.outline] as const);
+    },
+    async keepOutlines(c, key, outlines) {
+      // Only where none is stored (another replica may have stored the same outline meanwhile); in batches, each
+      // well within a statement's time limit however long the history.
+      for (let i = 0; i < outlines.length; i += OUTLINES_PER_STATEMENT) {
+        const batch = outlines.slice(i, i + OUTLINES_PER_STATEMENT);
+        await read(`UPDATE entries e SET outline = o.outline FROM unnest($3::int[], $4::text[]) AS o(version, outline)
+          WHERE e.collection = $1 AND e.key = $2 AND e.version = o.version AND e.outline IS NULL`,
+        [c, key, batch.map(([n]) => n), batch.map(([, outline]) => outline)]);
+      }
     },
     async readEntry(c, key, version) {
       const rows = await read<{ body: string }>('SELECT body FROM entries WHERE collection = $1 AND key = $2 AND version = $3', [c, key, version]);

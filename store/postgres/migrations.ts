@@ -5,7 +5,7 @@
 // change of schema is a new migration at the end of the list.
 //
 // Tables: entries (the append-only versions: the primary key refuses a second
-// version N of one resource), documents (read-modify-write with a revision
+// version N of one resource; each with its outline since V4), documents (read-modify-write with a revision
 // number for compare-and-set), blobs (content-addressed), changes (one row per
 // write, numbered by a sequence: what replicas catch up from), shared_counters
 // (login_failures until V3), shared_entries and changes_horizon (the last
@@ -249,8 +249,29 @@ BEGIN
 END $$;
 `;
 
+// Each entry's outline (../outline.ts) is stored in its row, by the same
+// statement as its body. Rows stored before keep none until a replica first
+// needs a log's outlines and stores them (an UPDATE of that column only). The
+// five-argument mts_append stays, so replicas of the previous release go on
+// writing during a rolling upgrade; their entries get their outlines later.
+const V4 = `
+ALTER TABLE entries ADD COLUMN outline text;
+
+CREATE FUNCTION mts_append(p_origin text, p_collection text, p_key text, p_version integer, p_body text, p_outline text)
+RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM entries WHERE collection = p_collection AND key = p_key AND version >= p_version) THEN
+    RETURN false;
+  END IF;
+  INSERT INTO entries (collection, key, version, body, outline) VALUES (p_collection, p_key, p_version, p_body, p_outline);
+  PERFORM mts_change(p_origin, 'entry', p_collection, p_key, p_version);
+  RETURN true;
+END $$;
+`;
+
 /** The migrations, in order; the number of each is its place in the list, from 1. */
-const MIGRATIONS: readonly string[] = [V1, V2, V3];
+const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
 
 /** Whether every migration is applied already (the usual start: one query, no lock). */
 async function current(pool: pg.Pool, upTo: number): Promise<boolean> {

@@ -54,7 +54,8 @@ describe('seed-demo', () => {
     const after = Object.keys(await content());
     // Results are named by the hash of their content: the same records come back under the same name.
     assert.deepEqual(after.filter((f) => before.includes(f) && !f.startsWith('results/')), [], 'every old document is gone');
-    assert.deepEqual(after.filter((f) => f.startsWith('maps/')), [`maps/${mapId}/v1.json`, `maps/${mapId}/v2.json`], 'created, then published');
+    assert.deepEqual(after.filter((f) => f.startsWith('maps/')), [`maps/${mapId}/.outlines`, `maps/${mapId}/v1.json`, `maps/${mapId}/v2.json`],
+      'created, then published (beside the versions, their outlines)');
     assert.equal(resources(after, 'datasets').length, 3);
     assert.equal(resources(after, 'templates').length, 3, 'the two defaults and the demo badge');
     await assert.rejects(stat(path.join(dir, 'private')), { code: 'ENOENT' });

@@ -15,12 +15,16 @@ import { copyDemoData } from '../helpers/demo-data.ts';
 
 const STORED = ['maps', 'datasets', 'templates', 'results', 'private'];
 
-/** Every stored file under `dir`, relative path -> content. */
-async function storedFiles(dir: string): Promise<Map<string, string>> {
+/** Every stored file under `dir`, relative path -> content; the versions' outlines (.outlines, made from them) apart. */
+async function storedFiles(dir: string, outlines: string[] = []): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const c of STORED) {
     for (const entry of await readdir(path.join(dir, c), { recursive: true, withFileTypes: true })) {
       if (!entry.isFile()) continue;
+      if (entry.name === '.outlines') {
+        outlines.push(path.relative(dir, entry.parentPath));
+        continue;
+      }
       const file = path.join(entry.parentPath, entry.name);
       files.set(path.relative(dir, file), await readFile(file, 'utf8'));
     }
@@ -63,7 +67,10 @@ describe('npm run store -- export|import', { skip: noPostgres }, () => {
     const target = path.join(work, 'exported');
     const exported = await run(url, 'export', target);
     assert.equal(exported.code, 0, exported.err);
-    assert.deepEqual(await storedFiles(target), before);
+    const outlines: string[] = [];
+    assert.deepEqual(await storedFiles(target, outlines), before);
+    const logs = new Set([...before.keys()].filter((f) => /^(maps|datasets|templates)\//.test(f)).map((f) => path.dirname(f)));
+    assert.deepEqual(outlines.sort(), [...logs].sort(), 'every exported resource has its versions\' outlines');
   });
 
   it('refuses to import into a database that holds data, or export into a folder that does', async () => {

@@ -5,7 +5,7 @@
 // and a full disk still serves reads while writes answer 507.
 import assert from 'node:assert/strict';
 import * as nodeFs from 'node:fs';
-import { mkdir, readdir, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { canonicalJson } from '../../store/canonical-json.ts';
@@ -36,7 +36,9 @@ describe('stored bytes stay proportional to the body', () => {
       await first.close(false);
     }
     const folder = path.join(dir, 'maps', mapId);
-    assert.equal((await readdir(folder)).length, 11);
+    assert.deepEqual((await readdir(folder)).filter((name) => name !== '.outlines').length, 11, 'one file per version, beside their outlines');
+    const { size: outlines } = await stat(path.join(folder, '.outlines'));
+    assert.ok(outlines < 11 * 1024, `the outlines of 11 versions take ${outlines} bytes: their short fields only`);
     for (let v = 2; v <= 11; v++) {
       const { size } = await stat(path.join(folder, `v${v}.json`));
       assert.ok(size < 2 * text.length, `v${v}.json is ${size} bytes for a body of ${text.length}`);
@@ -164,7 +166,9 @@ describe('a full disk', () => {
         assert.match((await body(res)).detail, /full/);
       }
       assert.equal((await body(await t.request(`/api/v1/map/id/${map.mapId}/`, { token: t.read }))).version, 1);
-      assert.deepEqual(await readdir(path.join(dir, 'maps', map.mapId)), ['v1.json']);
+      assert.deepEqual((await readdir(path.join(dir, 'maps', map.mapId))).sort(), ['.outlines', 'v1.json']);
+      assert.equal((await readFile(path.join(dir, 'maps', map.mapId, '.outlines'), 'utf8')).split('\n').filter(Boolean).length, 1,
+        'the outline of version 1 only');
     } finally {
       await t.close(true);
     }

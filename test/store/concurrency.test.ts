@@ -61,8 +61,12 @@ describe('100 concurrent PUTs on one map', () => {
     assert.deepEqual(await all.json(), Array.from({ length: 101 }, (_, i) => ({ version: i + 1 })));
 
     // On disk: the versions from the file names, contiguous, each file whole and holding what was acknowledged.
-    const names = (await readdir(path.join(t.dir, 'maps', mapId))).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    const files = await readdir(path.join(t.dir, 'maps', mapId));
+    const names = files.filter((name) => name !== '.outlines').sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
     assert.deepEqual(names, Array.from({ length: 101 }, (_, i) => `v${i + 1}.json`));
+    // Beside them, one outline line per version (each appended in its version's write turn).
+    const outlines = (await readFile(path.join(t.dir, 'maps', mapId, '.outlines'), 'utf8')).split('\n').filter(Boolean);
+    assert.deepEqual(outlines.map((line) => Number(line.split(' ')[0])).sort((a, b) => a - b), Array.from({ length: 101 }, (_, i) => i + 1));
     const byVersion = new Map(acked.map((v) => [v.version, v]));
     for (const name of names) {
       const stored = JSON.parse(await readFile(path.join(t.dir, 'maps', mapId, name), 'utf8'));

@@ -16,7 +16,7 @@ import { openPostgresStore } from '../../store/postgres/adapter.ts';
 import { emptyDatabase, noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
 import { MemoryEntries } from '../../auth/oidc/memory-entries.ts';
 import {
-  DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type SharedEntries, type Store,
+  DOC_COLLECTIONS, LOG_COLLECTIONS, type Entry, type Json, type LogCollection, type Outline, type SharedEntries, type Store,
 } from '../../store/types.ts';
 
 interface Harness {
@@ -393,6 +393,51 @@ export function storeContract(name: string, makeHarness: () => Promise<Harness>,
         }
         assert.deepEqual(await store.append('maps', 'gone', next({ again: true })), { again: true, version: 1 });
         assert.deepEqual(await store.read('maps', 'gone', 1), { again: true, version: 1 });
+      });
+    });
+
+    describe('logs: outlines', () => {
+      /** An outline as plain data (its fields have no prototype, so a field named `constructor` is the entry's own). */
+      const plain = (outline: Outline | undefined) => outline && { fields: { ...outline.fields }, omitted: [...outline.omitted] };
+      /** A log's outlines as plain data, by entry number. */
+      const listed = async (c: LogCollection, key: string) => [...(await store.outlines(c, key))].sort(([a], [b]) => a - b).map(([n, o]) => [n, plain(o)]);
+      const full = { name: 'Core', n: 2.5, on: true, none: null, constructor: 'own', long: 'x'.repeat(300), obj: { a: 1 }, list: [1] };
+
+      it('holds each entry\'s short top-level scalars and the names of its other fields, by entry number', async () => {
+        assert.equal((await store.outlines('maps', 'never')).size, 0, 'an unknown log has none');
+        await store.append('maps', 'k', next(full));
+        await store.append('maps', 'k', next({ name: 'Edge', skipped: undefined as unknown as Json }));
+        const outlines = await store.outlines('maps', 'k');
+        assert.deepEqual([...outlines.keys()].sort(), [1, 2]);
+        assert.deepEqual(plain(outlines.get(1)), {
+          fields: { constructor: 'own', n: 2.5, name: 'Core', none: null, on: true, version: 1 }, omitted: ['list', 'long', 'obj'],
+        });
+        assert.deepEqual(plain(outlines.get(2)), { fields: { name: 'Edge', version: 2 }, omitted: [] }, 'an undefined field is not stored');
+        assertDeepFrozen(outlines.get(1));
+        await store.append('maps', 'k', next({ name: 'Third' }));
+        assert.deepEqual(plain((await store.outlines('maps', 'k')).get(3)), { fields: { name: 'Third', version: 3 }, omitted: [] });
+      });
+
+      it('a failed append stores no outline', async () => {
+        await store.append('maps', 'f', next({ name: 'one' }));
+        await assert.rejects(store.append('maps', 'f', () => { throw new Error('no'); }));
+        await assert.rejects(store.append('maps', 'f', () => ({ version: 1, name: 'again' })));
+        const outlines = await store.outlines('maps', 'f');
+        assert.deepEqual([...outlines.keys()], [1]);
+        assert.equal(outlines.get(1)?.fields.name, 'one');
+      });
+
+      it('are kept across a restart and go with their log', async () => {
+        for (let i = 0; i < 3; i++) await store.append('templates', 't', next({ ...full, i }));
+        await store.append('templates', 'gone', next({ name: 'gone' }));
+        const before = await listed('templates', 't');
+        if (h.restart) store = await h.restart();
+        assert.deepEqual(await listed('templates', 't'), before);
+        await store.drop('templates', 'gone');
+        assert.equal((await store.outlines('templates', 'gone')).size, 0);
+        await store.append('templates', 'gone', next({ name: 'again' }));
+        if (h.restart) store = await h.restart();
+        assert.deepEqual(await listed('templates', 'gone'), [[1, { fields: { name: 'again', version: 1 }, omitted: [] }]], 'a log started again has its own outlines only');
       });
     });
 

@@ -18,6 +18,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAP_FIELDS } from '../../schema/objects.ts';
+import { outlineOf, outlineText, parseOutline } from '../../store/outline.ts';
 import { REPO, runTs, waitForOutput, type Child } from './child.ts';
 
 const FIXTURE = path.join(REPO, 'test/store/fixtures/serve.ts');
@@ -122,9 +123,11 @@ describe('SIGKILL while 500 writes are in flight, 5 times in a row', () => {
         const text = await readFile(path.join(data, f), 'utf8');
         assert.doesNotThrow(() => parsed.set(f, JSON.parse(text)), `round ${round}: ${f} does not parse`);
       }
-      // The layout on disk, read from the file names: maps/<id>/v1.json .. v<n>.json, nothing else in maps/.
+      // The layout on disk, read from the file names: maps/<id>/v1.json .. v<n>.json and the versions' outlines
+      // (maps/<id>/.outlines), nothing else in maps/.
       const onDisk = new Map<string, number[]>();
-      for (const f of files.filter((f) => f.startsWith(`maps${path.sep}`))) {
+      const outlineFiles = files.filter((f) => f.startsWith(`maps${path.sep}`) && path.basename(f) === '.outlines');
+      for (const f of files.filter((f) => f.startsWith(`maps${path.sep}`) && !outlineFiles.includes(f))) {
         const m = /^maps\/([A-Za-z0-9]+)\/v([1-9][0-9]*)\.json$/.exec(f.split(path.sep).join('/'));
         assert.ok(m, `round ${round}: ${f} is not a version file maps/<id>/v<N>.json`);
         const version = Number(m[2]);
@@ -137,10 +140,25 @@ describe('SIGKILL while 500 writes are in flight, 5 times in a row', () => {
         versions.sort((a, b) => a - b);
         assert.deepEqual(versions, versions.map((_, i) => i + 1), `round ${round}: the version files of ${mapId} are not contiguous from 1`);
       }
+      // Every outline that counts (the last whole line for its version) describes a version file as it is.
+      const outlines = new Map<string, string>();
+      for (const f of outlineFiles) {
+        for (const line of (await readFile(path.join(data, f), 'utf8')).split('\n').filter(Boolean)) {
+          const [, n, text] = /^(\d+) (.*)$/.exec(line) ?? [];
+          const at = path.join(path.dirname(f), `v${n}.json`);
+          if (n && parseOutline(text)) outlines.set(at, text);
+          else outlines.delete(at);
+        }
+      }
+      for (const [f, text] of outlines) {
+        assert.ok(parsed.has(f), `round ${round}: ${f} has an outline but no file`);
+        assert.equal(text, outlineText(outlineOf(parsed.get(f)!)), `round ${round}: the outline of ${f} is not the version's`);
+      }
       for (const ack of acked) {
         const stored = parsed.get(path.join('maps', ack.mapId, `v${ack.version}.json`));
         assert.ok(stored, `round ${round}: acknowledged ${ack.mapId} v${ack.version} has no file`);
         assert.equal(stored.name, ack.name, `round ${round}: maps/${ack.mapId}/v${ack.version}.json holds another write`);
+        assert.ok(outlines.has(path.join('maps', ack.mapId, `v${ack.version}.json`)), `round ${round}: acknowledged ${ack.mapId} v${ack.version} has no outline`);
       }
       // The writes acknowledged just before the kill, one by one through GET by ID...
       await inParallel(acked.slice(checkedBefore), 32, async (ack) => {

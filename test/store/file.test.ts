@@ -15,6 +15,7 @@ import { ServiceError } from '../../errors.ts';
 import { canonicalJson } from '../../store/canonical-json.ts';
 import { openFileStore } from '../../store/file.ts';
 import { MAX_FILE_BYTES } from '../../store/keys.ts';
+import { outlineOf, outlineText } from '../../store/outline.ts';
 import type { Entry, Store } from '../../store/types.ts';
 import { errno, spyFs, type Op, type Spy } from './fs-spy.ts';
 
@@ -85,7 +86,7 @@ describe('durability order', () => {
     return state;
   }
 
-  it('a version: temp file written, fsynced, closed; checked that no file is there; renamed; the folder fsynced; then the promise resolves; memory changes last', async () => {
+  it('a version: temp file written, fsynced, closed; checked that no file is there; renamed; the folder fsynced; its outline appended and fsynced; then the promise resolves; memory changes last', async () => {
     // What memory holds at each call (made before the call): a version must not be served before it is durable.
     const memory = (store: Store) => `memory: head v${store.head('maps', 'm1')?.version}, versions ${store.versions('maps', 'm1').join(',')}`;
     const s = await recorded(memory);
@@ -102,16 +103,23 @@ describe('durability order', () => {
       'stat maps/m1/v2.json', '  memory: head v1, versions 1', // no file there: a version file is never replaced
       'rename maps/m1/.v2.json.<rand>.tmp -> maps/m1/v2.json', '  memory: head v1, versions 1',
       'sync maps/m1', '  memory: head v1, versions 1', // the folder's handle stays open between writes (opened by the first one)
+      // The outline only once its version is on disk: an outline never describes a version that is not stored.
+      'stat maps/m1/.outlines', '  memory: head v1, versions 1',
+      'open maps/m1/.outlines a', '  memory: head v1, versions 1',
+      'write maps/m1/.outlines', '  memory: head v1, versions 1',
+      'sync maps/m1/.outlines', '  memory: head v1, versions 1',
+      'close maps/m1/.outlines', '  memory: head v1, versions 1',
       'resolved', 'memory: head v2, versions 1,2',
     ]);
-    assert.equal(s.written, canonicalJson(v2));
+    assert.equal(s.written, `${canonicalJson(v2)}\n2 ${outlineText(outlineOf(v2))}`);
+    assert.equal(await readFile(at('maps/m1/.outlines'), 'utf8'), `\n1 ${outlineText(outlineOf(v1))}\n2 ${outlineText(outlineOf(v2))}`);
     assert.equal(await readFile(at('maps/m1/v2.json'), 'utf8'), canonicalJson(v2));
     assert.equal(await readFile(at('maps/m1/v1.json'), 'utf8'), v1Bytes, 'the earlier version is left as it was');
     assert.equal(v1Bytes, canonicalJson(v1));
     await s.store.close();
   });
 
-  it('the first version of a resource: its folder is created and the collection folder fsynced before the version is written', async () => {
+  it('the first version of a resource: its folder is created and the collection folder fsynced before the version is written; its outlines file is made durable', async () => {
     const s = await recorded();
     s.recording = true;
     await s.store.append('datasets', 'd1', next()).then(() => s.events.push('resolved'));
@@ -120,6 +128,8 @@ describe('durability order', () => {
       'open datasets/d1/.v1.json.<rand>.tmp wx', 'write datasets/d1/.v1.json.<rand>.tmp', 'sync datasets/d1/.v1.json.<rand>.tmp',
       'close datasets/d1/.v1.json.<rand>.tmp', 'stat datasets/d1/v1.json', 'rename datasets/d1/.v1.json.<rand>.tmp -> datasets/d1/v1.json',
       'open datasets/d1 r', 'sync datasets/d1',
+      'stat datasets/d1/.outlines', 'open datasets/d1/.outlines a', 'write datasets/d1/.outlines', 'sync datasets/d1/.outlines',
+      'close datasets/d1/.outlines', 'sync datasets/d1', // made by this append: its folder entry fsynced too
       'resolved',
     ]);
     await s.store.close();
@@ -171,17 +181,18 @@ describe('durability order', () => {
     await s.store.close();
   });
 
-  it('a dropped log: every version unlinked, its folder removed; started again, its new folder is fsynced through a descriptor of its own', async () => {
+  it('a dropped log: its outlines then every version unlinked, its folder removed; started again, its new folder is fsynced through a descriptor of its own', async () => {
     const s = await recorded();
     for (let i = 0; i < 2; i++) await s.store.append('maps', 'm', next());
     s.recording = true;
     await s.store.drop('maps', 'm').then(() => s.events.push('resolved'));
-    assert.deepEqual(s.events, ['unlink maps/m/v1.json', 'sync maps/m', 'unlink maps/m/v2.json', 'sync maps/m', 'rmdir maps/m', 'resolved']);
+    assert.deepEqual(s.events, ['unlink maps/m/.outlines', 'sync maps/m', 'unlink maps/m/v1.json', 'sync maps/m', 'unlink maps/m/v2.json', 'sync maps/m', 'rmdir maps/m', 'resolved']);
     assert.ok(!existsSync(at('maps/m')));
     s.events.length = 0;
     await s.store.append('maps', 'm', next({ again: true }));
     // The descriptor kept for the removed folder would fsync a folder no longer in the tree.
-    assert.deepEqual(s.events.filter((e) => /^(open|sync) maps\/m$/.test(e.replace(/ r$/, ''))), ['open maps/m r', 'sync maps/m']);
+    // Synced twice through it: for the version's rename, then for its new outlines file.
+    assert.deepEqual(s.events.filter((e) => /^(open|sync) maps\/m$/.test(e.replace(/ r$/, ''))), ['open maps/m r', 'sync maps/m', 'sync maps/m']);
     await s.store.close();
   });
 
@@ -221,19 +232,23 @@ describe('durability order', () => {
 });
 
 describe('a failed write keeps the previous state', () => {
-  // Each step of the durable write failing on a full disk, once; `temp`: a call on the temp file, else on the folder.
-  const steps: Array<[string, Op, 'temp' | 'folder']> = [
+  // Each step of the durable write failing on a full disk, once; `temp`: a call on the temp file, `outlines`: on the
+  // outlines file (appended once the version is on disk), else on the folder.
+  const steps: Array<[string, Op, 'temp' | 'folder' | 'outlines']> = [
     ['creating the temp file', 'open', 'temp'],
     ['writing', 'write', 'temp'],
     ['fsyncing the file', 'sync', 'temp'],
     ['closing the file', 'close', 'temp'],
     ['renaming', 'rename', 'temp'],
     ['fsyncing the folder after the rename', 'sync', 'folder'],
+    ['opening the outlines file', 'open', 'outlines'],
+    ['appending the outline', 'write', 'outlines'],
+    ['fsyncing the outline', 'sync', 'outlines'],
   ];
   /** A spy that fails the first matching call while `armed.on`, then lets calls through (space was freed). */
-  const failOnce = (armed: { on: boolean }, op: Op, where: 'temp' | 'folder', folder: string, code = 'ENOSPC'): Spy => (o, file) => {
+  const failOnce = (armed: { on: boolean }, op: Op, where: 'temp' | 'folder' | 'outlines', folder: string, code = 'ENOSPC'): Spy => (o, file) => {
     if (!armed.on || o !== op) return;
-    if (where === 'temp' ? !file.endsWith('.tmp') : file !== at(folder)) return;
+    if (where === 'temp' ? !file.endsWith('.tmp') : file !== (where === 'outlines' ? at(folder, '.outlines') : at(folder))) return;
     armed.on = false;
     throw errno(code);
   };
@@ -263,6 +278,9 @@ describe('a failed write keeps the previous state', () => {
       const reopened = await open();
       assert.deepEqual(reopened.versions('maps', 'm'), [1, 2, 3]);
       assert.deepEqual(reopened.head('maps', 'm'), v3);
+      const outlines = await reopened.outlines('maps', 'm');
+      assert.deepEqual([...outlines.keys()].sort(), [1, 2, 3]);
+      assert.equal(outlines.get(3)?.fields.lost, undefined, 'the outline of the version stored, not of the one that failed');
       await reopened.close();
     });
   }
@@ -313,7 +331,7 @@ describe('a failed write keeps the previous state', () => {
     await store.close();
   });
 
-  for (const [label, op, where] of steps) {
+  for (const [label, op, where] of steps.filter(([, , w]) => w !== 'outlines')) { // documents have no outlines
     it(`a private document: ENOSPC ${label} gives 507 and keeps the previous document in memory; the next write works`, async () => {
       const armed = { on: false };
       const store = await open(failOnce(armed, op, where, 'private'));
@@ -698,10 +716,12 @@ describe('private folder', () => {
 });
 
 describe('root .gitignore', () => {
-  it('a folder without one gets one that ignores the lock and temp files', async () => {
+  it('a folder without one gets one that ignores the lock, temp files and outlines', async () => {
     const store = await open();
-    const lines = (await readFile(at('.gitignore'), 'utf8')).split('\n');
-    assert.ok(lines.includes('.lock') && lines.includes('.*.tmp'), lines.join(' | '));
+    const text = await readFile(at('.gitignore'), 'utf8');
+    const lines = text.split('\n');
+    assert.ok(lines.includes('.lock') && lines.includes('.*.tmp') && lines.includes('.outlines'), lines.join(' | '));
+    assert.equal(text, await readFile(new URL('../../data/.gitignore', import.meta.url), 'utf8'), 'the demo data folder has the same');
     await store.close();
   });
 
@@ -805,16 +825,17 @@ describe('a long history', () => {
     store = await open(recorder);
     assert.equal(store.versions('maps', 'long').length, 9998);
     await appendThrough(store, 9999, 10_000);
-    const sizeOf = (n: number) => Buffer.byteLength(canonicalJson(entry(n)));
+    // A version's own bytes and its outline's line.
+    const sizeOf = (n: number) => Buffer.byteLength(canonicalJson(entry(n))) + Buffer.byteLength(`\n${n} ${outlineText(outlineOf(entry(n)))}`);
     for (const n of [1, 9, 10, 99, 1000, 9999, 10_000]) {
       assert.deepEqual(costs.get(n)!.files, [`open maps/long/.v${n}.json.<rand>.tmp`], `append ${n} writes one file, its own`);
-      assert.equal(costs.get(n)!.bytes, sizeOf(n), `append ${n} writes its own bytes and nothing more`);
+      assert.equal(costs.get(n)!.bytes, sizeOf(n), `append ${n} writes its own bytes and its outline, nothing more`);
     }
     // Same content, as many digits in the version number: the same bytes, early or late in the history.
     assert.equal(costs.get(1000)!.bytes, costs.get(9999)!.bytes);
     assert.equal(costs.get(1)!.bytes, costs.get(9)!.bytes);
     assert.equal(costs.get(10)!.bytes, costs.get(99)!.bytes);
-    assert.equal((await readdir(at('maps/long'))).length, 10_000);
+    assert.equal((await readdir(at('maps/long'))).filter((name) => name.endsWith('.json')).length, 10_000);
     assert.deepEqual(await store.read('maps', 'long', 500), entry(500));
     await store.close();
   });

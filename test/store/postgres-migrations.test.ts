@@ -1,4 +1,4 @@
-// store/postgres/migrations.ts, migration 3: the shared entries and counters
+// store/postgres/migrations.ts. Migration 3: the shared entries and counters
 // of a database at migration 2 (sign-ins in progress, login counts) survive
 // the move to the store's generic form, and the built-in provider finds them
 // under the names it gives its lookup values (auth/oidc/shared-form.ts).
@@ -6,8 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { fromShared } from '../../auth/oidc/shared-form.ts';
+import { canonicalJson } from '../../store/canonical-json.ts';
 import { openPostgresStore } from '../../store/postgres/adapter.ts';
 import { migrate } from '../../store/postgres/migrations.ts';
+import type { Outline } from '../../store/types.ts';
 import { noPostgres, startCluster, type Cluster } from '../helpers/postgres.ts';
 
 describe('postgres migration 3: shared entries and counters in the store\'s own terms', { skip: noPostgres }, () => {
@@ -48,6 +50,55 @@ describe('postgres migration 3: shared entries and counters in the store\'s own 
       assert.equal((await store.counters!.add('pair:x', 1, 60_000)).count, 5);
     } finally {
       await store.close();
+    }
+  });
+});
+
+// Migration 4: each entry's outline in its row. Rows of a database at migration 3 have none: they list right, their
+// outlines are made from the bodies once and stored; the previous release's mts_append still writes (a rolling upgrade).
+describe('postgres migration 4: the outlines of entries stored before it', { skip: noPostgres }, () => {
+  let cluster: Cluster;
+  before(async () => { cluster = await startCluster(); });
+  after(() => cluster?.stop());
+
+  it('makes the outlines of older rows from their bodies once, stores them, and keeps the previous release writing', async () => {
+    const url = await cluster.createDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    const body = (version: number, name: string) => canonicalJson({ mapId: 'm1', name, version, configuration: { layers: [] } });
+    const outlineOf = (version: number, name: string) => ({ fields: { mapId: 'm1', name, version }, omitted: ['configuration'] });
+    const plain = (outlines: ReadonlyMap<number, Outline>) => [...outlines].sort(([a], [b]) => a - b).map(([n, o]) => [n, { fields: { ...o.fields }, omitted: [...o.omitted] }]);
+    const missing = async () => (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM entries WHERE outline IS NULL')).rows[0].n;
+    try {
+      await migrate(pool, () => undefined, 3);
+      for (const [v, name] of [[1, 'Core'], [2, 'Edge']] as const) {
+        await pool.query('SELECT mts_append($1, $2, $3, $4, $5)', ['old-release', 'maps', 'm1', v, body(v, name)]);
+      }
+
+      const lines: string[] = [];
+      let store = await openPostgresStore(url, { log: (line) => lines.push(line) });
+      try {
+        assert.ok(lines.some((l) => /applied migration 4/.test(l)), lines.join('\n'));
+        assert.equal(await missing(), 2, 'the migration itself rewrites no row');
+        assert.deepEqual(plain(await store.outlines('maps', 'm1')), [[1, outlineOf(1, 'Core')], [2, outlineOf(2, 'Edge')]]);
+        assert.equal(await missing(), 0, 'made once, then stored');
+        // A replica of the previous release, still running during the upgrade, appends as it did.
+        const { rows } = await pool.query('SELECT mts_append($1, $2, $3, $4, $5) AS ok', ['old-release', 'maps', 'm1', 3, body(3, 'Old')]);
+        assert.equal(rows[0].ok, true);
+        await store.append('maps', 'm1', (head) => ({ ...JSON.parse(body(4, 'New')), version: (head?.version ?? 0) + 1 }));
+      } finally {
+        await store.close();
+      }
+      assert.equal(await missing(), 1, 'the entry of the previous release has none; this release stored its own');
+      store = await openPostgresStore(url, { log: () => undefined });
+      try {
+        assert.deepEqual(plain(await store.outlines('maps', 'm1')),
+          [[1, outlineOf(1, 'Core')], [2, outlineOf(2, 'Edge')], [3, outlineOf(3, 'Old')], [4, outlineOf(4, 'New')]]);
+        assert.equal(await missing(), 0);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await pool.end();
     }
   });
 });
