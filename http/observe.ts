@@ -47,8 +47,8 @@ export function observeRequests<E, X>(fetch: Fetch<E, X>, o: ObserveOptions): Fe
     const seconds = (performance.now() - started) / 1000;
     // A registered route noted its template (http/register.ts); others (the provider's mount, no route) are matched again.
     const route = note.route ?? o.routeOf(req, env) ?? UNMATCHED;
-    metrics.httpRequests.inc({ method: req.method, route, status });
-    metrics.httpDuration.observe({ method: req.method, route }, seconds);
+    metrics.httpRequests.series(req.method, route, status).inc();
+    metrics.httpDuration.series(req.method, route).observe(seconds);
     if (!o.logRequests) return;
     log.info('request', {
       method: req.method,
