@@ -38,7 +38,9 @@ function loggedPath(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   let path = start < 0 ? '/' : url.slice(start);
   if (path.length > MAX_PATH) path = `${path.slice(0, MAX_PATH)}…`;
-  return path.replace(SECRET_PARAM, '$1***').replace(SECRET_SEGMENT, '$1***');
+  // The patterns only where they can match: most paths have no parameters and are no provider interaction.
+  if (path.includes('?') || path.includes('&')) path = path.replace(SECRET_PARAM, '$1***');
+  return path.includes('/oidc/interaction/') ? path.replace(SECRET_SEGMENT, '$1***') : path;
 }
 
 export function observeRequests<E, X>(fetch: Fetch<E, X>, o: ObserveOptions): Fetch<E, X> {
