@@ -23,7 +23,7 @@ ${body}`;
     return await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', out.fd, 'pipe'] });
       let stderr = '';
-      proc.stderr.on('data', (d) => { stderr += d; });
+      proc.stderr?.on('data', (d) => { stderr += d; });
       proc.on('close', (code) => resolve({ code, stderr }));
     });
   } finally {
