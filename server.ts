@@ -68,7 +68,9 @@ export async function createApp(deps: AppDeps) {
     log.info('login refused', { username: username.slice(0, 128), client, reason });
     metrics.failedLogins.inc({ reason });
   };
-  const auth = await createAuth({ settings, store, now, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost, onLoginRefused });
+  // The service's own clock is read in milliseconds where it can be (every request checks its token's expiry); a pinned one as it is.
+  const nowMs = deps.now ? undefined : Date.now;
+  const auth = await createAuth({ settings, store, now, nowMs, log, adminPassword: deps.adminPassword, deferAdmin: deps.deferAdmin, passwordCost: deps.passwordCost, onLoginRefused });
 
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(errorHandler(log));

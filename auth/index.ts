@@ -24,6 +24,8 @@ export interface AuthOptions {
   settings: Settings;
   store: Store;
   now: () => Date;
+  /** The same clock in milliseconds, when reading it needs no Date (the service's own: Date.now); a token's expiry is checked on every request. */
+  nowMs?: () => number;
   log: Logger;
   /** First-start admin password (MTS_ADMIN_PASSWORD); random and printed when absent. */
   adminPassword?: string;
@@ -59,6 +61,7 @@ export async function createAuth(o: AuthOptions) {
       ttlSeconds: settings.auth.tokenTtlSeconds,
       users,
       now: o.now,
+      nowMs: o.nowMs,
     });
     accounts = new Accounts(users, scopes);
     verify = (t) => tokens!.verify(t);

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.ts';
-import { requestNotes } from '../log.ts';
+import { requestNote } from '../log.ts';
 import { requestHeader } from './request-header.ts';
 import { invalidToken, looksLikeJwt, NOT_A_TOKEN } from './tokens.ts';
 import type { AppEnv, Principal, ScopeKind } from './types.ts';
@@ -130,6 +130,6 @@ export function scopeGuard(verify: VerifyToken, scopes: Record<ScopeKind, string
 /** The caller, for the handler and for the request's log line. */
 function admit(c: Context<AppEnv>, principal: Principal) {
   c.set('principal', principal);
-  const note = requestNotes.get(c.req.raw);
+  const note = requestNote(c.req.raw);
   if (note) note.user = principal.username;
 }

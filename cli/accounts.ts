@@ -7,8 +7,9 @@
 // opens the database instead, and may run beside the replicas, which see the
 // change at once. Passwords are never taken from
 // the command line (shell history, ps): they are prompted for without echo, or
-// read from the first line of standard input when it is not a terminal.
-import { parseArgs } from 'node:util';
+// read from the first line of standard input when it is not a terminal. A
+// command line it cannot run exits with 64 (EX_USAGE of sysexits.h), as 2
+// already says the service holds the data folder and 1 that a run failed.
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +26,7 @@ import { PasswordSchema, UserCreateSchema, UsernameSchema } from '../schema/user
 import { openFileStore } from '../store/file.ts';
 import { openPostgresStore } from '../store/postgres/adapter.ts';
 import { DataDirInUseError } from '../store/lock.ts';
+import { commandLine, refuse, type Parsed } from './args.ts';
 
 export interface CliIO {
   env: NodeJS.ProcessEnv;
@@ -36,23 +38,11 @@ export interface CliIO {
   passwordCost?: number;
 }
 
-class UsageError extends Error {}
+/** A refusal of what the command was given (a name, a scope, a password): exit 1, nothing changed. */
+class Refused extends Error {}
 
-/** Positional words and the --name / --email options (node:util parseArgs: `--name N` or `--name=N`). */
-function commandLine(args: string[]) {
-  try {
-    const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options: { name: { type: 'string' }, email: { type: 'string' } } });
-    const flags: Record<string, string> = {};
-    for (const [key, value] of Object.entries(values)) if (typeof value === 'string') flags[key] = value;
-    return { positional: positionals, flags };
-  } catch (e) {
-    // parseArgs's own words name the option; a usage error, not a crash.
-    const code = (e as { code?: string }).code;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${/'([^']+)'/.exec((e as Error).message)?.[1] ?? ''}`.trim());
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${/--\w+/.exec((e as Error).message)?.[0] ?? 'an option'} needs a value`);
-    throw e;
-  }
-}
+/** The exit code of a command line that cannot run: EX_USAGE (2 says the service holds the data folder). */
+const EX_USAGE = 64;
 
 const scopesOf = (words: string[]) => [...new Set(words.flatMap((w) => w.split(/[\s,]+/)).filter(Boolean))];
 
@@ -95,15 +85,17 @@ function usageText(): string {
 
 export const USAGE = usageText();
 
-/** The command's arguments, checked before anything is opened: a mistake changes nothing. */
-function commandArgs(name: string, rest: string[]) {
-  if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`unknown command ${JSON.stringify(name)}\n${USAGE}`);
+/** The command and its arguments, checked before anything is opened (a mistake changes nothing), or what is wrong. */
+function commandArgs(line: Parsed) {
+  const [name, ...positional] = line.positionals;
+  if (!Object.hasOwn(COMMANDS, name)) return `unknown command ${JSON.stringify(name)}\n${USAGE}`;
   const command = name as Command;
   const spec: CommandSpec = COMMANDS[command];
-  const { positional, flags } = commandLine(rest);
+  const flags: Record<string, string> = {};
+  for (const [key, value] of Object.entries(line.values)) if (typeof value === 'string') flags[key] = value;
   const [least, most] = spec.args;
   if (positional.length < least || positional.length > most || (!spec.flags && Object.keys(flags).length > 0)) {
-    throw new UsageError(`usage: npm run accounts -- ${spec.usage}`);
+    return `usage: npm run accounts -- ${spec.usage}`;
   }
   return { command, positional, flags };
 }
@@ -111,22 +103,21 @@ function commandArgs(name: string, rest: string[]) {
 function checked<S extends v.GenericSchema>(schema: S, value: unknown, what: string): v.InferOutput<S> {
   const r = v.safeParse(schema, value);
   if (r.success) return r.output;
-  throw new UsageError(r.issues.map((i) => `${v.getDotPath(i) ?? what}: ${i.message}`).join('; '));
+  throw new Refused(r.issues.map((i) => `${v.getDotPath(i) ?? what}: ${i.message}`).join('; '));
 }
 
 export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
-    io.out(USAGE);
-    return command ? 0 : 1;
-  }
+  // --name N or --name=N, --email likewise; --help or -h is the usage (exit 0).
+  const line = commandLine(argv, { usage: USAGE, options: { name: { type: 'string' }, email: { type: 'string' } }, words: [1, Infinity], usageCode: EX_USAGE });
+  if (!line.run) return refuse(line, io);
+  if (line.positionals[0] === 'help') return refuse({ run: false, code: 0, text: USAGE }, io);
+  const args = commandArgs(line);
+  if (typeof args === 'string') return refuse({ run: false, code: EX_USAGE, text: args }, io);
   let settings;
-  let args;
   try {
-    args = commandArgs(command, rest);
     settings = loadSettings(io.env);
   } catch (e) {
-    io.err(e instanceof SettingsError || e instanceof UsageError ? e.message : String(e));
+    io.err(e instanceof SettingsError ? e.message : String(e));
     return 1;
   }
   const shared = settings.store.backend === 'postgres';
@@ -219,7 +210,7 @@ export async function runAccounts(argv: string[], io: CliIO): Promise<number> {
       }
     }
   } catch (e) {
-    if (e instanceof UsageError) io.err(e.message);
+    if (e instanceof Refused) io.err(e.message);
     else if (isServiceError(e)) io.err(e.errors?.length ? e.errors.map((p) => `${p.path}: ${p.message}`).join('; ') : e.message);
     else throw e;
     return 1;
@@ -266,7 +257,7 @@ function terminalPasswords(): CliIO['readPassword'] {
     rl.on('SIGINT', () => rl.close());
     rl.on('close', () => {
       process.stdout.write('\n');
-      if (!answered) reject(new UsageError('cancelled; nothing was changed'));
+      if (!answered) reject(new Refused('cancelled; nothing was changed'));
     });
     rl.question(prompt, (answer) => {
       answered = true;
@@ -277,7 +268,7 @@ function terminalPasswords(): CliIO['readPassword'] {
   return async (prompt) => {
     const first = await ask(prompt);
     const again = await ask('Repeat it: ');
-    if (first !== again) throw new UsageError('the two passwords differ');
+    if (first !== again) throw new Refused('the two passwords differ');
     return first;
   };
 }

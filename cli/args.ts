@@ -3,7 +3,8 @@
 // `-h`) is its usage on stdout and exit code 0; an unknown option, an option
 // without its value or a wrong number of words is one line saying what is
 // wrong, then the usage, on stderr, and exit code 2 (a usage error, as
-// shells and CI tell apart from a failed run, 1).
+// shells and CI tell apart from a failed run, 1), or the tool's own usage
+// code where 2 means something else to it.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -14,6 +15,8 @@ export interface CommandLineSpec {
   options?: Options;
   /** Positional words taken: least, most. */
   words: readonly [number, number];
+  /** The exit code of a usage error (default 2). */
+  usageCode?: number;
 }
 
 export type Parsed = {
@@ -22,24 +25,25 @@ export type Parsed = {
 };
 
 /** The parsed command line, or the text to print and the exit code when the tool should not run. */
-export type CommandLine = ({ run: true } & Parsed) | { run: false; code: 0 | 2; text: string };
+export type CommandLine = ({ run: true } & Parsed) | { run: false; code: number; text: string };
 
 export function commandLine(argv: readonly string[], spec: CommandLineSpec): CommandLine {
   let parsed: Parsed;
+  const usageCode = spec.usageCode ?? 2;
   try {
     parsed = parseArgs({
       args: [...argv], allowPositionals: true, strict: true,
       options: { ...spec.options, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
-    return { run: false, code: 2, text: `${problem(e)}\n${spec.usage}` };
+    return { run: false, code: usageCode, text: `${problem(e)}\n${spec.usage}` };
   }
   if (parsed.values.help === true) return { run: false, code: 0, text: spec.usage };
   const [least, most] = spec.words;
   const n = parsed.positionals.length;
   if (n < least || n > most) {
     const text = n < least ? 'missing arguments' : `unexpected argument ${JSON.stringify(parsed.positionals[most])}`;
-    return { run: false, code: 2, text: `${text}\n${spec.usage}` };
+    return { run: false, code: usageCode, text: `${text}\n${spec.usage}` };
   }
   return { run: true, ...parsed };
 }

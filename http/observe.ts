@@ -1,14 +1,14 @@
 // The request log and the HTTP metrics, around the app's fetch (as CORS is,
 // http/cors.ts: a middleware would put every GET on Hono's async chain).
-// Each request gets a trace ID first (the error handler's 500 answer and log
-// line carry the same one); once answered, one log line (method, the path
-// with secrets masked, status, duration, user, client address, trace ID) and
-// the counters by route template. The duration is until the answer's headers:
-// a streamed body may still be on its way.
-import { randomUUID } from 'node:crypto';
+// Each request gets a note first (log.ts: its trace ID, made when asked for,
+// is the one the error handler's 500 answer and log line carry); once
+// answered, one log line (method, the path with secrets masked, status,
+// duration, user, client address, trace ID) and the counters by route
+// template. The duration is until the answer's headers: a streamed body may
+// still be on its way.
 import type { IncomingMessage } from 'node:http';
 import { requestHeader } from '../auth/request-header.ts';
-import { type Logger, requestNotes } from '../log.ts';
+import { type Logger, noteRequest, type RequestNote, traceIdOf } from '../log.ts';
 import type { Metrics } from '../metrics/registry.ts';
 
 type Fetch<E, X> = (req: Request, env?: E, ctx?: X) => Response | Promise<Response>;
@@ -38,39 +38,41 @@ function loggedPath(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   let path = start < 0 ? '/' : url.slice(start);
   if (path.length > MAX_PATH) path = `${path.slice(0, MAX_PATH)}…`;
-  return path.replace(SECRET_PARAM, '$1***').replace(SECRET_SEGMENT, '$1***');
+  // The patterns only where they can match: most paths have no parameters and are no provider interaction.
+  if (path.includes('?') || path.includes('&')) path = path.replace(SECRET_PARAM, '$1***');
+  return path.includes('/oidc/interaction/') ? path.replace(SECRET_SEGMENT, '$1***') : path;
 }
 
 export function observeRequests<E, X>(fetch: Fetch<E, X>, o: ObserveOptions): Fetch<E, X> {
   const { log, metrics } = o;
-  const done = (req: Request, env: E | undefined, started: number, status: number, traceId: string) => {
+  const done = (req: Request, env: E | undefined, note: RequestNote, started: number, status: number) => {
     const seconds = (performance.now() - started) / 1000;
-    const route = o.routeOf(req, env) ?? UNMATCHED;
-    metrics.httpRequests.inc({ method: req.method, route, status });
-    metrics.httpDuration.observe({ method: req.method, route }, seconds);
+    // A registered route noted its template (http/register.ts); others (the provider's mount, no route) are matched again.
+    const route = note.route ?? o.routeOf(req, env) ?? UNMATCHED;
+    metrics.httpRequests.series(req.method, route, status).inc();
+    metrics.httpDuration.series(req.method, route).observe(seconds);
     if (!o.logRequests) return;
     log.info('request', {
       method: req.method,
       path: loggedPath(req.url),
       status,
       ms: Math.round(seconds * 10_000) / 10,
-      user: requestNotes.get(req)?.user ?? null,
+      user: note.user ?? null,
       client: clientOf(req, env, o.trustProxy),
-      traceId,
+      traceId: traceIdOf(req),
     });
   };
   return (req, env, ctx) => {
     const started = performance.now();
-    const traceId = randomUUID();
-    requestNotes.set(req, { traceId });
+    const note = noteRequest(req);
     const res = fetch(req, env, ctx);
     if (res instanceof Promise) {
       return res.then((r) => {
-        done(req, env, started, r.status, traceId);
+        done(req, env, note, started, r.status);
         return r;
       });
     }
-    done(req, env, started, res.status, traceId);
+    done(req, env, note, started, res.status);
     return res;
   };
 }

@@ -1,11 +1,10 @@
 // The one place errors become HTTP responses. ServiceError kinds show their
 // message as `detail`; anything unexpected is a 500 with a trace ID that is
 // logged beside the stack, and the stack is never sent.
-import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ServiceError } from '../errors.ts';
-import { type Logger, requestNotes } from '../log.ts';
+import { type Logger, traceIdOf } from '../log.ts';
 
 export function errorHandler(log: Logger) {
   return (err: Error, c: Context) => {
@@ -22,7 +21,7 @@ export function errorHandler(log: Logger) {
       return c.json({ detail, code }, err.status);
     }
     // The request's own trace ID, which its log line carries too.
-    const traceId = requestNotes.get(c.req.raw)?.traceId ?? randomUUID();
+    const traceId = traceIdOf(c.req.raw);
     log.error('internal error', { traceId, method: c.req.method, path: c.req.path, stack: err?.stack ?? String(err) });
     return c.json({ detail: `internal error; trace ID ${traceId}`, code: 'internal', traceId }, 500);
   };

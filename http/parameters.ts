@@ -42,8 +42,13 @@ function kept<T>() {
   };
 }
 
-/** Parses the path parameters `schemas` declares, read with `raw` (the router's, percent-decoded). */
-export function pathParser(schemas: Readonly<Record<string, v.GenericSchema>> | undefined): (raw: (name: string) => string | undefined) => Values {
+/** Where path values are read: the router's (Hono's `c.req`, percent-decoded), or a renaming of it. */
+export interface PathValues {
+  param(name: string): string | undefined;
+}
+
+/** Parses the path parameters `schemas` declares, read from `raw`. */
+export function pathParser(schemas: Readonly<Record<string, v.GenericSchema>> | undefined): (raw: PathValues) => Values {
   const declared = Object.entries(schemas ?? {});
   if (declared.length === 0) return () => NONE;
   const cache = kept<Values>();
@@ -56,9 +61,17 @@ export function pathParser(schemas: Readonly<Record<string, v.GenericSchema>> | 
     });
     return Object.freeze(out);
   };
+  if (declared.length === 1) {
+    // One parameter (an ID, most routes): its value is the cache key, no array made per request.
+    const [[name]] = declared;
+    return (raw) => {
+      const value = raw.param(name) ?? '';
+      return cache.get(value) ?? cache.set(value, parse([value]));
+    };
+  }
   return (raw) => {
-    const values = declared.map(([name]) => raw(name) ?? '');
-    const key = values.length === 1 ? values[0] : JSON.stringify(values);
+    const values = declared.map(([name]) => raw.param(name) ?? '');
+    const key = JSON.stringify(values);
     return cache.get(key) ?? cache.set(key, parse(values));
   };
 }

@@ -7,13 +7,13 @@
 // any other way.
 import type { Context, Hono } from 'hono';
 import type { AppEnv, ScopeKind } from '../auth/types.ts';
+import { requestNote } from '../log.ts';
 import { readBody } from './body.ts';
 import { routerPath, type AnyOperation, type Handler, type Input, type Operation } from './operation.ts';
-import { pathParser, queryParser } from './parameters.ts';
+import { pathParser, queryParser, type PathValues } from './parameters.ts';
 import { lookupUnknownIds, type Peers } from './peer-lookup.ts';
 
 type Route = (c: Context<AppEnv>) => Response | Promise<Response>;
-type Raw = (name: string) => string | undefined;
 type Values = Readonly<Record<string, unknown>>;
 
 export interface Registration {
@@ -47,8 +47,8 @@ function servedMatcher(serving: AnyOperation, served: AnyOperation) {
     else if (theirs || segment !== to[i]) throw fail();
   });
   return {
-    matches: (raw: Raw) => fixed.every(([name, value]) => raw(name) === value),
-    rename: (raw: Raw): Raw => (name) => raw(names.get(name) ?? name),
+    matches: (raw: PathValues) => fixed.every(([name, value]) => raw.param(name) === value),
+    rename: (raw: PathValues): PathValues => ({ param: (name) => raw.param(names.get(name) ?? name) }),
   };
 }
 
@@ -56,14 +56,15 @@ function servedMatcher(serving: AnyOperation, served: AnyOperation) {
 function inputParser(op: AnyOperation, served: readonly AnyOperation[]) {
   const params = pathParser(op.pathParams), query = queryParser(op.query);
   const alternatives = served.map((s) => ({ path: s.path, ...servedMatcher(op, s), params: pathParser(s.pathParams), query: queryParser(s.query) }));
+  // No function made per request: under tsx every named one made is named again (esbuild's keepNames), a
+  // measurable share of a GET answered from memory.
   return (c: Context<AppEnv>, body: () => Promise<unknown>): Input<unknown, Values, Values> => {
-    const raw: Raw = (name) => c.req.param(name);
     for (const alt of alternatives) {
-      if (!alt.matches(raw)) continue;
-      const mine = { path: alt.path, params: alt.params(alt.rename(raw)), query: alt.query(c.req.url) };
+      if (!alt.matches(c.req)) continue;
+      const mine = { path: alt.path, params: alt.params(alt.rename(c.req)), query: alt.query(c.req.url) };
       return { body, params: mine.params, query: mine.query, served: mine };
     }
-    return { body, params: params(raw), query: query(c.req.url) };
+    return { body, params: params(c.req), query: query(c.req.url) };
   };
 }
 
@@ -79,8 +80,16 @@ export function registerOperations<D>(app: Hono<AppEnv>, operations: readonly Op
       ? (c) => handler(c, parse(c, () => readBody(c, declared.schema, { form: declared.form })))
       : (c) => handler(c, parse(c, NO_BODY)));
     const { guard } = how;
-    if (op.scope === null) app.on(op.method.toUpperCase(), routerPath(op), route);
-    else if (guard) app.on(op.method.toUpperCase(), routerPath(op), guard(op.scope, route));
-    else throw new Error(`${op.method.toUpperCase()} ${op.path}: needs a scope guard`);
+    if (op.scope !== null && !guard) throw new Error(`${op.method.toUpperCase()} ${op.path}: needs a scope guard`);
+    const guarded = op.scope === null || !guard ? route : guard(op.scope, route);
+    // The request's route template, noted for its metrics and log (http/observe.ts) as the router keeps
+    // it: what a second router match per request would find.
+    let template = '';
+    app.on(op.method.toUpperCase(), routerPath(op), (c: Context<AppEnv>) => {
+      const note = requestNote(c.req.raw);
+      if (note) note.route = template;
+      return guarded(c);
+    });
+    template = app.routes[app.routes.length - 1].path;
   }
 }

@@ -11,10 +11,26 @@ import { plainResponse } from './plain-response.ts';
 
 const JSON_TYPE = 'application/json';
 
+// The headers of a plain 200 and of a 304, made once per serialized version (versions never
+// change): a GET answered from memory then makes no header object of its own. Frozen, and
+// nothing needs to write into them: @hono/node-server copies a header object before adding to it, and CORS
+// (http/cors.ts) adds to the Headers made from it.
+const answerHeaders = new WeakMap<Serialized, { ok: Record<string, string>; notModified: Record<string, string> }>();
+
+function headersOf(view: Serialized) {
+  let made = answerHeaders.get(view);
+  if (!made) {
+    made = { ok: Object.freeze({ 'Content-Type': JSON_TYPE, ETag: view.etag }), notModified: Object.freeze({ ETag: view.etag }) };
+    answerHeaders.set(view, made);
+  }
+  return made;
+}
+
 /** Sends one version's body with its ETag (304 when If-None-Match has it); at once when the body is ready. */
-export function sendSerialized(c: Context, view: Serialized | Promise<Serialized>, status: 200 | 201 = 200, headers: Record<string, string> = {}): Response | Promise<Response> {
+export function sendSerialized(c: Context, view: Serialized | Promise<Serialized>, status: 200 | 201 = 200, headers?: Record<string, string>): Response | Promise<Response> {
   if (view instanceof Promise) return view.then((ready) => sendSerialized(c, ready, status, headers));
-  if (status === 200 && notModified(c, view.etag)) return plainResponse(null, 304, { ETag: view.etag });
+  if (status === 200 && notModified(c, view.etag)) return plainResponse(null, 304, headersOf(view).notModified);
+  if (!headers) return plainResponse(view.body, status, headersOf(view).ok);
   return plainResponse(view.body, status, { 'Content-Type': JSON_TYPE, ETag: view.etag, ...headers });
 }
 

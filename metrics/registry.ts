@@ -1,8 +1,10 @@
 // The service's Prometheus metrics (prom-client), one registry per app so
 // tests and replicas in one process never share counts. Names follow
-// Prometheus' conventions: the HTTP pair by route template, and the
-// service's own under `mts_`. Served by routes/metrics.ts.
+// Prometheus' conventions: the HTTP pair by route template (counted through
+// series handles, series.ts: every request moves them), and the service's
+// own under `mts_`. Served by routes/metrics.ts.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { SeriesCounter, SeriesHistogram } from './series.ts';
 
 /** Request and render durations: from a cached answer (well under a millisecond) to a large picture. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -16,8 +18,8 @@ export function createMetrics(options: { process?: boolean } = {}) {
   if (options.process) collectDefaultMetrics({ register: registry });
   return {
     registry,
-    httpRequests: new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status', labelNames: ['method', 'route', 'status'] as const, registers }),
-    httpDuration: new Histogram({ name: 'http_request_duration_seconds', help: 'Time from a request to its answer (headers; a streamed body may go on), by method and route template', labelNames: ['method', 'route'] as const, buckets: DURATION_BUCKETS, registers }),
+    httpRequests: new SeriesCounter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status', labelNames: ['method', 'route', 'status'] as const, registers }),
+    httpDuration: new SeriesHistogram({ name: 'http_request_duration_seconds', help: 'Time from a request to its answer (headers; a streamed body may go on), by method and route template', labelNames: ['method', 'route'] as const, buckets: DURATION_BUCKETS, registers }),
     renders: new Histogram({ name: 'mts_render_duration_seconds', help: 'Outputs rendered (a request the output cache could not answer), by kind: json, svg or png (a PNG includes its SVG when that was not cached)', labelNames: ['kind'] as const, buckets: DURATION_BUCKETS, registers }),
     cacheAnswers: new Counter({ name: 'mts_output_cache_requests_total', help: 'Outputs asked of the output cache, by kind and result: hit (answered from memory) or miss (rendered)', labelNames: ['kind', 'result'] as const, registers }),
     cacheBytes: new Counter({ name: 'mts_output_cache_bytes_total', help: 'Bytes of outputs, by kind and result: hit (answered from the cache) or miss (rendered into it)', labelNames: ['kind', 'result'] as const, registers }),

@@ -47,27 +47,38 @@ describe('accounts CLI: add, list, set-scopes, set-password, delete', () => {
     assert.match(listed.err, /no account holds svc:admin/);
   });
 
-  const refused: Array<[string, string[], string[], RegExp]> = [
-    ['an unknown scope', ['add', 'bob', 'svc:maps:read', 'root'], ['bob password 12'], /scope\.1: "root" is not a configured scope/],
-    ['a short password', ['add', 'bob', 'svc:maps:read'], ['short'], /password: must be at least 12 characters/],
-    ['a hostile username', ['add', '../etc/passwd', 'svc:maps:read'], ['bob password 12'], /username: expected 1 to 64 letters/],
-    ['an existing username', ['add', 'alice', 'svc:maps:read'], ['alice password 2'], /already exists/],
-    ['an unknown user', ['set-password', 'nobody'], ['whatever password'], /no user "nobody"/],
-    ['an unknown command', ['promote', 'alice'], [], /unknown command "promote"/],
-    ['a command named like an object property', ['constructor'], [], /unknown command "constructor"/],
-    ['an unknown option', ['add', 'bob', '--admin'], [], /unknown option --admin/],
-    ['an account without scopes', ['add', 'bob'], ['bob password 12'], /^usage: npm run accounts -- add <username> <scope>\.\.\./],
-    ['a display name with a line break and a tab', ['add', 'bob', 'svc:maps:read', '--name', 'Bob\nzz-admin\tsvc:admin'], ['bob password 12'],
+  // A command line that cannot run is a usage error, 64 (EX_USAGE: 2 says the service holds the folder); what it names refused, 1.
+  const refused: Array<[string, string[], string[], 1 | 64, RegExp]> = [
+    ['an unknown scope', ['add', 'bob', 'svc:maps:read', 'root'], ['bob password 12'], 1, /scope\.1: "root" is not a configured scope/],
+    ['a short password', ['add', 'bob', 'svc:maps:read'], ['short'], 1, /password: must be at least 12 characters/],
+    ['a hostile username', ['add', '../etc/passwd', 'svc:maps:read'], ['bob password 12'], 1, /username: expected 1 to 64 letters/],
+    ['an existing username', ['add', 'alice', 'svc:maps:read'], ['alice password 2'], 1, /already exists/],
+    ['an unknown user', ['set-password', 'nobody'], ['whatever password'], 1, /no user "nobody"/],
+    ['an unknown command', ['promote', 'alice'], [], 64, /unknown command "promote"/],
+    ['a command named like an object property', ['constructor'], [], 64, /unknown command "constructor"/],
+    ['an unknown option', ['add', 'bob', '--admin'], [], 64, /^unknown option --admin\nusage: npm run accounts -- <command>/],
+    ['an option without its value', ['add', 'bob', 'svc:maps:read', '--name'], [], 64, /^--name needs a value\nusage: npm run accounts -- <command>/],
+    ['no command', [], [], 64, /^missing arguments\nusage: npm run accounts -- <command>/],
+    ['an account without scopes', ['add', 'bob'], ['bob password 12'], 64, /^usage: npm run accounts -- add <username> <scope>\.\.\./],
+    ['a display name with a line break and a tab', ['add', 'bob', 'svc:maps:read', '--name', 'Bob\nzz-admin\tsvc:admin'], ['bob password 12'], 1,
       /name: must not contain control characters/],
-    ['a second username to delete', ['delete', 'alice', 'bob'], [], /^usage: npm run accounts -- delete <username>$/],
-    ['set-scopes without scopes', ['set-scopes', 'alice'], [], /^usage: npm run accounts -- set-scopes <username> <scope>\.\.\.$/],
-    ['options a command does not take', ['set-scopes', 'alice', 'svc:maps:read', '--name', 'X'], [], /^usage: npm run accounts -- set-scopes/],
-    ['arguments to list', ['list', 'everyone'], [], /^usage: npm run accounts -- list$/],
+    ['a second username to delete', ['delete', 'alice', 'bob'], [], 64, /^usage: npm run accounts -- delete <username>$/],
+    ['set-scopes without scopes', ['set-scopes', 'alice'], [], 64, /^usage: npm run accounts -- set-scopes <username> <scope>\.\.\.$/],
+    ['options a command does not take', ['set-scopes', 'alice', 'svc:maps:read', '--name', 'X'], [], 64, /^usage: npm run accounts -- set-scopes/],
+    ['arguments to list', ['list', 'everyone'], [], 64, /^usage: npm run accounts -- list$/],
   ];
-  for (const [what, args, pw, message] of refused) {
-    it(`refuses ${what} (exit 1, nothing written)`, async () => {
+  for (const args of [['--help'], ['-h'], ['help']]) {
+    it(`prints its usage for ${args[0]} (exit 0)`, async () => {
+      const r = await cli(f.env, args);
+      assert.equal(r.code, 0);
+      assert.match(r.out, /^usage: npm run accounts -- <command>\n {2}list/);
+    });
+  }
+
+  for (const [what, args, pw, code, message] of refused) {
+    it(`refuses ${what} (exit ${code}, nothing written)`, async () => {
       const r = await cli(f.env, args, pw);
-      assert.equal(r.code, 1);
+      assert.equal(r.code, code);
       assert.match(r.err, message);
       assert.doesNotMatch((await cli(f.env, ['list'])).out, /^bob/m);
     });
@@ -125,7 +136,7 @@ describe('accounts CLI: which data folder', () => {
         assert.deepEqual(passwords, ['bob password 12'], 'no password was asked for');
       }
       const typo = await cli(f.env, ['lsit']);
-      assert.equal(typo.code, 1);
+      assert.equal(typo.code, 64);
       assert.match(typo.err, /unknown command "lsit"/);
       await assert.rejects(stat(f.data), { code: 'ENOENT' });
     } finally {

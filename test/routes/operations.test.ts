@@ -92,6 +92,29 @@ describe('the operation declarations', () => {
     });
   }
 
+  it('every declared route counts its requests under the route template the router matched for it', async () => {
+    // The registrar notes the template of the route that runs (http/register.ts); the metrics must say what a
+    // router match finds: its last route with a path of its own.
+    const counted = async () => {
+      const text = await (await t.request('/metrics')).text();
+      const by = new Map<string, number>();
+      for (const [, series, n] of text.matchAll(/^http_requests_total\{(method="\w+",route="[^"]*"),status="\d+"\} (\d+)$/gm)) by.set(series, (by.get(series) ?? 0) + Number(n));
+      return by;
+    };
+    const template = (method: string, path: string) =>
+      t.app.router.match(method, t.app.getPath(new Request(`http://localhost${path}`)))[0].map((m) => m[0][1].path).filter((p) => !p.endsWith('*')).at(-1);
+    const expected = new Map([[`method="GET",route="${template('GET', '/metrics')}"`, 1]]); // the first scrape itself
+    const before = await counted();
+    for (const op of operations()) {
+      const method = op.method.toUpperCase();
+      const series = `method="${method}",route="${template(method, filled(op))}"`;
+      expected.set(series, (expected.get(series) ?? 0) + 1);
+      await (await t.request(filled(op), { method })).arrayBuffer();
+    }
+    const after = await counted();
+    for (const [series, n] of expected) assert.equal((after.get(series) ?? 0) - (before.get(series) ?? 0), n, series);
+  });
+
   it('every declared route answers a CORS preflight for a listed origin', async () => {
     for (const op of operations()) {
       const res = await t.request(filled(op), {
