@@ -18,15 +18,19 @@ import { layoutDrawing, placed, result, type StressInput, widen } from './stress
 import { untangle } from './untangle.ts';
 
 const LENGTH = 70;
+/** How much the spread of circuit lengths (CV) weighs against their total. */
+const EVENNESS = 6;
 /** The least share of pairs kept in compass order (the schematic's promise is 90 %). */
 const MIN_COMPASS = 0.905;
 /** Strengths of compass order tried, from the stress drawing and from the geography. */
-const REFINE_ORDERS = [1, 0.3, 0.2, 0.15, 0.1, 0.05];
+const REFINE_ORDERS = [1, 0.2, 0.1, 0.05];
 /** Room between nodes tried (circuit lengths): a star needs less, a sparse backbone reads better with more. */
 const ROOMS = [0.75, 1];
 /** How much longer or less even than the stress drawing's a schematic's circuits may be. */
 const STRETCH = 1.15;
-const GEOGRAPHY_ORDERS = [0.3, 0.2, 0.15, 0.1, 0.05];
+/** Rounds from a start already settled (the stress drawing, an untangled one): a third of a full layout's. */
+const REFINE_ROUNDS = 120;
+const GEOGRAPHY_ORDERS = [0.2, 0.1];
 
 /** Node centres of a drawing, scaled so its median circuit is LENGTH long. */
 function centres(out: LayoutResult, ends: readonly (readonly [number, number])[]): Pt[] {
@@ -54,8 +58,8 @@ export function schematicDrawing(input: StressInput & { geo: readonly Pt[] }, st
     // Fewer crossings bought with much longer or less even circuits than the stress drawing's read worse (GÉANT: 3
     // crossings against 6, but circuits twice as long and three times as uneven).
     if (limit && (q.totalLength > STRETCH * limit.totalLength || q.lengthCv > STRETCH * limit.lengthCv)) return;
-    // Even circuits first (to a hundredth of the spread), then short ones.
-    const length = Math.round(100 * q.lengthCv) * 1e6 + q.totalLength;
+    // Short and even circuits, evenness weighing more (a metro map's circuits are alike).
+    const length = q.totalLength * (1 + EVENNESS * q.lengthCv);
     if (!best || q.crossings < best.crossings || (q.crossings === best.crossings && length < best.length)) best = { out, crossings: q.crossings, length };
   };
   // A dashboard is wider than tall: a tall drawing is stretched sideways (as the stress drawing is).
@@ -70,13 +74,13 @@ export function schematicDrawing(input: StressInput & { geo: readonly Pt[] }, st
     consider(stress);
     const from = centres(stress, ends);
     for (const room of ROOMS) {
-      for (const order of REFINE_ORDERS) place(schematicLayout(geo, ends, LENGTH, { order, octilinear: 1, site, from, room, keepCrossings: true }));
+      for (const order of REFINE_ORDERS) place(schematicLayout(geo, ends, LENGTH, { order, octilinear: 1, site, from, room, keepCrossings: true, rounds: REFINE_ROUNDS }));
     }
   }
   for (const order of GEOGRAPHY_ORDERS) {
     const at = schematicLayout(geo, ends, LENGTH, { order, octilinear: 1, site });
     untangle(at, ends, LENGTH, geo);
-    place(schematicLayout(geo, ends, LENGTH, { order, octilinear: 1, site, from: at, keepCrossings: true }));
+    place(schematicLayout(geo, ends, LENGTH, { order, octilinear: 1, site, from: at, keepCrossings: true, rounds: REFINE_ROUNDS }));
   }
   // The stress drawing out of compass order is still kept where it crosses less than every schematic (crossings matter most).
   const found = best as { out: LayoutResult; crossings: number } | null;

@@ -40,6 +40,8 @@ export interface SchematicOptions {
   from?: readonly Pt[];
   /** The least distance between two nodes not linked, in circuit lengths (ROOM by default). */
   room?: number;
+  /** Rounds (ROUNDS by default): fewer from a start that is already settled. */
+  rounds?: number;
   /** No move adds a crossing: the start's crossings are kept (or undone), its lengths evened out. */
   keepCrossings?: boolean;
 }
@@ -119,8 +121,9 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
       return;
     }
   };
-  for (let round = 0; round < ROUNDS; round++) {
-    const turn = octilinear * Math.max(0, (round / ROUNDS - OCTILINEAR_FROM) / (1 - OCTILINEAR_FROM));
+  const rounds = options.rounds ?? ROUNDS;
+  for (let round = 0; round < rounds; round++) {
+    const turn = octilinear * Math.max(0, (round / rounds - OCTILINEAR_FROM) / (1 - OCTILINEAR_FROM));
     const oct = turn > 0 ? octants(at, ends) : [];
     let moved = 0;
     const sites = siteCircles(at, site);
@@ -170,7 +173,7 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
       keepCompassOrder(ordered, geo, COMPASS_GAP * length, order);
       ordered.forEach((p, i) => { moveTo(i, p); });
     } else keepCompassOrder(at, geo, COMPASS_GAP * length, order);
-    if (turn === 0 && round < OCTILINEAR_FROM * ROUNDS - 1 && moved < STILL * length) round = Math.ceil(OCTILINEAR_FROM * ROUNDS) - 1;
+    if (turn === 0 && round < OCTILINEAR_FROM * rounds - 1 && moved < STILL * length) round = Math.ceil(OCTILINEAR_FROM * rounds) - 1;
     else if (turn > 0 && moved < STILL * length) break;
   }
   return at;
