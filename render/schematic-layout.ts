@@ -106,7 +106,15 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
   const crossingsAt = (i: number, p: Pt) => {
     let c = 0;
     for (const [j] of links[i]) {
-      for (const [a, b] of ends) if (a !== i && b !== i && a !== j && b !== j && cross(p, at[j], at[a], at[b])) c++;
+      const q = at[j];
+      const [x0, x1, y0, y1] = [Math.min(p[0], q[0]), Math.max(p[0], q[0]), Math.min(p[1], q[1]), Math.max(p[1], q[1])];
+      for (const [a, b] of ends) {
+        if (a === i || b === i || a === j || b === j) continue;
+        const [pa, pb] = [at[a], at[b]];
+        // Boxes apart: no crossing (most pairs, and cheaper than the test).
+        if ((pa[0] < x0 && pb[0] < x0) || (pa[0] > x1 && pb[0] > x1) || (pa[1] < y0 && pb[1] < y0) || (pa[1] > y1 && pb[1] > y1)) continue;
+        if (cross(p, q, pa, pb)) c++;
+      }
     }
     return c;
   };
