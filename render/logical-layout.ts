@@ -34,6 +34,7 @@ import type { LayoutResult } from './layout-thread.mjs';
 import { CLUSTER_TITLE_PX, centralUnits, clusterTitle, elkGraph, groupTree, type Variant } from './logical-graph.ts';
 import type { Hierarchy } from './roles.ts';
 import { routeCrossings } from './route-crossings.ts';
+import { schematicDrawing } from './schematic-drawing.ts';
 import { stressDrawing } from './stress-drawing.ts';
 import { textWidth } from './text-width.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
@@ -164,7 +165,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   if (small && oneLevel && !asked && (geo || !isForest(nodes.length, ends))) {
     const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
     const sites = groups.map((g, k) => ({ members: tree.members[k], titleWidth: textWidth(clusterTitle(g.name), CLUSTER_TITLE_PX) }));
-    const stress = stressDrawing({ boxes, ends, geo, sites });
+    const stress = geo ? schematicDrawing({ boxes, ends, geo, sites }, stressDrawing({ boxes, ends, geo, sites })) : stressDrawing({ boxes, ends, geo, sites });
     if (stress) {
       const centre = (i: number): [number, number] => { const [x, y, w, h] = stress.nodes[`n${i}`]; return [x + w / 2, y + h / 2]; };
       const crossings = routeCrossings(ends, Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [centre(a), centre(b)]])));

@@ -23,7 +23,7 @@ const MARGIN = 12;
 /** A drawing taller than wide (ASPECT[0]) is stretched wider to ASPECT[1], no further: stretching lengthens circuits. A wide one is left as it is. */
 const ASPECT = [1, 1.1];
 
-type Box = { w: number; h: number };
+export type Box = { w: number; h: number };
 
 /** Whether segment p-q enters box b (centre c, shrunk by 1 px: grazing is not through). */
 function enters(p: Pt, q: Pt, c: Pt, b: Box): boolean {
@@ -106,7 +106,7 @@ const straightCrossings = (at: readonly Pt[], ends: readonly (readonly [number, 
  * Positions spread apart, shifted to start at MARGIN, with every circuit
  * clear of the nodes it does not end at; null when that cannot be had.
  */
-function placed(at: readonly Pt[], boxes: readonly Box[], ends: readonly (readonly [number, number])[], maxScale = Infinity): Pt[] | null {
+export function placed(at: readonly Pt[], boxes: readonly Box[], ends: readonly (readonly [number, number])[], maxScale = Infinity): Pt[] | null {
   const scale = spreadScale(at, boxes);
   if (scale > maxScale) return null;
   const x0 = Math.min(...at.map((p, i) => p[0] * scale - boxes[i].w / 2)) - MARGIN;
@@ -116,7 +116,7 @@ function placed(at: readonly Pt[], boxes: readonly Box[], ends: readonly (readon
 }
 
 /** `at`, stretched sideways in place to ASPECT[1] when it is taller than ASPECT[0] allows. */
-function widen(at: Pt[]): Pt[] {
+export function widen(at: Pt[]): Pt[] {
   const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
   const aspect = span(0) / Math.max(span(1), 1e-9);
   if (aspect < ASPECT[0]) for (const p of at) p[0] *= ASPECT[1] / aspect;
@@ -158,7 +158,7 @@ function drawFrom({ start, order, within }: Candidate, { boxes, ends, geo, sites
 }
 
 /** The drawing as ELK's layouts come (nodes `n<i>`, sites `g<k>`, straight routes `e<k>`), shifted to start at MARGIN. */
-function result(c: Pt[], { boxes, ends, sites = [] }: StressInput): LayoutResult {
+export function result(c: Pt[], { boxes, ends, sites = [] }: StressInput): LayoutResult {
   const rects: Record<string, [number, number, number, number]> = {};
   c.forEach((p, i) => { rects[`n${i}`] = [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h]; });
   siteBoxes(c, boxes, sites).forEach((r, k) => { rects[`g${k}`] = r; });
@@ -239,7 +239,7 @@ function keptShort(drawn: Measured[]): Measured | null {
 }
 
 /** A laid-out graph as the quality module reads drawings (nodes `n<i>`, edges `e<k>` from centre to centre through their routes). */
-function layoutDrawing(out: LayoutResult, ends: readonly (readonly [number, number])[]): Drawing {
+export function layoutDrawing(out: LayoutResult, ends: readonly (readonly [number, number])[]): Drawing {
   const nodes = new Map<string, Rect>();
   for (const [id, [x, y, w, h]] of Object.entries(out.nodes)) if (id.startsWith('n')) nodes.set(id, { x, y, w, h });
   const centre = (i: number): P => { const r = nodes.get(`n${i}`)!; return [r.x + r.w / 2, r.y + r.h / 2]; };

@@ -27,7 +27,7 @@ const DIRECTIONS = 16;
 
 const EPS = 1e-9;
 const side = (o: Pt, a: Pt, b: Pt) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-const cross = (p1: Pt, p2: Pt, q1: Pt, q2: Pt) => {
+export const cross = (p1: Pt, p2: Pt, q1: Pt, q2: Pt) => {
   const d1 = side(q1, q2, p1), d2 = side(q1, q2, p2), d3 = side(p1, p2, q1), d4 = side(p1, p2, q2);
   return ((d1 > EPS && d2 < -EPS) || (d1 < -EPS && d2 > EPS)) && ((d3 > EPS && d4 < -EPS) || (d3 < -EPS && d4 > EPS));
 };

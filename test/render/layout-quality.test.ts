@@ -69,12 +69,10 @@ const RULES: [string, (ours: Quality, dot: Quality, neato: Quality) => boolean][
 type Figure = 'crossings' | 'totalLength' | 'lengthCv' | 'areaPerNode' | 'compassKept';
 const FIGURE_OF: Record<string, Figure> = { crossings: 'crossings', total: 'totalLength', spread: 'lengthCv', area: 'areaPerNode', compass: 'compassKept' };
 const SHORT: Record<string, Partial<Record<'crossings' | 'total' | 'spread' | 'area' | 'compass', number>>> = {
-  'generated mesh': { crossings: 12, total: 108.03, spread: 0.328, area: 3.525 },
+  'generated mesh': { crossings: 10 },
   geant2012: { crossings: 6, compass: 0.791 },
-  nordu1997: { spread: 0.295 },
-  surfnet: { total: 113.91, spread: 0.355 },
   'North America': { total: 206.66, spread: 0.681, area: 5.85, compass: 0.456 },
-  'Europe and transatlantic': { total: 39.44, spread: 0.322 },
+  'Europe and transatlantic': { spread: 0.191 },
   'Exchange point': { total: 43.71, spread: 0.77, area: 5.778, compass: 0.395 },
 };
 const shortfall = (graph: string, rule: string): [Figure, number] | undefined => {
