@@ -15,9 +15,12 @@ const box = { w: 45, h: 18 };
 
 const crossingCount = (at: Pt[], ends: Ends) => {
   let c = 0;
-  ends.forEach(([a, b], k) => ends.slice(k + 1).forEach(([x, y]) => {
-    if (x !== a && x !== b && y !== a && y !== b && segmentsCross(at[a], at[b], at[x], at[y])) c++;
-  }));
+  for (let k = 0; k < ends.length; k++) {
+    const [a, b] = ends[k];
+    for (const [x, y] of ends.slice(k + 1)) {
+      if (x !== a && x !== b && y !== a && y !== b && segmentsCross(at[a], at[b], at[x], at[y])) c++;
+    }
+  }
   return c;
 };
 const lengths = (at: Pt[], ends: Ends) => ends.map(([a, b]) => Math.hypot(at[a][0] - at[b][0], at[a][1] - at[b][1]));
