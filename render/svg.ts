@@ -106,7 +106,8 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
   canvas.element('title').words(input.title);
-  const bgRect = canvas.rect();
+  // Sized at once: svg.js measures an unsized rect through svgdom (a few ms per picture) to set what is overwritten below.
+  const bgRect = canvas.rect(0, 0);
   const land = canvas.group();
   const g = (attrs: Record<string, string | number>) => setAttrs(canvas.group(), attrs) as G;
   // Template text is drawn only where it will be legible at the scale the picture is seen at (template-text.ts).
