@@ -97,24 +97,28 @@ export class BoxGrid {
 
   /**
    * Writes to `out` the ids of the boxes that overlap `r` with a positive area (more than 0.01 each way, as
-   * box-index.ts counts an overlap), in BoxIndex.each's order; answers how many. `out` holds at least as many ids as
-   * there are boxes.
+   * box-index.ts counts an overlap), in BoxIndex.each's order, the first `limit` of them; answers how many. `out`
+   * holds at least that many ids (or as many as there are boxes).
    */
-  overlapping(r: Rect, out: Int32Array): number {
+  overlapping(r: Rect, out: Int32Array, limit = Infinity): number {
     const stamp = ++this.stamp;
     const { seen, x0, y0, x1, y1 } = this;
     const rx0 = r.x0, ry0 = r.y0, rx1 = r.x1 - 0.01, ry1 = r.y1 - 0.01;
     let count = 0;
     for (const id of this.large) {
       seen[id] = stamp;
-      if (rx0 < x1[id] - 0.01 && x0[id] < rx1 && ry0 < y1[id] - 0.01 && y0[id] < ry1) out[count++] = id;
+      if (!(rx0 < x1[id] - 0.01 && x0[id] < rx1 && ry0 < y1[id] - 0.01 && y0[id] < ry1)) continue;
+      out[count++] = id;
+      if (count >= limit) return count;
     }
     const c = this.cell;
     const cx0 = Math.floor(r.x0 / c), cx1 = Math.floor(r.x1 / c), cy0 = Math.floor(r.y0 / c), cy1 = Math.floor(r.y1 / c);
     const cells = (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
     if (!Number.isFinite(cells) || cells > Math.max(LARGE_CELLS, this.n)) {
       for (let id = 0; id < this.n; id++) {
-        if (seen[id] !== stamp && rx0 < x1[id] - 0.01 && x0[id] < rx1 && ry0 < y1[id] - 0.01 && y0[id] < ry1) out[count++] = id;
+        if (seen[id] === stamp || !(rx0 < x1[id] - 0.01 && x0[id] < rx1 && ry0 < y1[id] - 0.01 && y0[id] < ry1)) continue;
+        out[count++] = id;
+        if (count >= limit) return count;
       }
       return count;
     }
@@ -130,7 +134,9 @@ export class BoxGrid {
           const id = ids[p];
           if (seen[id] === stamp) continue;
           seen[id] = stamp;
-          if (rx0 < x1[id] - 0.01 && x0[id] < rx1 && ry0 < y1[id] - 0.01 && y0[id] < ry1) out[count++] = id;
+          if (!(rx0 < x1[id] - 0.01 && x0[id] < rx1 && ry0 < y1[id] - 0.01 && y0[id] < ry1)) continue;
+          out[count++] = id;
+          if (count >= limit) return count;
         }
       }
     }

@@ -131,7 +131,7 @@ const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x +
 const moved = (p: Placed) => Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]) > ANCHOR_AFTER_PX;
 const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHOR_R };
 
-const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map(String);
+const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map((n) => String(n));
 
 /** The circuits drawn, as segments to ask about, when some marker's template writes text beside it; else null. */
 function circuitIndex(pieces: Scene['lines'], placed: readonly Placed[]): BoxIndex | null {
@@ -229,6 +229,13 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     }
   }
 
+  // Thousands of circuits share a few capacities: each written once.
+  const capacityTexts = new Map<number, string>();
+  const capacityText = (gbps: number) => {
+    let said = capacityTexts.get(gbps);
+    if (said === undefined) capacityTexts.set(gbps, (said = formatCapacity(gbps)));
+    return said;
+  };
   const markers: Rect[] = [];
   const labels: LabelRequest[] = [];
   const pieces: Scene['lines'] = [];
@@ -293,7 +300,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       // The tooltip says the capacity with its unit (as written when it names none we read) and the coloured field's value.
       const value = coloring ? edgeValue(e.meta, coloring.field) : '';
       const colour = value ? coloring?.colors.get(value) : undefined;
-      const facts = [gbps !== null ? formatCapacity(gbps) : text(e.meta.capacity), value && `${coloring?.field}: ${value}`].filter(Boolean);
+      const facts = [gbps !== null ? capacityText(gbps) : text(e.meta.capacity), value && `${coloring?.field}: ${value}`].filter(Boolean);
       const title = elementMarkup('title', {}, escapeText(facts.length > 0 ? `${e.name} (${facts.join(', ')})` : e.name));
       const look = { ...(width !== style.edgeWidth ? { 'stroke-width': fmt(width) } : {}), ...(colour ? { stroke: colour } : {}) };
       const traffic = style.traffic?.circuits.get(e.name);

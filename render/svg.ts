@@ -99,7 +99,11 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   const size = input.size ?? {};
   // Geographic layers share the map's frame; logical ones get a frame of their own (svg-logical.ts), beside it.
   const geographic = input.layers.filter((l) => !l.style.logical);
-  const points = geographic.flatMap((l) => [...l.topology.nodes.map((n) => n.coordinate), ...l.topology.edges.flatMap((e) => e.coordinates)]);
+  const points: LatLng[] = [];
+  for (const l of geographic) {
+    for (const n of l.topology.nodes) points.push(n.coordinate);
+    for (const e of l.topology.edges) for (const c of e.coordinates) points.push(c);
+  }
   // A picture of logical layers alone ignores the viewport (a map's view of the world); an empty map keeps it.
   const frame = geographic.length > 0 || geographic.length === input.layers.length ? viewportFrame(input.viewport) ?? contentFrame(points) : null;
 
