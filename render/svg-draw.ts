@@ -198,11 +198,17 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     : spreadable.map((p) => p.at);
   spreadable.forEach((p, i) => { p.shown = shown[i]; });
   // Where leaf markers and the dots at spread ones' true positions are: a group marker is drawn only clear of them.
-  const leaves = new BoxIndex(32);
-  for (const p of perLayer.flatMap((x) => x.placed)) {
-    leaves.add(at(p.box, p.shown));
-    if (moved(p)) leaves.add(at(ANCHOR_BOX, p.at));
-  }
+  // Filed when first asked (group markers, template text across circuits): a picture of routers alone never asks.
+  let leafIndex: BoxIndex | null = null;
+  const leaves = () => {
+    if (leafIndex) return leafIndex;
+    leafIndex = new BoxIndex(32);
+    for (const p of perLayer.flatMap((x) => x.placed)) {
+      leafIndex.add(at(p.box, p.shown));
+      if (moved(p)) leafIndex.add(at(ANCHOR_BOX, p.at));
+    }
+    return leafIndex;
+  };
 
   // Circuit ends by name, per namespace.
   const byName = new Map<object, Map<string, Placed>>();
@@ -261,8 +267,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       const p = groupAt(g);
       const box = at(markerBox(markup, size(g[0], 'computed_width', 10), size(g[0], 'computed_height', 10)), p);
       // Under or among its members (a site whose routers were spread around it) it would only be a nameless ghost.
-      if (leaves.blocked(box)) continue;
-      leaves.add(box);
+      if (leaves().blocked(box)) continue;
+      leaves().add(box);
       markers.push(box);
       grow(extent, box.x0, box.y0, box.x1, box.y1);
       groupMarkup.push(nodeMarkup(g[0], p, markup));
@@ -334,7 +340,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     const leafMarkup: string[] = [];
     for (const p of placed) {
       const [x, y] = p.shown;
-      const crossed = crossing ? crossedText(p, crossing, leaves) : null;
+      const crossed = crossing ? crossedText(p, crossing, leaves()) : null;
       if (crossed) Object.assign(p, crossed.placed);
       const box = { x0: x + p.box.x0, y0: y + p.box.y0, x1: x + p.box.x1, y1: y + p.box.y1 };
       grow(extent, box.x0, box.y0, box.x1, box.y1);
