@@ -37,20 +37,21 @@ export class BoxGrid {
   private readonly seen: Int32Array;
   private stamp = 0;
 
-  constructor(private readonly cell: number, rects: readonly Rect[]) {
-    const n = (this.n = rects.length);
-    this.x0 = new Float64Array(n);
-    this.y0 = new Float64Array(n);
-    this.x1 = new Float64Array(n);
-    this.y1 = new Float64Array(n);
+  /** The boxes `rects`, or the boxes whose sides are in `rects` (left, top, right, bottom: the arrays are kept, not copied). */
+  constructor(private readonly cell: number, rects: readonly Rect[] | [Float64Array, Float64Array, Float64Array, Float64Array]) {
+    const sides = rects.length === 4 && rects[0] instanceof Float64Array ? (rects as Float64Array[]) : null;
+    const n = (this.n = sides ? sides[0].length : rects.length);
+    const boxes = rects as readonly Rect[];
+    this.x0 = sides ? sides[0] : Float64Array.from(boxes, (r) => r.x0);
+    this.y0 = sides ? sides[1] : Float64Array.from(boxes, (r) => r.y0);
+    this.x1 = sides ? sides[2] : Float64Array.from(boxes, (r) => r.x1);
+    this.y1 = sides ? sides[3] : Float64Array.from(boxes, (r) => r.y1);
     this.seen = new Int32Array(n);
     const c = cell;
     const span = new Int32Array(4 * n);
     let gx0 = Infinity, gy0 = Infinity, gx1 = -Infinity, gy1 = -Infinity, filed = 0;
     for (let i = 0; i < n; i++) {
-      const r = rects[i];
-      this.x0[i] = r.x0; this.y0[i] = r.y0; this.x1[i] = r.x1; this.y1[i] = r.y1;
-      const a = Math.floor(r.x0 / c), b = Math.floor(r.x1 / c), d = Math.floor(r.y0 / c), e = Math.floor(r.y1 / c);
+      const a = Math.floor(this.x0[i] / c), b = Math.floor(this.x1[i] / c), d = Math.floor(this.y0[i] / c), e = Math.floor(this.y1[i] / c);
       const cells = (b - a + 1) * (e - d + 1);
       if (!Number.isFinite(cells) || cells > LARGE_CELLS) {
         this.large.push(i);
@@ -101,9 +102,14 @@ export class BoxGrid {
    * holds at least that many ids (or as many as there are boxes).
    */
   overlapping(r: Rect, out: Int32Array, limit = Infinity): number {
+    return this.overlappingSides(r.x0, r.y0, r.x1, r.y1, out, limit);
+  }
+
+  /** overlapping() for the box of sides (left, top, right, bottom). */
+  overlappingSides(left: number, top: number, right: number, bottom: number, out: Int32Array, limit = Infinity): number {
     const stamp = ++this.stamp;
     const { seen, x0, y0, x1, y1 } = this;
-    const rx0 = r.x0, ry0 = r.y0, rx1 = r.x1 - 0.01, ry1 = r.y1 - 0.01;
+    const rx0 = left, ry0 = top, rx1 = right - 0.01, ry1 = bottom - 0.01;
     let count = 0;
     for (const id of this.large) {
       seen[id] = stamp;
@@ -112,7 +118,7 @@ export class BoxGrid {
       if (count >= limit) return count;
     }
     const c = this.cell;
-    const cx0 = Math.floor(r.x0 / c), cx1 = Math.floor(r.x1 / c), cy0 = Math.floor(r.y0 / c), cy1 = Math.floor(r.y1 / c);
+    const cx0 = Math.floor(left / c), cx1 = Math.floor(right / c), cy0 = Math.floor(top / c), cy1 = Math.floor(bottom / c);
     const cells = (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
     if (!Number.isFinite(cells) || cells > Math.max(LARGE_CELLS, this.n)) {
       for (let id = 0; id < this.n; id++) {

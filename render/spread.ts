@@ -9,7 +9,7 @@
 // then overlapping pairs are pushed apart until none overlaps, so markers
 // that overlap nothing stay where they are. A crowd too dense for that is
 // laid out as clusters (spread-layout.ts), which cannot overlap.
-import { BoxIndex, type Rect } from './box-index.ts';
+import { BoxIndex } from './box-index.ts';
 import { BoxGrid } from './box-grid.ts';
 import type { Pt } from './paths.ts';
 import { clusters, layOut, rectAt, type Marker } from './spread-layout.ts';
@@ -53,14 +53,18 @@ function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: numb
   const bx1 = Float64Array.from(markers, (m) => m.box.x1), by1 = Float64Array.from(markers, (m) => m.box.y1);
   const midX = Float64Array.from(markers, (m) => (m.box.x0 + m.box.x1) / 2), midY = Float64Array.from(markers, (m) => (m.box.y0 + m.box.y1) / 2);
   const near = new Int32Array(n);
-  const rect = (i: number): Rect => ({ x0: px[i] + bx0[i] - pad, y0: py[i] + by0[i] - pad, x1: px[i] + bx1[i] + pad, y1: py[i] + by1[i] + pad });
+  // The sides of the boxes where a round starts, refilled each round.
+  const left = new Float64Array(n), top = new Float64Array(n), right = new Float64Array(n), bottom = new Float64Array(n);
   let done = false;
   for (let round = 0; round < RELAX_ROUNDS; round++) {
     // The boxes where the round starts; each marker asks about them where it is by then.
-    const grid = new BoxGrid(maxSide + gap, Array.from(markers, (_, i) => rect(i)));
+    for (let i = 0; i < n; i++) {
+      left[i] = px[i] + bx0[i] - pad; top[i] = py[i] + by0[i] - pad; right[i] = px[i] + bx1[i] + pad; bottom[i] = py[i] + by1[i] + pad;
+    }
+    const grid = new BoxGrid(maxSide + gap, [left, top, right, bottom]);
     let pairs = 0;
     for (let i = 0; i < n; i++) {
-      const count = grid.overlapping(rect(i), near);
+      const count = grid.overlappingSides(px[i] + bx0[i] - pad, py[i] + by0[i] - pad, px[i] + bx1[i] + pad, py[i] + by1[i] + pad, near);
       for (let k = 0; k < count; k++) {
         const j = near[k];
         if (j <= i) continue;

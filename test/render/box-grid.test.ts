@@ -40,6 +40,9 @@ describe('BoxGrid.overlapping', () => {
       const index = new BoxIndex(cell);
       for (const r of rects) index.add(r);
       const grid = new BoxGrid(cell, rects);
+      // The same boxes given as arrays of their sides (as spreading files them each round).
+      const sides = new BoxGrid(cell, [Float64Array.from(rects, (r) => r.x0), Float64Array.from(rects, (r) => r.y0),
+        Float64Array.from(rects, (r) => r.x1), Float64Array.from(rects, (r) => r.y1)]);
       const out = new Int32Array(rects.length);
       const rnd = random(99);
       // Questions at the boxes themselves (as spreading asks), moved a little, and a few wide ones.
@@ -50,6 +53,9 @@ describe('BoxGrid.overlapping', () => {
         const n = grid.overlapping(q, out);
         hits += n;
         assert.deepEqual([...out.subarray(0, n)], visits(index, q), JSON.stringify(q));
+        assert.equal(sides.overlappingSides(q.x0, q.y0, q.x1, q.y1, out), n);
+        assert.deepEqual([...out.subarray(0, n)], visits(index, q), `${JSON.stringify(q)} (sides)`);
+        if (n > 0) assert.equal(grid.overlapping(q, out, 1), 1, 'a limit of one stops at the first');
       }
       assert.ok(hits > 0, 'some questions meet boxes');
     });
