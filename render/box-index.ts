@@ -1,7 +1,8 @@
 // Axis-aligned boxes in picture units, and a grid hash over them that answers
 // "does this box (or this line segment) touch anything placed so far?" in
-// about constant time: label placement and marker spreading ask it tens of
-// thousands of times for a 2,000-node picture. No call costs more than the
+// about constant time: label placement asks it tens of thousands of times for
+// a 2,000-node picture (spreading asks box-grid.ts, built at once, in this
+// index's order). No call costs more than the
 // boxes held: a box over more than LARGE_CELLS cells is kept in a list of its
 // own that every question reads, and a question over more cells than there
 // are boxes reads the boxes instead of the cells, so a box's area (a template

@@ -189,7 +189,8 @@ export function renderUnionDiffSvg(union: Topology, marks: DiffMarks, options: D
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
   canvas.element('title').words(title);
-  const bgRect = canvas.rect();
+  // Sized at once: svg.js measures an unsized rect through svgdom (a few ms per picture) to set what is overwritten below.
+  const bgRect = canvas.rect(0, 0);
   const land = canvas.group();
   const [groupsG, edgesG, nodesG] = [canvas.group(), canvas.group(), canvas.group()];
   const leaders = setAttrs(canvas.group(), { class: 'leaders', stroke: '#666666', fill: 'none' }) as G;

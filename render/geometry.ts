@@ -25,7 +25,8 @@ export const nearLng = (ref: number, lng: number) => lng + 360 * Math.round((ref
  * degrees the piece covers.
  */
 export function lngCut(lngs: readonly number[]): { cut: number; span: number } {
-  const sorted = lngs.filter(Number.isFinite).map(wrapLng).sort((a, b) => a - b);
+  // A typed array sorts numbers without a comparator call per pair (a 2,000-node picture has 17,000 points).
+  const sorted = Float64Array.from(lngs.filter(Number.isFinite), wrapLng).sort();
   if (sorted.length === 0) return { cut: 180, span: 0 };
   const first = sorted[0], last = sorted[sorted.length - 1];
   let gap = 360 - (last - first), from = last;

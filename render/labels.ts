@@ -7,7 +7,8 @@
 // before it wins, positions that cross no circuit before those that do. A label with no clear position is left out, never piled.
 // Labels are placed by priority: most circuits first, then most capacity,
 // then by name, so the outcome is deterministic.
-import { BoxIndex, type Rect } from './box-index.ts';
+import { BoxIndex, segmentCrosses, type Rect } from './box-index.ts';
+import { BoxGrid } from './box-grid.ts';
 import { textWidth } from './text-width.ts';
 
 export interface LabelRequest {
@@ -75,11 +76,24 @@ const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v
 export function placeLabels(requests: readonly LabelRequest[], options: PlaceOptions): PlacedLabel[] {
   const f = options.fontPx;
   const pad = 0.15 * f, gap = 0.3 * f, h = 1.3 * f;
-  const index = new BoxIndex(Math.max(3 * f, 16));
-  for (const o of options.obstacles) index.add(o);
+  const cell = Math.max(3 * f, 16);
+  // Obstacles stay as they are while labels are placed: a grid built once answers for them (most labels of a crowded
+  // picture ask about every position and find none clear); the labels and leaders placed go in an index that grows.
+  const obstacles = options.obstacles;
+  const fixed = new BoxGrid(cell, obstacles);
+  const index = new BoxIndex(cell);
+  const found = new Int32Array(Math.max(1, obstacles.length));
+  const blocked = (r: Rect) => fixed.overlapping(r, found, 1) > 0 || index.blocked(r);
+  // A leader crosses an obstacle only within its bounding box (grown a little, so rounding cannot leave one out).
+  const cutOff = (sx: number, sy: number, tx: number, ty: number) => {
+    const seg: [number, number, number, number] = [sx, sy, tx, ty];
+    const near = fixed.overlapping({ x0: Math.min(sx, tx) - 0.02, y0: Math.min(sy, ty) - 0.02, x1: Math.max(sx, tx) + 0.02, y1: Math.max(sy, ty) + 0.02 }, found);
+    for (let k = 0; k < near; k++) if (segmentCrosses(seg, obstacles[found[k]])) return true;
+    return index.segmentBlocked(sx, sy, tx, ty);
+  };
   const order = requests.map((_, i) => i).sort(byPriority(requests));
   const placed: PlacedLabel[] = [];
-  const soft = new BoxIndex(Math.max(3 * f, 16));
+  const soft = new BoxIndex(cell);
   for (const [ax, ay, bx, by] of options.avoid ?? []) soft.addSegment(ax, ay, bx, by);
   // Preferred area first, then anywhere; beside the marker first, then further out on a leader;
   // at each distance, clear of circuits first, then over them.
@@ -112,7 +126,7 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
           r = boxes[at] = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
         }
         if ((options.bounds && !inside(r, options.bounds)) || (within && !inside(r, within))) continue;
-        if (hard[at] === 0) hard[at] = index.blocked(r) ? 1 : 2;
+        if (hard[at] === 0) hard[at] = blocked(r) ? 1 : 2;
         if (hard[at] === 1) continue;
         if (clear) {
           if (over[at] === 0) over[at] = soft.blocked(r) ? 1 : 2;
@@ -123,7 +137,7 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
         const cx = (m.x0 + m.x1) / 2, cy = (m.y0 + m.y1) / 2;
         const tx = clamp(cx, r.x0, r.x1), ty = clamp(cy, r.y0, r.y1);
         const sx = dx === 0 ? cx : dx > 0 ? m.x1 + 0.5 : m.x0 - 0.5, sy = dy === 0 ? cy : dy > 0 ? m.y1 + 0.5 : m.y0 - 0.5;
-        if (cut[at] === 0) cut[at] = index.segmentBlocked(sx, sy, tx, ty) ? 1 : 2;
+        if (cut[at] === 0) cut[at] = cutOff(sx, sy, tx, ty) ? 1 : 2;
         if (cut[at] === 1) continue;
         box = r;
         leader = [sx, sy, tx, ty];

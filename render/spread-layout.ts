@@ -6,7 +6,8 @@
 // cluster (union-find); a laid-out cluster that overlaps another marker merges
 // with it and is laid out again, until nothing overlaps (each round merges
 // clusters, so it ends).
-import { BoxIndex, type Rect } from './box-index.ts';
+import type { Rect } from './box-index.ts';
+import { BoxGrid } from './box-grid.ts';
 import type { Pt } from './paths.ts';
 
 const MAX_ROUNDS = 64;
@@ -34,19 +35,23 @@ export function clusters(markers: readonly Marker[], pos: Pt[], gap: number, max
     while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
   };
+  const near = new Int32Array(markers.length);
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const index = new BoxIndex(maxSide + gap);
     const rects = markers.map((m, i) => rectAt(m, pos[i], gap / 2));
+    const grid = new BoxGrid(maxSide + gap, rects);
     const merged = new Set<number>();
+    // Each overlapping pair once; a component's root is its least member whatever order they join in.
     rects.forEach((r, i) => {
-      index.each(r, (j) => {
+      const count = grid.overlapping(r, near);
+      for (let k = 0; k < count; k++) {
+        const j = near[k];
+        if (j >= i) continue;
         const a = find(i), b = find(j);
-        if (a === b) return; // members of a laid-out cluster are apart by construction
+        if (a === b) continue; // members of a laid-out cluster are apart by construction
         const root = Math.min(a, b);
         parent[a] = parent[b] = root;
         merged.add(root);
-      });
-      index.add(r);
+      }
     });
     if (merged.size === 0) return;
     const members = new Map<number, number[]>();

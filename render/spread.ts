@@ -10,6 +10,7 @@
 // that overlap nothing stay where they are. A crowd too dense for that is
 // laid out as clusters (spread-layout.ts), which cannot overlap.
 import { BoxIndex } from './box-index.ts';
+import { BoxGrid } from './box-grid.ts';
 import type { Pt } from './paths.ts';
 import { clusters, layOut, rectAt, type Marker } from './spread-layout.ts';
 
@@ -36,8 +37,6 @@ export function spreadMarkers(markers: readonly Marker[], gap = 3): Pt[] {
   return pos;
 }
 
-const centre = (m: Marker, p: Pt): Pt => [p[0] + (m.box.x0 + m.box.x1) / 2, p[1] + (m.box.y0 + m.box.y1) / 2];
-
 /**
  * Pushes overlapping pairs apart along the line between their boxes' centres
  * (their true bearing), each half the way, until none overlaps; nodes that
@@ -47,41 +46,57 @@ const centre = (m: Marker, p: Pt): Pt => [p[0] + (m.box.x0 + m.box.x1) / 2, p[1]
  */
 function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: number): boolean {
   let best = Infinity, since = 0;
-  const index = new BoxIndex(maxSide + gap);
+  const n = markers.length, pad = gap / 2;
+  // Positions, box offsets and half sizes in flat arrays: this loop asks about every pair that overlaps, round after round.
+  const px = Float64Array.from(pos, (p) => p[0]), py = Float64Array.from(pos, (p) => p[1]);
+  const bx0 = Float64Array.from(markers, (m) => m.box.x0), by0 = Float64Array.from(markers, (m) => m.box.y0);
+  const bx1 = Float64Array.from(markers, (m) => m.box.x1), by1 = Float64Array.from(markers, (m) => m.box.y1);
+  const midX = Float64Array.from(markers, (m) => (m.box.x0 + m.box.x1) / 2), midY = Float64Array.from(markers, (m) => (m.box.y0 + m.box.y1) / 2);
+  const near = new Int32Array(n);
+  // The sides of the boxes where a round starts, refilled each round.
+  const left = new Float64Array(n), top = new Float64Array(n), right = new Float64Array(n), bottom = new Float64Array(n);
+  let done = false;
   for (let round = 0; round < RELAX_ROUNDS; round++) {
-    index.clear();
-    markers.forEach((m, i) => { index.add(rectAt(m, pos[i], gap / 2)); });
-    let moved = false;
+    // The boxes where the round starts; each marker asks about them where it is by then.
+    for (let i = 0; i < n; i++) {
+      left[i] = px[i] + bx0[i] - pad; top[i] = py[i] + by0[i] - pad; right[i] = px[i] + bx1[i] + pad; bottom[i] = py[i] + by1[i] + pad;
+    }
+    const grid = new BoxGrid(maxSide + gap, [left, top, right, bottom]);
     let pairs = 0;
-    markers.forEach((m, i) => {
-      index.each(rectAt(m, pos[i], gap / 2), (j) => {
-        if (j <= i) return;
-        const n = markers[j];
-        const [ax, ay] = centre(m, pos[i]), [bx, by] = centre(n, pos[j]);
-        let ux = bx - ax, uy = by - ay;
+    for (let i = 0; i < n; i++) {
+      const count = grid.overlappingSides(px[i] + bx0[i] - pad, py[i] + by0[i] - pad, px[i] + bx1[i] + pad, py[i] + by1[i] + pad, near);
+      for (let k = 0; k < count; k++) {
+        const j = near[k];
+        if (j <= i) continue;
+        // Along the line between the boxes' centres.
+        let ux = px[j] + midX[j] - (px[i] + midX[i]), uy = py[j] + midY[j] - (py[i] + midY[i]);
         const d = Math.hypot(ux, uy);
         if (d > 1e-6) { ux /= d; uy /= d; }
         else {
           const a = (j - i) * 2.399963 + i * 0.7;
-          [ux, uy] = [Math.cos(a), Math.sin(a)];
+          ux = Math.cos(a);
+          uy = Math.sin(a);
         }
-        const w = (m.box.x1 - m.box.x0 + n.box.x1 - n.box.x0) / 2 + gap, h = (m.box.y1 - m.box.y0 + n.box.y1 - n.box.y0) / 2 + gap;
+        const w = (bx1[i] - bx0[i] + bx1[j] - bx0[j]) / 2 + gap, h = (by1[i] - by0[i] + by1[j] - by0[j]) / 2 + gap;
         // Along that line, the distance at which the boxes clear in x or in y.
         const t = Math.min(Math.abs(ux) > 1e-9 ? w / Math.abs(ux) : Infinity, Math.abs(uy) > 1e-9 ? h / Math.abs(uy) : Infinity);
         const push = (t - d) / 2 + 0.01;
-        if (push <= 0) return;
-        pos[i] = [pos[i][0] - ux * push, pos[i][1] - uy * push];
-        pos[j] = [pos[j][0] + ux * push, pos[j][1] + uy * push];
-        moved = true;
+        if (push <= 0) continue;
+        px[i] -= ux * push;
+        py[i] -= uy * push;
+        px[j] += ux * push;
+        py[j] += uy * push;
         pairs++;
-      });
-    });
-    if (!moved) return true;
+      }
+    }
+    if (pairs === 0) { done = true; break; }
     // A crowd too dense to untie by pushing stops getting better: give up early, the clusters take over.
     if (pairs < best * 0.95) { best = pairs; since = 0; }
     else if (++since >= STALLED_ROUNDS) break;
   }
-  index.clear();
+  for (let i = 0; i < n; i++) pos[i] = [px[i], py[i]];
+  if (done) return true;
+  const index = new BoxIndex(maxSide + gap);
   return markers.every((m, i) => {
     const clear = !index.blocked(rectAt(m, pos[i], gap / 2 - 0.01));
     index.add(rectAt(m, pos[i], gap / 2 - 0.01));

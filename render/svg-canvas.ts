@@ -29,7 +29,18 @@ export function setAttrs(el: SvgElement, attrs: Record<string, string | number |
   return el;
 }
 
-/** Two decimals are sub-pixel at picture scale and keep the output small and stable. */
+/**
+ * Two decimals are sub-pixel at picture scale and keep the output small and stable. Written as String(Math.round(n *
+ * 100) / 100) writes it, from the integer hundredths (a large picture writes a hundred thousand numbers, and turning
+ * a fraction into text costs twice as much): below 3e11 a double is close enough to its two-decimal value that that
+ * value is its shortest spelling.
+ */
 export function fmt(n: number): string {
-  return String(Math.round(n * 100) / 100);
+  const r = Math.round(n * 100);
+  if (!(r > -3e13 && r < 3e13)) return String(r / 100);
+  if (r === 0) return '0';
+  const a = r < 0 ? -r : r;
+  const whole = Math.floor(a / 100), cents = a - whole * 100;
+  const s = cents === 0 ? String(whole) : cents % 10 === 0 ? `${whole}.${cents / 10}` : `${whole}.${cents < 10 ? '0' : ''}${cents}`;
+  return r < 0 ? `-${s}` : s;
 }

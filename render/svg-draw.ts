@@ -131,7 +131,7 @@ const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x +
 const moved = (p: Placed) => Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]) > ANCHOR_AFTER_PX;
 const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHOR_R };
 
-const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map(String);
+const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map((n) => String(n));
 
 /** The circuits drawn, as segments to ask about, when some marker's template writes text beside it; else null. */
 function circuitIndex(pieces: Scene['lines'], placed: readonly Placed[]): BoxIndex | null {
@@ -198,11 +198,17 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     : spreadable.map((p) => p.at);
   spreadable.forEach((p, i) => { p.shown = shown[i]; });
   // Where leaf markers and the dots at spread ones' true positions are: a group marker is drawn only clear of them.
-  const leaves = new BoxIndex(32);
-  for (const p of perLayer.flatMap((x) => x.placed)) {
-    leaves.add(at(p.box, p.shown));
-    if (moved(p)) leaves.add(at(ANCHOR_BOX, p.at));
-  }
+  // Filed when first asked (group markers, template text across circuits): a picture of routers alone never asks.
+  let leafIndex: BoxIndex | null = null;
+  const leaves = () => {
+    if (leafIndex) return leafIndex;
+    leafIndex = new BoxIndex(32);
+    for (const p of perLayer.flatMap((x) => x.placed)) {
+      leafIndex.add(at(p.box, p.shown));
+      if (moved(p)) leafIndex.add(at(ANCHOR_BOX, p.at));
+    }
+    return leafIndex;
+  };
 
   // Circuit ends by name, per namespace.
   const byName = new Map<object, Map<string, Placed>>();
@@ -229,6 +235,13 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     }
   }
 
+  // Thousands of circuits share a few capacities: each written once.
+  const capacityTexts = new Map<number, string>();
+  const capacityText = (gbps: number) => {
+    let said = capacityTexts.get(gbps);
+    if (said === undefined) capacityTexts.set(gbps, (said = formatCapacity(gbps)));
+    return said;
+  };
   const markers: Rect[] = [];
   const labels: LabelRequest[] = [];
   const pieces: Scene['lines'] = [];
@@ -254,8 +267,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       const p = groupAt(g);
       const box = at(markerBox(markup, size(g[0], 'computed_width', 10), size(g[0], 'computed_height', 10)), p);
       // Under or among its members (a site whose routers were spread around it) it would only be a nameless ghost.
-      if (leaves.blocked(box)) continue;
-      leaves.add(box);
+      if (leaves().blocked(box)) continue;
+      leaves().add(box);
       markers.push(box);
       grow(extent, box.x0, box.y0, box.x1, box.y1);
       groupMarkup.push(nodeMarkup(g[0], p, markup));
@@ -293,7 +306,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       // The tooltip says the capacity with its unit (as written when it names none we read) and the coloured field's value.
       const value = coloring ? edgeValue(e.meta, coloring.field) : '';
       const colour = value ? coloring?.colors.get(value) : undefined;
-      const facts = [gbps !== null ? formatCapacity(gbps) : text(e.meta.capacity), value && `${coloring?.field}: ${value}`].filter(Boolean);
+      const facts = [gbps !== null ? capacityText(gbps) : text(e.meta.capacity), value && `${coloring?.field}: ${value}`].filter(Boolean);
       const title = elementMarkup('title', {}, escapeText(facts.length > 0 ? `${e.name} (${facts.join(', ')})` : e.name));
       const look = { ...(width !== style.edgeWidth ? { 'stroke-width': fmt(width) } : {}), ...(colour ? { stroke: colour } : {}) };
       const traffic = style.traffic?.circuits.get(e.name);
@@ -327,7 +340,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     const leafMarkup: string[] = [];
     for (const p of placed) {
       const [x, y] = p.shown;
-      const crossed = crossing ? crossedText(p, crossing, leaves) : null;
+      const crossed = crossing ? crossedText(p, crossing, leaves()) : null;
       if (crossed) Object.assign(p, crossed.placed);
       const box = { x0: x + p.box.x0, y0: y + p.box.y0, x1: x + p.box.x1, y1: y + p.box.y1 };
       grow(extent, box.x0, box.y0, box.x1, box.y1);

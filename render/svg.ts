@@ -99,14 +99,19 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   const size = input.size ?? {};
   // Geographic layers share the map's frame; logical ones get a frame of their own (svg-logical.ts), beside it.
   const geographic = input.layers.filter((l) => !l.style.logical);
-  const points = geographic.flatMap((l) => [...l.topology.nodes.map((n) => n.coordinate), ...l.topology.edges.flatMap((e) => e.coordinates)]);
+  const points: LatLng[] = [];
+  for (const l of geographic) {
+    for (const n of l.topology.nodes) points.push(n.coordinate);
+    for (const e of l.topology.edges) for (const c of e.coordinates) points.push(c);
+  }
   // A picture of logical layers alone ignores the viewport (a map's view of the world); an empty map keeps it.
   const frame = geographic.length > 0 || geographic.length === input.layers.length ? viewportFrame(input.viewport) ?? contentFrame(points) : null;
 
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
   canvas.element('title').words(input.title);
-  const bgRect = canvas.rect();
+  // Sized at once: svg.js measures an unsized rect through svgdom (a few ms per picture) to set what is overwritten below.
+  const bgRect = canvas.rect(0, 0);
   const land = canvas.group();
   const g = (attrs: Record<string, string | number>) => setAttrs(canvas.group(), attrs) as G;
   // Template text is drawn only where it will be legible at the scale the picture is seen at (template-text.ts).
