@@ -23,7 +23,7 @@ export const union = (a: Rect, b: Rect): Rect => ({
   x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1),
 });
 
-type Seg = [number, number, number, number];
+export type Seg = [number, number, number, number];
 
 /**
  * Whether segment (ax,ay)-(bx,by) passes through the inside of `r` (Liang-Barsky clipping). Written out without a
@@ -54,6 +54,35 @@ export function segmentCrosses(s: Seg, r: Rect, eps = 0.01): boolean {
 
 /** Most cells a box is filed under; a larger one goes to the list every question reads. */
 const LARGE_CELLS = 64;
+
+/**
+ * Pushes to `out` the column and row of each cell of size `c` that segment `s` passes through, column by column (a
+ * diagonal segment is not filed under every cell of its bounding box); false when they are more than LARGE_CELLS.
+ */
+export function segmentCellPairs(s: Seg, c: number, out: number[]): boolean {
+  const [ax, ay, bx, by] = s;
+  const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx), dx = bx - ax, dy = by - ay;
+  const cx0 = Math.floor(x0 / c), cx1 = Math.floor(x1 / c);
+  if (!Number.isFinite(cx0 + cx1 + ay + by) || cx1 - cx0 >= LARGE_CELLS) return false;
+  const first = out.length;
+  for (let cx = cx0; cx <= cx1; cx++) {
+    // The part of the segment within this column, and the rows it spans there.
+    let ya = ay, yb = by;
+    if (Math.abs(dx) > 1e-12) {
+      ya = ay + ((Math.max(x0, cx * c) - ax) / dx) * dy;
+      yb = ay + ((Math.min(x1, (cx + 1) * c) - ax) / dx) * dy;
+    }
+    const cy1 = Math.floor(Math.max(ya, yb) / c);
+    for (let cy = Math.floor(Math.min(ya, yb) / c); cy <= cy1; cy++) {
+      out.push(cx, cy);
+      if (out.length - first > 2 * LARGE_CELLS) {
+        out.length = first;
+        return false;
+      }
+    }
+  }
+  return true;
+}
 
 /** A uniform grid of buckets holding boxes and segments; cells are keyed by a hash of their column and row. */
 export class BoxIndex {
@@ -117,30 +146,12 @@ export class BoxIndex {
     return false;
   }
 
-  /**
-   * The keys of the cells segment `s` passes through, column by column (a diagonal segment is not filed under
-   * every cell of its bounding box), or null when they are more than LARGE_CELLS.
-   */
+  /** The keys of the cells segment `s` passes through, or null when they are more than LARGE_CELLS. */
   private segmentCells(s: Seg): number[] | null {
-    const c = this.cell;
-    const [ax, ay, bx, by] = s;
-    const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx), dx = bx - ax, dy = by - ay;
-    const cx0 = Math.floor(x0 / c), cx1 = Math.floor(x1 / c);
-    if (!Number.isFinite(cx0 + cx1 + ay + by) || cx1 - cx0 >= LARGE_CELLS) return null;
+    const pairs: number[] = [];
+    if (!segmentCellPairs(s, this.cell, pairs)) return null;
     const out: number[] = [];
-    for (let cx = cx0; cx <= cx1; cx++) {
-      // The part of the segment within this column, and the rows it spans there.
-      let ya = ay, yb = by;
-      if (Math.abs(dx) > 1e-12) {
-        ya = ay + ((Math.max(x0, cx * c) - ax) / dx) * dy;
-        yb = ay + ((Math.min(x1, (cx + 1) * c) - ax) / dx) * dy;
-      }
-      const cy1 = Math.floor(Math.max(ya, yb) / c);
-      for (let cy = Math.floor(Math.min(ya, yb) / c); cy <= cy1; cy++) {
-        out.push(cx * 92821 + cy * 68917);
-        if (out.length > LARGE_CELLS) return null;
-      }
-    }
+    for (let i = 0; i < pairs.length; i += 2) out.push(pairs[i] * 92821 + pairs[i + 1] * 68917);
     return out;
   }
 

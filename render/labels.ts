@@ -7,7 +7,8 @@
 // before it wins, positions that cross no circuit before those that do. A label with no clear position is left out, never piled.
 // Labels are placed by priority: most circuits first, then most capacity,
 // then by name, so the outcome is deterministic.
-import { BoxIndex, segmentCrosses, type Rect } from './box-index.ts';
+import { BoxIndex, segmentCrosses, type Rect, type Seg } from './box-index.ts';
+import { SegmentGrid } from './segment-grid.ts';
 import { BoxGrid } from './box-grid.ts';
 import { textWidth } from './text-width.ts';
 
@@ -93,8 +94,7 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
   };
   const order = requests.map((_, i) => i).sort(byPriority(requests));
   const placed: PlacedLabel[] = [];
-  const soft = new BoxIndex(cell);
-  for (const [ax, ay, bx, by] of options.avoid ?? []) soft.addSegment(ax, ay, bx, by);
+  const soft = new SegmentGrid(cell, (options.avoid ?? []) as readonly Seg[]);
   // Preferred area first, then anywhere; beside the marker first, then further out on a leader;
   // at each distance, clear of circuits first, then over them.
   const passes: { within: Rect | null; d: number; step: number; clear: boolean }[] = [];
@@ -129,7 +129,7 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
         if (hard[at] === 0) hard[at] = blocked(r) ? 1 : 2;
         if (hard[at] === 1) continue;
         if (clear) {
-          if (over[at] === 0) over[at] = soft.blocked(r) ? 1 : 2;
+          if (over[at] === 0) over[at] = soft.crosses(r) ? 1 : 2;
           if (over[at] === 1) continue;
         }
         if (d === 0) { box = r; break; }
