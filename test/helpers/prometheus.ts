@@ -2,9 +2,9 @@
 // 127.0.0.1 at a free port, its TSDB backfilled from OpenMetrics text with
 // promtool (exact rates at known instants), stopped and removed at the end.
 // A counting proxy in front of it says how many queries a render sent and
-// can fail or hang on demand. Without the `prometheus` binary the tests
-// skip with one line; in CI (.ci/run installs Debian's prometheus) its
-// absence fails them.
+// can fail or hang on demand. Without the `prometheus` binary, and under
+// `npm run test:fast`, the tests skip with one line; in CI (.ci/run installs
+// Debian's prometheus) its absence fails them.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,14 +13,14 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { skipWithout } from './components.ts';
 
 const run = promisify(execFile);
 const onPath = (bin: string) => (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, bin)));
 
 /** Why the Prometheus tests cannot run here (false when they can). */
-export const noPrometheus: string | false = onPath('prometheus') && onPath('promtool') ? false
-  : 'Prometheus tests skipped: prometheus and promtool not found on PATH (apt-get install prometheus)';
-if (noPrometheus && process.env.CI) throw new Error('prometheus is missing in CI (.ci/run installs Debian\'s prometheus)');
+export const noPrometheus: string | false = skipWithout('Prometheus', onPath('prometheus') && onPath('promtool'),
+  'prometheus and promtool on PATH: apt-get install prometheus');
 if (noPrometheus) console.log(`# ${noPrometheus}`);
 
 async function freePort(): Promise<number> {
