@@ -68,9 +68,13 @@ describe('a map with 10,000 versions', () => {
     // Versions 2..10,000 written as an earlier service would have: one file each.
     const folder = path.join(dir, 'maps', map.mapId);
     const { mapId: _id, version: _v, lastUpdatedBy: _b, lastUpdatedOn: _o, ...content } = map;
-    for (let v = 2; v <= 10_000; v++) {
-      const version = { ...content, mapId: map.mapId, name: `Long ${v}`, version: v, lastUpdatedBy: 'admin', lastUpdatedOn: '2026-11-22T10:00:00.000Z' };
-      await writeFile(path.join(folder, `v${v}.json`), canonicalJson(version));
+    // Written 250 at a time: one at a time, the file system's round trips made up most of this test's time.
+    for (let from = 2; from <= 10_000; from += 250) {
+      await Promise.all(Array.from({ length: Math.min(250, 10_001 - from) }, (_, i) => {
+        const v = from + i;
+        const version = { ...content, mapId: map.mapId, name: `Long ${v}`, version: v, lastUpdatedBy: 'admin', lastUpdatedOn: '2026-11-22T10:00:00.000Z' };
+        return writeFile(path.join(folder, `v${v}.json`), canonicalJson(version));
+      }));
     }
     const t = await start({ dir });
     try {
