@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { demoPicture, demoPictureCli } from '../../cli/demo-picture.ts';
 import { DEMO_MAP_NAME } from '../../cli/seed-demo.ts';
 import { makeDemoApp } from '../helpers/app.ts';
+import { itAnswersItsCommandLine } from './command-line.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const data = path.join(root, 'data');
@@ -65,20 +66,5 @@ describe('npm run picture', () => {
 });
 
 describe('npm run picture: its command line', () => {
-  const cases: Array<[string, string[], number, RegExp]> = [
-    ['--help', ['--help'], 0, /^usage: npm run picture \[-- out\.png\]\n/],
-    ['-h', ['-h'], 0, /^usage: npm run picture \[-- out\.png\]\n/],
-    ['an unknown option', ['--force'], 2, /^unknown option --force\nusage: /],
-    ['an option with a value it does not take', ['--out=x.png'], 2, /^unknown option --out\nusage: /],
-    ['a second word', ['one', 'two'], 2, /^unexpected argument "two"\nusage: /],
-  ];
-  for (const [what, argv, code, text] of cases) {
-    it(`${what}: exit ${code}, doing nothing else`, async () => {
-      const out: string[] = [];
-      const err: string[] = [];
-      assert.equal(await demoPictureCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }), code);
-      assert.match((code === 0 ? out : err).join('\n'), text);
-      assert.deepEqual(code === 0 ? err : out, []);
-    });
-  }
+  itAnswersItsCommandLine(demoPictureCli, /^usage: npm run picture \[-- out\.png\]\n/);
 });

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { seedDemo, seedDemoCli } from '../../cli/seed-demo.ts';
 import { openFileStore } from '../../store/file.ts';
 import { makeTestApp } from '../helpers/app.ts';
+import { itAnswersItsCommandLine } from './command-line.ts';
 import { copyDemoData } from '../helpers/demo-data.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -142,20 +143,5 @@ describe('seed-demo', () => {
 });
 
 describe('seed-demo: its command line', () => {
-  const cases: Array<[string, string[], number, RegExp]> = [
-    ['--help', ['--help'], 0, /^usage: npx tsx cli\/seed-demo\.ts \[data-folder\]\n/],
-    ['-h', ['-h'], 0, /^usage: npx tsx cli\/seed-demo\.ts \[data-folder\]\n/],
-    ['an unknown option', ['--force'], 2, /^unknown option --force\nusage: /],
-    ['an option with a value it does not take', ['--out=x.png'], 2, /^unknown option --out\nusage: /],
-    ['a second word', ['one', 'two'], 2, /^unexpected argument "two"\nusage: /],
-  ];
-  for (const [what, argv, code, text] of cases) {
-    it(`${what}: exit ${code}, doing nothing else`, async () => {
-      const out: string[] = [];
-      const err: string[] = [];
-      assert.equal(await seedDemoCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }), code);
-      assert.match((code === 0 ? out : err).join('\n'), text);
-      assert.deepEqual(code === 0 ? err : out, []);
-    });
-  }
+  itAnswersItsCommandLine(seedDemoCli, /^usage: npx tsx cli\/seed-demo\.ts \[data-folder\]\n/);
 });
