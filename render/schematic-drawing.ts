@@ -5,13 +5,17 @@
 // stress drawing (stress-drawing.ts, few crossings) with its circuits evened
 // out and straightened without adding a crossing, and the geography evened
 // out at a few strengths of compass order, then untangled and evened out
-// again. Of those with no edge through a node and at least MIN_COMPASS of
-// their pairs in compass order, the one with the fewest crossings is kept,
+// again. The most promising few (fewest crossings, then shortest) are then
+// polished node by node (schematic-polish.ts: crossings, compass order,
+// short, even and straight circuits). Of all those with no edge through a
+// node and at least MIN_COMPASS of their pairs in compass order, the one
+// with the fewest crossings is kept,
 // then the shortest and most even circuits; the stress drawing itself
 // competes too, so the schematic is never worse by those measures.
 import type { LayoutResult } from './layout-thread.mjs';
 import { type Quality, quality } from './layout-quality.ts';
 import type { Pt } from './paths.ts';
+import { polishSchematic } from './schematic-polish.ts';
 import { schematicLayout } from './schematic-layout.ts';
 import { spreadForSites } from './stress-clusters.ts';
 import { layoutDrawing, placed, result, type StressInput, widen } from './stress-drawing.ts';
@@ -31,16 +35,19 @@ const STRETCH = 1.15;
 /** Rounds from a start already settled (the stress drawing, an untangled one): a third of a full layout's. */
 const REFINE_ROUNDS = 120;
 const GEOGRAPHY_ORDERS = [0.2, 0.1];
+/** Drawings polished, the most promising first. */
+const POLISHED = 3;
+
+/** Node centres of a drawing (px), by node index. */
+function nodeCentres(out: LayoutResult): Pt[] {
+  const at: Pt[] = [];
+  for (const [id, [x, y, w, h]] of Object.entries(out.nodes)) if (id.startsWith('n')) at[Number(id.slice(1))] = [x + w / 2, y + h / 2];
+  return at;
+}
 
 /** Node centres of a drawing, scaled so its median circuit is LENGTH long. */
 function centres(out: LayoutResult, ends: readonly (readonly [number, number])[]): Pt[] {
-  const c = Object.keys(out.nodes).filter((id) => id.startsWith('n')).map((id): Pt => {
-    const [x, y, w, h] = out.nodes[id];
-    return [x + w / 2, y + h / 2];
-  });
-  const ids = Object.keys(out.nodes).filter((id) => id.startsWith('n')).map((id) => Number(id.slice(1)));
-  const at: Pt[] = [];
-  ids.forEach((i, k) => { at[i] = c[k]; });
+  const at = nodeCentres(out);
   const spans = ends.filter(([a, b]) => a !== b).map(([a, b]) => Math.hypot(at[a][0] - at[b][0], at[a][1] - at[b][1])).sort((a, b) => a - b);
   const scale = LENGTH / (spans[Math.floor(spans.length / 2)] || LENGTH);
   return at.map(([x, y]): Pt => [x * scale, y * scale]);
@@ -52,8 +59,11 @@ export function schematicDrawing(input: StressInput & { geo: readonly Pt[] }, st
   sites.forEach((s, k) => { for (const m of s.members) site[m] = k; });
   const places = new Map(geo.map((g, i) => [`n${i}`, g as [number, number]]));
   let best: { out: LayoutResult; crossings: number; length: number } | null = null;
+  // Every drawing placed clear, for the polish (schematic-polish.ts): ranked by crossings, then length.
+  const drawn: { out: LayoutResult; crossings: number; length: number }[] = [];
   const consider = (out: LayoutResult) => {
     const q = quality(layoutDrawing(out, ends), places);
+    if (q.through === 0) drawn.push({ out, crossings: q.crossings, length: q.totalLength * (1 + EVENNESS * q.lengthCv) });
     if (q.through > 0 || (q.compassKept ?? 1) < MIN_COMPASS) return;
     // Fewer crossings bought with much longer or less even circuits than the stress drawing's read worse (GÉANT: 3
     // crossings against 6, but circuits twice as long and three times as uneven).
@@ -81,6 +91,14 @@ export function schematicDrawing(input: StressInput & { geo: readonly Pt[] }, st
     const at = schematicLayout(geo, ends, LENGTH, { order, octilinear: 1, site });
     untangle(at, ends, LENGTH, geo);
     place(schematicLayout(geo, ends, LENGTH, { order, octilinear: 1, site, from: at, keepCrossings: true, rounds: REFINE_ROUNDS }));
+  }
+  // The most promising drawings polished: the polish only ever lowers crossings, then climbs to the compass order
+  // asked for, then shortens and evens out the circuits (and straightens them towards 0/45/90 degrees).
+  drawn.sort((a, b) => a.crossings - b.crossings || a.length - b.length);
+  for (const { out } of drawn.slice(0, POLISHED)) {
+    const c = polishSchematic(nodeCentres(out), input, MIN_COMPASS);
+    const p = spreadForSites(c, boxes, sites, (at) => placed(at, boxes, ends));
+    if (p) consider(result(p, input));
   }
   // The stress drawing out of compass order is still kept where it crosses less than every schematic (crossings matter most).
   const found = best as { out: LayoutResult; crossings: number } | null;
