@@ -87,7 +87,8 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
 /** The PNG of a sanitized SVG at its own size; 422 beyond the limits. */
 export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer> {
   checkPngSize(pictureSize(svg), limits);
-  const image = await inTurn(() => renderAsync(svg, { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' }));
+  checkReach(new Resvg(svg, OPTIONS), svg);
+  const image = await inTurn(() => renderAsync(svg, OPTIONS));
   return image.asPng();
 }
 
@@ -97,7 +98,35 @@ export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer>
  * the size first (checkPngSize).
  */
 export function rasterize(svg: string): Uint8Array {
-  return new Resvg(boundFilterRegions(svg), { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' }).render().asPng();
+  const resvg = new Resvg(boundFilterRegions(svg), OPTIONS);
+  checkReach(resvg, svg);
+  return resvg.render().asPng();
+}
+
+const OPTIONS = { font: FONT, fitTo: { mode: 'original' as const }, logLevel: 'off' as const };
+
+/**
+ * Most pixels a drawing may reach beyond the picture's edges in a PNG
+ * (docs/api.md: PNG pictures). resvg's rasterizer (tiny-skia) aborts the whole
+ * process, not just the render, on a shape some 5 x 10^8 px out (an integer
+ * overflow it panics on and cannot unwind: one template rect 10^9 units wide
+ * stopped the service); nothing that far out is ever seen.
+ */
+const MAX_REACH_PX = 1_000_000;
+
+/** 422 when the parsed picture's drawing (transforms, strokes, text and markers included) reaches beyond MAX_REACH_PX. */
+function checkReach(resvg: Resvg, svg: string): void {
+  const box = resvg.getBBox();
+  if (!box) return;
+  const { width, height } = pictureSize(svg);
+  const view = (attr(ROOT.exec(svg)?.[1] ?? '', 'viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
+  const [vx, vy, vw, vh] = view.length === 4 && view.every(Number.isFinite) && view[2] > 0 && view[3] > 0 ? view : [0, 0, width, height];
+  const [sx, sy] = [width / vw, height / vh];
+  const reach = Math.max((vx - box.x) * sx, (vy - box.y) * sy, (box.x + box.width - vx - vw) * sx, (box.y + box.height - vy - vh) * sy);
+  if (!(reach <= MAX_REACH_PX)) {
+    throw validationFailed(`the picture draws shapes ${Number.isFinite(reach) ? `${Math.round(reach)} px` : 'without bound'} beyond its edges: ` +
+      `a PNG is drawn only when its drawing stays within ${MAX_REACH_PX} px of them (draw a smaller shape in the template); the SVG has no such limit`);
+  }
 }
 
 /** Most units a filter region in user space reaches from its element's origin; most times its box in box units. */

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PICTURE_FONT_FAMILY } from '../../render/picture-font.ts';
-import { checkPngSize, pictureSize, renderPng } from '../../render/png.ts';
+import { checkPngSize, pictureSize, rasterize, renderPng } from '../../render/png.ts';
 
 const LIMITS = { maxSide: 8192, maxPixels: 16_777_216 };
 const svg = (text: string) =>
@@ -30,6 +30,28 @@ describe('checkPngSize', () => {
     assert.throws(() => checkPngSize({ width: 100, height: 51 }, { maxSide: 100, maxPixels: 5000 }),
       (e: any) => e.status === 422 && /\(5100 px\): a PNG is at most 5000 px in all/.test(e.message));
   });
+});
+
+describe('how far a drawing may reach beyond the picture (1,000,000 px)', () => {
+  // resvg's rasterizer aborts the whole process on a shape some 5 x 10^8 px out: these must be refused, not drawn.
+  const wide = (shape: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="467" viewBox="0 0 1200 700"><g transform="translate(600 350)">${shape}</g></svg>`;
+  const cases: Array<[string, string, RegExp | null]> = [
+    ['a shape 8,000 units wide', '<rect x="-4000" y="-4000" width="8000" height="8000" fill="red"/>', null],
+    ['a rect 10^9 units wide', '<rect x="-1e9" y="-1e9" width="1e9" height="1e9" fill="red"/>', /667142644 px beyond its edges/],
+    ['a small rect under nested scales', '<g transform="scale(1000)"><g transform="scale(1000)"><rect x="-1000" y="-1000" width="1000" height="1000"/></g></g>', /667142644 px beyond/],
+    ['a stroke 2 x 10^9 wide', '<rect x="-5" y="-5" width="10" height="10" fill="none" stroke="red" stroke-width="2e9"/>', /px beyond its edges/],
+  ];
+  for (const [name, shape, refused] of cases) {
+    it(`${name}: ${refused ? '422 from rasterize and renderPng' : 'drawn'}`, async () => {
+      if (!refused) {
+        assert.ok(rasterize(wide(shape)).length > 0);
+        return;
+      }
+      const named = (e: any) => e.status === 422 && refused.test(e.message) && /within 1000000 px/.test(e.message);
+      assert.throws(() => rasterize(wide(shape)), named);
+      await assert.rejects(renderPng(wide(shape), LIMITS), named);
+    });
+  }
 });
 
 describe('renderPng', () => {
