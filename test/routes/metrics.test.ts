@@ -166,7 +166,7 @@ describe('metrics.token and metrics.enabled', () => {
   });
 
   it('the OpenAPI document lists the 401 only when a token is set', async () => {
-    for (const [settings, statuses] of [[{ token: TOKEN }, ['200', '401']], [{}, ['200']]] as const) {
+    for (const [settings, statuses] of [[{ token: TOKEN }, ['200', '401']], [{}, ['200']]] as Array<[{ token?: string }, string[]]>) {
       const t = await makeDemoApp({ settings: { metrics: settings } });
       try {
         const doc = await (await t.request('/openapi.json')).json() as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
