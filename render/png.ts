@@ -87,8 +87,9 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
 /** The PNG of a sanitized SVG at its own size; 422 beyond the limits. */
 export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer> {
   checkPngSize(pictureSize(svg), limits);
-  checkReach(new Resvg(svg, OPTIONS), svg);
-  const image = await inTurn(() => renderAsync(svg, OPTIONS));
+  const bounded = boundFilterRegions(svg);
+  checkReach(new Resvg(bounded, OPTIONS), svg);
+  const image = await inTurn(() => renderAsync(bounded, OPTIONS));
   return image.asPng();
 }
 
@@ -118,9 +119,8 @@ const MAX_REACH_PX = 1_000_000;
 function checkReach(resvg: Resvg, svg: string): void {
   const box = resvg.getBBox();
   if (!box) return;
-  const { width, height } = pictureSize(svg);
-  const view = (attr(ROOT.exec(svg)?.[1] ?? '', 'viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
-  const [vx, vy, vw, vh] = view.length === 4 && view.every(Number.isFinite) && view[2] > 0 && view[3] > 0 ? view : [0, 0, width, height];
+  const { width, height, view } = rootScale(svg);
+  const [vx, vy, vw, vh] = view;
   const [sx, sy] = [width / vw, height / vh];
   const reach = Math.max((vx - box.x) * sx, (vy - box.y) * sy, (box.x + box.width - vx - vw) * sx, (box.y + box.height - vy - vh) * sy);
   if (!(reach <= MAX_REACH_PX)) {
@@ -129,28 +129,53 @@ function checkReach(resvg: Resvg, svg: string): void {
   }
 }
 
-/** Most units a filter region in user space reaches from its element's origin; most times its box in box units. */
+/** Most units a filter region reaches from its element's origin (the node a template draws). */
 const FILTER_REACH = 256;
-const FILTER_BOX_REACH = 2;
+/** How many of the picture's own pixels all filter regions may cover together. */
+const FILTER_AREA = 1;
+/** A reference to a filter, as an attribute or in a style. */
+const FILTER_USE = /\bfilter\s*(?:=\s*["']|:)\s*url\(/g;
+const NUMBER = /^\s*(-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?)\s*$/i;
 
 /**
- * `svg` with every filter region held within a bound (docs/render.md: Bounds).
- * resvg draws a filter over its whole region, however far it reaches beyond
- * the picture (a blur 40,000 units wide took 40 s), and cannot be interrupted;
- * browsers clip it to what is shown, so only the PNG needs this.
+ * `svg` with every filter region in user space around its element's origin,
+ * sized so that all the filters drawn cover at most FILTER_AREA pictures of
+ * pixels (docs/render.md: PNG). resvg filters each use's whole region and
+ * cannot be interrupted: 36 markers each with a blur 256 units out took 16 s
+ * of CPU at 4000 px, and a region in box units grows with the element (a
+ * rect 8000 units wide: over a minute and 1.9 GB). Browsers clip filters to
+ * what is shown, so only the PNG needs this.
  */
 function boundFilterRegions(svg: string): string {
+  const uses = svg.match(FILTER_USE)?.length ?? 0;
+  if (uses === 0) return svg;
+  const { width, height, scale } = rootScale(svg);
+  const reach = Math.min(FILTER_REACH, Math.sqrt((FILTER_AREA * width * height) / uses) / 2 / scale);
   return svg.replace(/<filter\b[^>]*>/g, (tag) => {
+    // In user space its own numbers count, held within reach; in box units (the default) the element's box is not known here.
     const user = /\sfilterUnits="userSpaceOnUse"/.test(tag);
-    const reach = user ? FILTER_REACH : FILTER_BOX_REACH;
-    return tag.replace(/\s(x|y|width|height)="([^"]*)"/g, (whole, name: string, value: string) => {
-      const m = /^\s*(-?[0-9.]+(?:e[-+]?[0-9]+)?)\s*(%?)\s*$/i.exec(value);
-      if (!m) return whole;
-      const scale = m[2] === '%' ? 100 : 1;
-      const n = Number(m[1]) / scale;
-      if (!Number.isFinite(n)) return '';
-      const bounded = name === 'x' || name === 'y' ? Math.min(Math.max(n, -reach), reach) : Math.min(Math.max(n, 0), 2 * reach);
-      return ` ${name}="${bounded * scale}${m[2]}"`;
-    });
+    const given = (name: string) => {
+      const m = user ? NUMBER.exec(attr(tag, name) ?? '') : null;
+      return m ? Number(m[1]) : undefined;
+    };
+    const span = (at: number | undefined, size: number | undefined): [number, number] => {
+      const from = Math.max(at ?? -reach, -reach);
+      const to = Math.min(at === undefined || size === undefined ? reach : at + Math.max(size, 0), reach);
+      return to > from ? [from, to - from] : [0, 0];
+    };
+    const [x, w] = span(given('x'), given('width'));
+    const [y, h] = span(given('y'), given('height'));
+    const region = ` filterUnits="userSpaceOnUse" x="${round(x)}" y="${round(y)}" width="${round(w)}" height="${round(h)}"`;
+    return tag.replace(/\s(?:x|y|width|height|filterUnits)="[^"]*"/g, '').replace(/\s*(\/?)>$/, `${region}$1>`);
   });
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The picture's pixel size and its pixels per unit of the root's user space (its viewBox). */
+function rootScale(svg: string): { width: number; height: number; scale: number; view: number[] } {
+  const { width, height } = pictureSize(svg);
+  const box = (attr(ROOT.exec(svg)?.[1] ?? '', 'viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
+  const view = box.length === 4 && box.every(Number.isFinite) && box[2] > 0 && box[3] > 0 ? box : [0, 0, width, height];
+  return { width, height, scale: Math.max(width / view[2], height / view[3]), view };
 }

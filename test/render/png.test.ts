@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PICTURE_FONT_FAMILY } from '../../render/picture-font.ts';
+import { cpuMs } from '../helpers/cpu-time.ts';
 import { checkPngSize, pictureSize, rasterize, renderPng } from '../../render/png.ts';
 
 const LIMITS = { maxSide: 8192, maxPixels: 16_777_216 };
@@ -52,6 +53,33 @@ describe('how far a drawing may reach beyond the picture (1,000,000 px)', () => 
       await assert.rejects(renderPng(wide(shape), LIMITS), named);
     });
   }
+});
+
+describe('filter regions of a PNG', () => {
+  // 36 markers on a 1200 x 700 view drawn 2400 px wide, as a public map of a template with a blur; resvg filters each
+  // use's whole region and cannot be stopped: 16 s of CPU at 4000 px with regions 256 units out, over a minute and 1.9 GB for
+  // a region in box units around a rect 8000 units wide. Held to one picture of pixels in all, each is under a second.
+  const markers = (filter: string, shape: string) => {
+    const nodes = Array.from({ length: 36 }, (_, i) => `<g transform="translate(${50 + (i % 9) * 130} ${80 + Math.floor(i / 9) * 160})">${filter}${shape}</g>`);
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="2400" height="1400" viewBox="0 0 1200 700">${nodes.join('')}</svg>`;
+  };
+  const cases: Array<[string, string, string]> = [
+    ['a blur 20,000 units out in user space', '<filter id="b" x="-20000" y="-20000" width="40000" height="40000" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="200"/></filter>', '<circle r="5" fill="red" filter="url(#b)"/>'],
+    ['a blur in box units around a rect 8000 units wide', '<filter id="b"><feGaussianBlur stdDeviation="3"/></filter>', '<rect x="-4000" y="-4000" width="8000" height="8000" fill="red" filter="url(#b)"/>'],
+  ];
+  for (const [name, filter, shape] of cases) {
+    it(`${name}: drawn within a few seconds of CPU`, () => {
+      const { ms, result } = cpuMs(() => rasterize(markers(filter, shape)));
+      assert.ok(result.length > 0);
+      assert.ok(ms < 3000, `${Math.round(ms)} ms of CPU`);
+    });
+  }
+
+  it('a blur near its marker is still drawn', () => {
+    const one = (filter: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><g transform="translate(50 50)">${filter}<circle r="10" fill="red"${filter ? ' filter="url(#s)"' : ''}/></g></svg>`;
+    const blurred = rasterize(one('<filter id="s" x="-30" y="-30" width="60" height="60" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="4"/></filter>'));
+    assert.ok(!Buffer.from(blurred).equals(Buffer.from(rasterize(one('')))), 'the blur changes the picture');
+  });
 });
 
 describe('renderPng', () => {
