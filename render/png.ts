@@ -6,6 +6,7 @@
 // (renderAsync), so the event loop only encodes the PNG (docs/render.md: PNG).
 import { Resvg, renderAsync } from '@resvg/resvg-js';
 import { validationFailed } from '../errors.ts';
+import { boundFilterRegions } from './filter-regions.ts';
 import { PICTURE_FONT_FILES, PICTURE_FONT_NAME } from './picture-font.ts';
 
 /** Headers of every PNG answer (docs/api.md: Output). */
@@ -87,7 +88,7 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
 /** The PNG of a sanitized SVG at its own size; 422 beyond the limits. */
 export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer> {
   checkPngSize(pictureSize(svg), limits);
-  const bounded = boundFilterRegions(svg);
+  const bounded = boundFilterRegions(svg, rootScale(svg));
   checkReach(new Resvg(bounded, OPTIONS), svg);
   const image = await inTurn(() => renderAsync(bounded, OPTIONS));
   return image.asPng();
@@ -99,7 +100,7 @@ export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer>
  * the size first (checkPngSize).
  */
 export function rasterize(svg: string): Uint8Array {
-  const resvg = new Resvg(boundFilterRegions(svg), OPTIONS);
+  const resvg = new Resvg(boundFilterRegions(svg, rootScale(svg)), OPTIONS);
   checkReach(resvg, svg);
   return resvg.render().asPng();
 }
@@ -128,49 +129,6 @@ function checkReach(resvg: Resvg, svg: string): void {
       `a PNG is drawn only when its drawing stays within ${MAX_REACH_PX} px of them (draw a smaller shape in the template); the SVG has no such limit`);
   }
 }
-
-/** Most units a filter region reaches from its element's origin (the node a template draws). */
-const FILTER_REACH = 256;
-/** How many of the picture's own pixels all filter regions may cover together. */
-const FILTER_AREA = 1;
-/** A reference to a filter, as an attribute or in a style. */
-const FILTER_USE = /\bfilter\s*(?:=\s*["']|:)\s*url\(/g;
-const NUMBER = /^\s*(-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?)\s*$/i;
-
-/**
- * `svg` with every filter region in user space around its element's origin,
- * sized so that all the filters drawn cover at most FILTER_AREA pictures of
- * pixels (docs/render.md: PNG). resvg filters each use's whole region and
- * cannot be interrupted: 36 markers each with a blur 256 units out took 16 s
- * of CPU at 4000 px, and a region in box units grows with the element (a
- * rect 8000 units wide: over a minute and 1.9 GB). Browsers clip filters to
- * what is shown, so only the PNG needs this.
- */
-function boundFilterRegions(svg: string): string {
-  const uses = svg.match(FILTER_USE)?.length ?? 0;
-  if (uses === 0) return svg;
-  const { width, height, scale } = rootScale(svg);
-  const reach = Math.min(FILTER_REACH, Math.sqrt((FILTER_AREA * width * height) / uses) / 2 / scale);
-  return svg.replace(/<filter\b[^>]*>/g, (tag) => {
-    // In user space its own numbers count, held within reach; in box units (the default) the element's box is not known here.
-    const user = /\sfilterUnits="userSpaceOnUse"/.test(tag);
-    const given = (name: string) => {
-      const m = user ? NUMBER.exec(attr(tag, name) ?? '') : null;
-      return m ? Number(m[1]) : undefined;
-    };
-    const span = (at: number | undefined, size: number | undefined): [number, number] => {
-      const from = Math.max(at ?? -reach, -reach);
-      const to = Math.min(at === undefined || size === undefined ? reach : at + Math.max(size, 0), reach);
-      return to > from ? [from, to - from] : [0, 0];
-    };
-    const [x, w] = span(given('x'), given('width'));
-    const [y, h] = span(given('y'), given('height'));
-    const region = ` filterUnits="userSpaceOnUse" x="${round(x)}" y="${round(y)}" width="${round(w)}" height="${round(h)}"`;
-    return tag.replace(/\s(?:x|y|width|height|filterUnits)="[^"]*"/g, '').replace(/\s*(\/?)>$/, `${region}$1>`);
-  });
-}
-
-const round = (n: number) => Math.round(n * 100) / 100;
 
 /** The picture's pixel size and its pixels per unit of the root's user space (its viewBox). */
 function rootScale(svg: string): { width: number; height: number; scale: number; view: number[] } {

@@ -58,7 +58,8 @@ describe('how far a drawing may reach beyond the picture (1,000,000 px)', () => 
 describe('filter regions of a PNG', () => {
   // 36 markers on a 1200 x 700 view drawn 2400 px wide, as a public map of a template with a blur; resvg filters each
   // use's whole region and cannot be stopped: 16 s of CPU at 4000 px with regions 256 units out, over a minute and 1.9 GB for
-  // a region in box units around a rect 8000 units wide. Held to one picture of pixels in all, each is under a second.
+  // a region in box units around a rect 8000 units wide, 53 s under scale(20). Held to one picture of pixels in all,
+  // the transforms that enlarge them counted, each is about a second.
   const markers = (filter: string, shape: string) => {
     const nodes = Array.from({ length: 36 }, (_, i) => `<g transform="translate(${50 + (i % 9) * 130} ${80 + Math.floor(i / 9) * 160})">${filter}${shape}</g>`);
     return `<svg xmlns="http://www.w3.org/2000/svg" width="2400" height="1400" viewBox="0 0 1200 700">${nodes.join('')}</svg>`;
@@ -66,6 +67,8 @@ describe('filter regions of a PNG', () => {
   const cases: Array<[string, string, string]> = [
     ['a blur 20,000 units out in user space', '<filter id="b" x="-20000" y="-20000" width="40000" height="40000" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="200"/></filter>', '<circle r="5" fill="red" filter="url(#b)"/>'],
     ['a blur in box units around a rect 8000 units wide', '<filter id="b"><feGaussianBlur stdDeviation="3"/></filter>', '<rect x="-4000" y="-4000" width="8000" height="8000" fill="red" filter="url(#b)"/>'],
+    ['a blur under the template\'s own scale(20)', '<filter id="b" x="-256" y="-256" width="512" height="512" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="3"/></filter>', '<g transform="scale(20)"><circle r="5" fill="red" filter="url(#b)"/></g>'],
+    ['a blur drawn by a <use> scaled 20 times, in a style', '<filter id="b" x="-256" y="-256" width="512" height="512" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="3"/></filter>', '<defs><g id="d"><circle r="5" fill="red" filter="url(#b)"/></g></defs><use href="#d" style="transform: scale(4)" transform="scale(5)"/>'],
   ];
   for (const [name, filter, shape] of cases) {
     it(`${name}: drawn within a few seconds of CPU`, () => {
