@@ -102,7 +102,8 @@ function filterEnlargement(svg: string): number {
  * enlarge the elements that use them. `picture` is its size in px and its px
  * per unit of the root's user space.
  */
-export function boundFilterRegions(svg: string, picture: { width: number; height: number; scale: number }): string {
+export function boundFilterRegions(drawn: string, picture: { width: number; height: number; scale: number }): string {
+  const svg = withoutFilterFunctions(drawn);
   const uses = svg.split(FILTER_USE).length - 1;
   if (uses === 0) return svg;
   const pxPerUnit = picture.scale * Math.max(filterEnlargement(svg), 1);
@@ -124,6 +125,19 @@ export function boundFilterRegions(svg: string, picture: { width: number; height
     const region = ` filterUnits="userSpaceOnUse" x="${round(x)}" y="${round(y)}" width="${round(w)}" height="${round(h)}"`;
     return tag.replace(/\s(?:x|y|width|height|filterUnits)="[^"]*"/g, '').replace(/\s*(\/?)>$/, `${region}$1>`);
   });
+}
+
+/**
+ * `svg` without filters written as CSS functions (`filter: blur(5px)`, in a
+ * style or the attribute): their region is the element's box grown by a
+ * tenth, which nothing here can bound (a rect 8000 units wide with a blur
+ * ran over a minute), so the PNG draws such an element unfiltered.
+ */
+function withoutFilterFunctions(svg: string): string {
+  return svg
+    .replace(/\sfilter\s*=\s*"(?!\s*(?:url\(|none\b))[^"]*"/g, '')
+    .replace(/(\sstyle\s*=\s*")([^"]*)"/g, (whole, start: string, css: string) =>
+      (/filter\s*:/.test(css) ? `${start}${css.replace(/(^|;)\s*filter\s*:(?!\s*(?:url\(|none\b))[^;]*/g, '$1')}"` : whole));
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -68,6 +68,7 @@ describe('filter regions of a PNG', () => {
     ['a blur 20,000 units out in user space', '<filter id="b" x="-20000" y="-20000" width="40000" height="40000" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="200"/></filter>', '<circle r="5" fill="red" filter="url(#b)"/>'],
     ['a blur in box units around a rect 8000 units wide', '<filter id="b"><feGaussianBlur stdDeviation="3"/></filter>', '<rect x="-4000" y="-4000" width="8000" height="8000" fill="red" filter="url(#b)"/>'],
     ['a blur under the template\'s own scale(20)', '<filter id="b" x="-256" y="-256" width="512" height="512" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="3"/></filter>', '<g transform="scale(20)"><circle r="5" fill="red" filter="url(#b)"/></g>'],
+    ['a CSS blur() on a rect 8000 units wide (drawn unfiltered)', '', '<rect x="-4000" y="-4000" width="8000" height="8000" fill="red" style="filter: blur(5px)"/>'],
     ['a blur drawn by a <use> scaled 20 times, in a style', '<filter id="b" x="-256" y="-256" width="512" height="512" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="3"/></filter>', '<defs><g id="d"><circle r="5" fill="red" filter="url(#b)"/></g></defs><use href="#d" style="transform: scale(4)" transform="scale(5)"/>'],
   ];
   for (const [name, filter, shape] of cases) {
