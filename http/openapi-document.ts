@@ -42,6 +42,8 @@ interface Setup {
   httpBasic: boolean;
   /** An external OpenID issuer, whose keys are fetched to verify tokens. */
   remoteIssuer: boolean;
+  /** metrics.token is set: GET /metrics answers only it. */
+  metricsToken: boolean;
 }
 
 /** An answer a rule adds: a failure with the codes it can carry, or 304. */
@@ -198,6 +200,11 @@ const ANSWER_RULES: AnswerRule[] = [
     answers: fixed({ status: 422, codes: ['validation_failed'], text: 'the topology cannot be drawn: geographic with no node coordinates, logical over its limits, or a node template that fails' }),
   },
   {
+    when: 'the metrics, when metrics.token is set',
+    applies: (op, setup) => does(op, 'metricsToken') && setup.metricsToken,
+    answers: fixed({ status: 401, codes: ['unauthorized'], text: 'Authorization is not Bearer <metrics.token>', headers: ['WWW-Authenticate'] }),
+  },
+  {
     when: 'an operation that draws on the render pool',
     applies: (op) => does(op, 'pool'),
     answers: fixed(
@@ -248,6 +255,7 @@ export function buildOpenApi(settings: Settings, operations: readonly AnyOperati
   const setup: Setup = {
     httpBasic: basic && settings.auth.basic.acceptHttpBasic,
     remoteIssuer: !basic && settings.auth.oidc.issuer !== 'builtin',
+    metricsToken: settings.metrics.token !== undefined,
   };
   const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 

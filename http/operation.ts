@@ -67,8 +67,9 @@ export interface Answer {
  * - layers: resolves a map's layers: 404 for a layer's dataset, version or template, 422 for a layer it cannot use,
  *   and the versions, datasource and render effects of its datasets
  * - pool: draws on the render pool: 422 over its time or memory budget, 503 with Retry-After when the pool is busy
+ * - metricsToken: with `metrics.token` set, answers only that bearer token: 401 otherwise
  */
-export type Effect = 'versions' | 'write' | 'ifMatch' | 'datasource' | 'render' | 'layers' | 'pool';
+export type Effect = 'versions' | 'write' | 'ifMatch' | 'datasource' | 'render' | 'layers' | 'pool' | 'metricsToken';
 
 /** A declaration; `D` is what its handler is built from, `B` the validated body, `P` and `Q` the parsed path and query parameters. */
 // biome-ignore lint/suspicious/noExplicitAny: a list holds operations of every body and parameter type; `declarer()` types each handler's input.

@@ -6,6 +6,7 @@
 // (renderAsync), so the event loop only encodes the PNG (docs/render.md: PNG).
 import { Resvg, renderAsync } from '@resvg/resvg-js';
 import { validationFailed } from '../errors.ts';
+import { boundFilterRegions } from './filter-regions.ts';
 import { PICTURE_FONT_FILES, PICTURE_FONT_NAME } from './picture-font.ts';
 
 /** Headers of every PNG answer (docs/api.md: Output). */
@@ -87,7 +88,9 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
 /** The PNG of a sanitized SVG at its own size; 422 beyond the limits. */
 export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer> {
   checkPngSize(pictureSize(svg), limits);
-  const image = await inTurn(() => renderAsync(svg, { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' }));
+  const bounded = boundFilterRegions(svg, rootScale(svg));
+  checkReach(new Resvg(bounded, OPTIONS), svg);
+  const image = await inTurn(() => renderAsync(bounded, OPTIONS));
   return image.asPng();
 }
 
@@ -97,31 +100,40 @@ export async function renderPng(svg: string, limits: PngLimits): Promise<Buffer>
  * the size first (checkPngSize).
  */
 export function rasterize(svg: string): Uint8Array {
-  return new Resvg(boundFilterRegions(svg), { font: FONT, fitTo: { mode: 'original' }, logLevel: 'off' }).render().asPng();
+  const resvg = new Resvg(boundFilterRegions(svg, rootScale(svg)), OPTIONS);
+  checkReach(resvg, svg);
+  return resvg.render().asPng();
 }
 
-/** Most units a filter region in user space reaches from its element's origin; most times its box in box units. */
-const FILTER_REACH = 256;
-const FILTER_BOX_REACH = 2;
+const OPTIONS = { font: FONT, fitTo: { mode: 'original' as const }, logLevel: 'off' as const };
 
 /**
- * `svg` with every filter region held within a bound (docs/render.md: Bounds).
- * resvg draws a filter over its whole region, however far it reaches beyond
- * the picture (a blur 40,000 units wide took 40 s), and cannot be interrupted;
- * browsers clip it to what is shown, so only the PNG needs this.
+ * Most pixels a drawing may reach beyond the picture's edges in a PNG
+ * (docs/api.md: PNG pictures). resvg's rasterizer (tiny-skia) aborts the whole
+ * process, not just the render, on a shape some 5 x 10^8 px out (an integer
+ * overflow it panics on and cannot unwind: one template rect 10^9 units wide
+ * stopped the service); nothing that far out is ever seen.
  */
-function boundFilterRegions(svg: string): string {
-  return svg.replace(/<filter\b[^>]*>/g, (tag) => {
-    const user = /\sfilterUnits="userSpaceOnUse"/.test(tag);
-    const reach = user ? FILTER_REACH : FILTER_BOX_REACH;
-    return tag.replace(/\s(x|y|width|height)="([^"]*)"/g, (whole, name: string, value: string) => {
-      const m = /^\s*(-?[0-9.]+(?:e[-+]?[0-9]+)?)\s*(%?)\s*$/i.exec(value);
-      if (!m) return whole;
-      const scale = m[2] === '%' ? 100 : 1;
-      const n = Number(m[1]) / scale;
-      if (!Number.isFinite(n)) return '';
-      const bounded = name === 'x' || name === 'y' ? Math.min(Math.max(n, -reach), reach) : Math.min(Math.max(n, 0), 2 * reach);
-      return ` ${name}="${bounded * scale}${m[2]}"`;
-    });
-  });
+const MAX_REACH_PX = 1_000_000;
+
+/** 422 when the parsed picture's drawing (transforms, strokes, text and markers included) reaches beyond MAX_REACH_PX. */
+function checkReach(resvg: Resvg, svg: string): void {
+  const box = resvg.getBBox();
+  if (!box) return;
+  const { width, height, view } = rootScale(svg);
+  const [vx, vy, vw, vh] = view;
+  const [sx, sy] = [width / vw, height / vh];
+  const reach = Math.max((vx - box.x) * sx, (vy - box.y) * sy, (box.x + box.width - vx - vw) * sx, (box.y + box.height - vy - vh) * sy);
+  if (!(reach <= MAX_REACH_PX)) {
+    throw validationFailed(`the picture draws shapes ${Number.isFinite(reach) ? `${Math.round(reach)} px` : 'without bound'} beyond its edges: ` +
+      `a PNG is drawn only when its drawing stays within ${MAX_REACH_PX} px of them (draw a smaller shape in the template); the SVG has no such limit`);
+  }
+}
+
+/** The picture's pixel size and its pixels per unit of the root's user space (its viewBox). */
+function rootScale(svg: string): { width: number; height: number; scale: number; view: number[] } {
+  const { width, height } = pictureSize(svg);
+  const box = (attr(ROOT.exec(svg)?.[1] ?? '', 'viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
+  const view = box.length === 4 && box.every(Number.isFinite) && box[2] > 0 && box[3] > 0 ? box : [0, 0, width, height];
+  return { width, height, scale: Math.max(width / view[2], height / view[3]), view };
 }

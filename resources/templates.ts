@@ -12,6 +12,9 @@ export const TEMPLATE_DESCRIPTOR = describeResource('template', TEMPLATE_FIELDS)
 /** lastUpdatedBy of what the service creates by itself. */
 const SYSTEM_USER = 'system';
 
+/** The private document whose creation decides which replica stores the defaults. */
+const DEFAULTS_CLAIM = 'default-templates';
+
 export function createTemplates(store: Store, now: () => Date) {
   const content = (r: TemplateRevision): TemplateRevision => ({ name: r.name, template: r.template });
   const templates = versionedResource<TemplateRevision, StoredTemplate>(store, now, {
@@ -25,11 +28,25 @@ export function createTemplates(store: Store, now: () => Date) {
     /** First start: with no templates at all, stores the defaults. Returns how many were created. */
     async ensureDefaults(): Promise<number> {
       if (store.heads('templates').length > 0) return 0;
+      // Replicas starting together over one database (a shared store) each find
+      // no templates yet: only the one whose write creates the claim makes them,
+      // as with the signing key, so the defaults are not stored twice.
+      if (store.counters && !(await claimFirst(store, now))) return 0;
       const defaults = defaultNodeTemplates();
       for (const revision of defaults) await templates.create(SYSTEM_USER, revision);
       return defaults.length;
     },
   };
+}
+
+/** Whether this call created the claim document (another replica had not). */
+async function claimFirst(store: Store, now: () => Date): Promise<boolean> {
+  let first = false;
+  await store.update<{ createdOn: string }>('private', DEFAULTS_CLAIM, (current) => {
+    first = current === undefined; // run again with the newer document when another replica wrote first
+    return current ?? { createdOn: now().toISOString() };
+  });
+  return first;
 }
 
 export type Templates = ReturnType<typeof createTemplates>;

@@ -16,6 +16,7 @@ const route = declarer<Deps>();
 export const METRICS: Operation<Deps> = route({
   method: 'get', path: '/metrics', tag: 'service', summary: 'Metrics in Prometheus\' text format', scope: null,
   description: 'With `metrics.token` set, only `Authorization: Bearer <that token>` is answered (401 `unauthorized` otherwise); a 404 with `metrics.enabled: false`.',
+  effects: ['metricsToken'],
   answers: { 200: { description: 'Prometheus text exposition format', mediaType: 'text/plain' } },
   handle: ({ settings, metrics }) => {
     const { enabled, token } = settings.metrics;

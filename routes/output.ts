@@ -185,11 +185,13 @@ const trafficRows = (access: Access) => (deps: RouteDeps): Handler<PictureQuery>
 
 /** A sheet's file name in an error's detail, as a public answer must not show it. */
 const FILE_NAME = /[^\s"'()]+\.(csv|xlsx)\b/gi;
+/** A remark in parentheses that names files (`(no x.xlsx or x.csv in the spreadsheet folder)`): dropped whole. */
+const FILE_REMARK = /\s*\([^()]*\.(?:csv|xlsx)\b[^()]*\)/gi;
 
 /** Rethrows `e` with the names of sheet files in its detail replaced. */
 function hideFileNames(e: unknown): never {
   if (!isServiceError(e) || !e.message.match(FILE_NAME)) throw e;
-  throw new ServiceError(e.code, e.message.replace(FILE_NAME, 'a sheet'), { errors: e.errors, headers: e.headers });
+  throw new ServiceError(e.code, e.message.replace(FILE_REMARK, '').replace(FILE_NAME, 'a sheet'), { errors: e.errors, headers: e.headers });
 }
 
 /** A public route's handler: anonymous viewers are not told which files the map is drawn from. */

@@ -17,6 +17,7 @@ const HEADER = 'id,name,source,destination,capacity,source_latitude,source_longi
 const rows = Array.from({ length: 40 }, (_, i) =>
   `c${i},A${i}-B${i},A${i},B${i},10,${40 + (i % 10) * 0.3},${-100 + i * 0.5},${35 + (i % 7) * 0.4},${-90 + i * 0.3}`);
 const LARGE_SHAPE = '<g data-width="10" data-height="10"><rect x="-4000" y="-4000" width="8000" height="8000" fill="none"/></g>';
+const FAR_SHAPE = '<g data-width="10" data-height="10"><rect x="-1e9" y="-1e9" width="1e9" height="1e9" fill="red"/></g>';
 const WIDE_BLUR = '<g data-width="10" data-height="10"><filter id="f" x="-20000" y="-20000" width="40000" height="40000" filterUnits="userSpaceOnUse">' +
   '<feGaussianBlur stdDeviation="40"/></filter><circle r="5" filter="url(#f)"/></g>';
 
@@ -111,5 +112,26 @@ describe('a PNG whose blur region is 40,000 units wide', () => {
     }));
     for (const s of statuses) assert.ok([200, 422, 503].includes(s), `status ${s}`);
     assert.ok(statuses.includes(503), 'the share of the queue of one address is full at once');
+  });
+});
+
+describe('a template that draws a shape 10^9 units out', () => {
+  // resvg's rasterizer aborted the whole process on it (a panic it cannot unwind): the service stopped answering anyone.
+  let t: Started;
+  let map: Awaited<ReturnType<typeof publicMapWith>>;
+  before(async () => {
+    t = await withSheet(await start());
+    map = await publicMapWith(t, FAR_SHAPE);
+  });
+  after(async () => { await t.close(); });
+
+  it('its PNG is 422 naming how far the drawing reaches; its SVG is drawn and the service goes on answering', async () => {
+    const png = await t.request(`/api/v1/public/output/map/${map.mapId}/png/?width=800`);
+    assert.equal(png.status, 422);
+    assert.match((await body(png)).detail, /px beyond its edges: a PNG is drawn only when its drawing stays within 1000000 px/);
+    const svg = await t.request(`/api/v1/public/output/map/${map.mapId}/svg/?width=800`);
+    assert.equal(svg.status, 200);
+    await svg.arrayBuffer();
+    assert.equal((await t.request('/healthz')).status, 200);
   });
 });

@@ -165,6 +165,20 @@ describe('metrics.token and metrics.enabled', () => {
     }
   });
 
+  it('the OpenAPI document lists the 401 only when a token is set', async () => {
+    for (const [settings, statuses] of [[{ token: TOKEN }, ['200', '401']], [{}, ['200']]] as Array<[{ token?: string }, string[]]>) {
+      const t = await makeDemoApp({ settings: { metrics: settings } });
+      try {
+        const doc = await (await t.request('/openapi.json')).json() as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+        const listed = Object.keys(doc.paths['/metrics'].get.responses);
+        for (const s of statuses) assert.ok(listed.includes(s), `${JSON.stringify(settings)}: ${s} in ${listed}`);
+        if (!statuses.includes('401')) assert.ok(!listed.includes('401'), `no token: no 401 in ${listed}`);
+      } finally {
+        await t.close();
+      }
+    }
+  });
+
   it('serves no /metrics when turned off', async () => {
     const t = await makeDemoApp({ settings: { metrics: { enabled: false } } });
     try {

@@ -2,7 +2,7 @@
 // version is public, and only its versions stored as public are shown. Public
 // output errors do not name the files a map is drawn from.
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { body, createMap, sampleMap, shownConfiguration, start, type Started } from './fixtures.ts';
@@ -92,5 +92,11 @@ describe('public output errors', () => {
     const detail = (await body(shown)).detail as string;
     assert.ok(!detail.includes('secret-circuits.csv'), detail);
     assert.match(detail, /a sheet/);
+    // The sheet gone: the signed-in detail lists the files looked for; the public one says only that the sheet is missing.
+    await rm(path.join(sheets, 'secret-circuits.csv'));
+    const missing = await t.request(`/api/v1/output/map/${mapId}/svg/?width=300`, { token: t.write });
+    assert.match((await body(missing)).detail, /no secret-circuits\.xlsx or secret-circuits\.csv/);
+    const gone = (await body(await t.request(`/api/v1/public/output/map/${mapId}/svg/?width=300`))).detail as string;
+    assert.equal(gone, 'layer 1 ("live"): spreadsheet "secret-circuits" does not exist');
   });
 });

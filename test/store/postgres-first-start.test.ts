@@ -1,7 +1,8 @@
 // Replicas started at the same moment on an empty PostgreSQL database (what
 // `compose up` with two replicas does) agree on everything the first start
 // creates: one signing key, so a token issued by either is accepted by the
-// other, and one first admin, whose printed password works on both. Each
+// other, one first admin, whose printed password works on both, and one set
+// of default node templates (two, not two per replica). Each
 // round is a fresh database and two real services (serve(), listening on
 // 127.0.0.1, the admin created once listening) started together; several
 // rounds, because which replica wins differs from one to the next.
@@ -44,6 +45,21 @@ const json = async (res: Response) => {
   return res.json() as Promise<Record<string, unknown>>;
 };
 
+/**
+ * The list at `target` once both replicas answer it alike: what one replica
+ * wrote reaches the other by a notification, which comes when it comes (no
+ * deadline but a guard against a hang).
+ */
+async function eventuallySame(replicas: Started[], target: string, token: string): Promise<Array<Record<string, unknown>>> {
+  const guard = Date.now() + 120_000;
+  for (;;) {
+    const lists = await Promise.all(replicas.map(async (r) => (await json(await fetch(`${r.origin}${target}`, { headers: { authorization: `Bearer ${token}` } }))) as unknown as Array<Record<string, unknown>>));
+    if (JSON.stringify(lists[0]) === JSON.stringify(lists[1])) return lists[0];
+    if (Date.now() > guard) assert.deepEqual(lists[0], lists[1], 'the replicas still list different things');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('replicas starting together on an empty database', { skip: noPostgres }, () => {
   let cluster: Cluster;
   let dir: string;
@@ -75,6 +91,8 @@ describe('replicas starting together on an empty database', { skip: noPostgres }
         const admins = await Promise.all(replicas.map(async (r) => (await (await fetch(`${r.origin}/api/v1/user/`, { headers: { authorization: `Bearer ${tokens[0]}` } })).json()) as Array<Record<string, unknown>>));
         assert.deepEqual(admins[0], admins[1], `round ${round}: both list the same users`);
         assert.deepEqual(admins[0].map((u) => u.username), ['admin']);
+        const templates = await eventuallySame(replicas, '/api/v1/templates/', tokens[0]);
+        assert.deepEqual(templates.map((t) => t.name).sort(), ['Default geographic marker', 'Default logical label'], `round ${round}: the defaults once`);
       } finally {
         await stop(replicas);
       }
