@@ -77,7 +77,7 @@ async function composition(pid: number, origin: string) {
   const smaps = await readFile(`/proc/${pid}/smaps`, 'utf8');
   const brk = /\[heap\]\n(?:.*\n)*?Rss:\s+(\d+) kB/.exec(smaps);
   const { rss, anonymous, threads } = await status(pid);
-  return `${mb(rss)} (anonymous ${mb(anonymous)}: V8 heap ${mb(metric('nodejs_heap_size_total_bytes'))}, external ${mb(metric('nodejs_external_memory_bytes'))}, ` +
+  return `${mb(rss)} (anonymous ${mb(anonymous)}: V8 heap ${mb(metric('nodejs_heap_size_total_bytes'))} (${mb(metric('nodejs_heap_size_used_bytes'))} used), external ${mb(metric('nodejs_external_memory_bytes'))}, ` +
     `glibc main heap ${mb(Number(brk?.[1] ?? 0) * 1024)}; ${threads} threads)`;
 }
 
