@@ -6,9 +6,11 @@
 // settings; the load clients (autocannon) run in this process. RSS is the
 // service process's VmRSS read from /proc (Linux), sampled every 250 ms for the
 // peak. Fresh is read once the service listens and has issued a token, with
-// nothing drawn. Beside each figure: the V8 heap (from the service's /metrics),
-// glibc's main heap ([heap] in /proc/<pid>/smaps) and the thread count, so a
-// figure off its target says what held the memory.
+// nothing drawn. Beside the fresh and after figures: the anonymous memory, the
+// V8 heap (the service's /metrics), glibc's main heap ([heap] in
+// /proc/<pid>/smaps) and the thread count, so a figure off its target says
+// what held the memory; and the full collections the service logged
+// (pool/memory.ts) with their pauses.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
