@@ -10,6 +10,8 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20.20-bookworm-slim
 ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 MTS_DATA_DIR=/data
+# glibc's allocator with a fixed mmap threshold, as `npm start` runs it: memory a load freed goes back (docs/deployment.md: Memory).
+ENV GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .

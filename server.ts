@@ -27,6 +27,7 @@ import { registerOperations } from './http/register.ts';
 import { createOutputCache } from './output/cache.ts';
 import { callerOf, outputSender } from './output/send.ts';
 import type { Job } from './pool/jobs.ts';
+import { collectWhenQuiet, loggedCollection } from './pool/memory.ts';
 import { RenderPool } from './pool/pool.ts';
 import { OPERATIONS } from './routes/index.ts';
 import { missingDataFolder, openConfiguredStore } from './store/open.ts';
@@ -56,6 +57,11 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The metrics sources; default: built from settings.metrics (traffic/sources.ts). */
   trafficSources?: Map<string, TrafficSource>;
+  /**
+   * A full garbage collection, run once the service is quiet after render threads ended or cached
+   * outputs were dropped idle (pool/memory.ts); serve() passes V8's. Absent: none is asked for.
+   */
+  collectGarbage?: () => void;
 }
 
 export async function createApp(deps: AppDeps) {
@@ -87,10 +93,13 @@ export async function createApp(deps: AppDeps) {
   await resources.templates.ensureDefaults();
   const baseUrl = settings.server.baseUrl;
   const observeOutput = outputObserver(metrics);
-  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: observeOutput, now: () => now().getTime() });
+  // What a load left behind goes back to the system once it ends (docs/api.md: Limits).
+  const released = deps.collectGarbage && collectWhenQuiet(deps.collectGarbage).released;
+  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: observeOutput,
+    now: () => now().getTime(), onIdleDrop: released });
   // Pictures, PNGs and big diffs off the event loop, within their budgets (pool/pool.ts).
   const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
-    memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue, observe: renderPoolObserver(metrics) });
+    memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue, observe: renderPoolObserver(metrics), onThreadEnd: released });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, pool, settings.server.trustProxy);
   const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
   const admit = (c: Context) => pool.admit(callerOf(c, settings.server.trustProxy));
@@ -155,7 +164,7 @@ export async function serve(env: NodeJS.ProcessEnv = process.env, options: Serve
   if (fresh) await mkdir(settings.datasources.spreadsheet.dir, { recursive: true });
   let server: http.Server | undefined;
   try {
-    const app = await createApp({ settings, store, log, deferAdmin: true, metrics: createMetrics({ process: true }) });
+    const app = await createApp({ settings, store, log, deferAdmin: true, metrics: createMetrics({ process: true }), collectGarbage: loggedCollection(log) });
     server = await new Promise<http.Server>((resolve, reject) => {
       const s = listen({ fetch: app.fetch, port: settings.server.port, hostname: settings.server.host, serverOptions: serverOptions(settings) },
         () => resolve(s as http.Server));

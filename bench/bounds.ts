@@ -6,8 +6,8 @@
 // for, against it alone; the renders 100 distinct widths cost against the
 // size steps they fall in; a cached picture's req/s against a bare route
 // sending the same bytes; and RSS fresh, at the peak of a mixed load and a
-// while after it. Load generators (autocannon) and the timed requests run in
-// worker threads.
+// while after it (bench/bounds-rss.ts: the service in a process of its own).
+// Load generators (autocannon) and the timed requests run in worker threads.
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,30 +16,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SIZE_STEPS_PX } from '../schema/picture.ts';
 import { copyDemoData } from '../test/helpers/demo-data.ts';
+import { benchBoundsRss } from './bounds-rss.ts';
+import { hostileMap, widthsOf } from './hostile-map.ts';
 import { requestWorker } from './request-worker.ts';
 import { listen, requestsPerSecond, startService } from './service.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const LOAD_S = Number(process.env.BENCH_BOUNDS_LOAD_SECONDS ?? 120);
-const REST_S = Number(process.env.BENCH_BOUNDS_REST_SECONDS ?? 60);
 const HOSTILE_CLIENTS = 8;
-const LARGE_SHAPE = '<g data-width="10" data-height="10"><rect x="-4000" y="-4000" width="8000" height="8000" fill="none"/></g>';
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 type Service = Awaited<ReturnType<typeof startService>>;
-
-/** The demo map's layers drawn with the large-shape template, live, published: its ID. */
-async function hostileMap({ app, headers }: Service, mapId: string) {
-  const json = { 'content-type': 'application/json', ...headers };
-  const tpl = await app.request('/api/v1/template/', { method: 'POST', headers: json, body: JSON.stringify({ name: 'large shape', template: LARGE_SHAPE }) });
-  const { templateId } = (await tpl.json()) as { templateId: string };
-  const map = (await (await app.request(`/api/v1/map/id/${mapId}/`, { headers })).json()) as { configuration: { layers: Record<string, unknown>[] } };
-  const configuration = { ...map.configuration, layers: map.configuration.layers.map((l) => ({ ...l, datatype: 'dynamic', mapjsonUrl: null, templateId })) };
-  const res = await app.request('/api/v1/map/', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Hostile', configuration }) });
-  const id = ((await res.json()) as { mapId: string }).mapId;
-  await app.request(`/api/v1/map/id/${id}/publish/`, { method: 'POST', headers });
-  return id;
-}
 
 /**
  * Anonymous clients asking `paths` in turn for `seconds`; any answer counts (503s are the point).
@@ -95,12 +80,11 @@ export async function benchBounds(): Promise<string[]> {
     const service = await startService(dir, {}, undefined, (key) => rendered.push(key));
     const { app, headers } = service;
     const mapId = ((await (await app.request('/api/v1/public/maps/')).json()) as { mapId: string }[])[0].mapId;
-    const hostileId = await hostileMap(service, mapId);
+    const hostileId = await hostileMap(app.request, headers, mapId);
     // The service's own fetch gets the connection (env) that per-address fairness reads.
     const answers = countAnswers(app.fetch, hostileId);
     const server = await listen(answers.counted);
-    const rssFresh = process.memoryUsage().rss; // the service started on the data, nothing drawn yet
-    const widths = Array.from({ length: 100 }, (_, i) => 200 + 13 * i);
+    const widths = widthsOf();
     const hostilePaths = widths.flatMap((w) => [`/api/v1/public/output/map/${hostileId}/svg/?width=${w}`, `/api/v1/public/output/map/${hostileId}/png/?width=${w}`]);
     try {
       const list = `${server.url}/api/v1/maps/`;
@@ -146,21 +130,11 @@ export async function benchBounds(): Promise<string[]> {
       } finally {
         baseline.close();
       }
-
-      // A mixed load: hostile pictures, ordinary pictures at changing widths, lists; RSS sampled throughout.
-      let peak = process.memoryUsage().rss;
-      const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 250);
-      const mixed = [...hostilePaths, ...widths.map((w) => `/api/v1/public/output/map/${mapId}/png/?width=${w * 2}`), '/api/v1/public/maps/', '/healthz'];
-      await hammer(server.url, mixed, HOSTILE_CLIENTS, LOAD_S);
-      clearInterval(sampler);
-      await new Promise((r) => setTimeout(r, REST_S * 1000));
-      const after = process.memoryUsage().rss;
-      lines.push(`RSS: fresh ${mb(rssFresh)}, peak during ${LOAD_S} s of mixed load ${mb(peak)}, ${REST_S} s after it ${mb(after)} = ` +
-        `${(after / rssFresh).toFixed(2)}x fresh (target <= 1.5x)`);
     } finally {
       server.close();
       await service.store.close();
     }
+    lines.push(...await benchBoundsRss());
     return lines;
   } finally {
     await rm(dir, { recursive: true, force: true });

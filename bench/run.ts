@@ -14,6 +14,7 @@ const benches: Bench[] = [
   { name: 'oidc', load: async () => (await import('./oidc.ts')).benchOidc },
   { name: 'sheets', load: async () => (await import('./sheets.ts')).benchSheets },
   { name: 'bounds', load: async () => (await import('./bounds.ts')).benchBounds },
+  { name: 'bounds-rss', load: async () => (await import('./bounds-rss.ts')).benchBoundsRss },
   { name: 'postgres', load: async () => (await import('./postgres.ts')).benchPostgres },
   { name: 'log', load: async () => (await import('./log.ts')).benchLog },
   { name: 'home', load: async () => (await import('./home.ts')).benchHome },

@@ -82,6 +82,8 @@ export interface OutputCacheOptions {
   now?: () => number;
   /** The clock OUTPUT_IDLE_MS is timed by; default performance.now (tests drive it with mock timers). */
   idleClock?: { now(): number };
+  /** Told each time an output is dropped for being idle (server.ts: a collection once quiet, pool/memory.ts). */
+  onIdleDrop?: () => void;
 }
 
 export interface OutputObserver {
@@ -101,7 +103,7 @@ export const OUTPUT_IDLE_MS = 30_000;
 const MAX_ANSWERS = 10_000;
 
 export function createOutputCache(options: OutputCacheOptions) {
-  const entries = new Lru<Entry>(options.maxBytes, { idleMs: OUTPUT_IDLE_MS, clock: options.idleClock });
+  const entries = new Lru<Entry>(options.maxBytes, { idleMs: OUTPUT_IDLE_MS, clock: options.idleClock, onIdleDrop: options.onIdleDrop });
   const rendering = new Map<string, Promise<Entry>>();
   const clock = options.now ?? Date.now;
   /** The latest answer of each probe that has a most age, by dependency key, with when it was read. */

@@ -26,7 +26,7 @@ export type { Caller } from './fair-queue.ts';
 
 const SCRIPT = new URL('./thread.mjs', import.meta.url);
 /** Idle time after which a thread ends. A minute kept every thread of a load (and its heap) alive for a minute after it. */
-const IDLE_MS = 20_000;
+export const IDLE_MS = 20_000;
 /** How long a new thread may take to load the renderer before its first job's budget starts. */
 const START_MS = 60_000;
 /** A job that got less CPU than its budget waits at most this many budgets in all before it is answered busy. */
@@ -45,6 +45,8 @@ export interface PoolOptions {
   script?: URL;
   /** Told the queue's length when it changes, and each job refused (busy: 503; budget: 422); the metrics' (server.ts). */
   observe?: { queued(length: number): void; rejected(reason: 'busy' | 'budget'): void };
+  /** Told each time a thread has ended (idle or over budget) and its memory is let go (server.ts: pool/memory.ts). */
+  onThreadEnd?: () => void;
 }
 
 type Result = string | Uint8Array;
@@ -219,7 +221,8 @@ export class RenderPool {
     });
     worker.on('exit', () => {
       const task = thread.task;
-      this.remove(thread);
+      // Ended on its own (out of memory): its memory is let go too; one the pool stopped is told in stop().
+      if (this.remove(thread)) this.options.onThreadEnd?.();
       if (task) {
         this.finish(thread);
         task.reject(busy('the render thread stopped; try again', 1));
@@ -317,6 +320,7 @@ export class RenderPool {
     this.stopping++;
     thread.worker.terminate().finally(() => {
       this.stopping--;
+      this.options.onThreadEnd?.();
       this.dispatch();
     });
   }

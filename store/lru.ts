@@ -14,6 +14,8 @@ export interface LruOptions {
   idleMs?: number;
   /** The clock idleMs is timed by (tests pin it); default performance.now. */
   clock?: { now(): number };
+  /** Told each time an entry is dropped for being idle (the output cache asks for a collection: pool/memory.ts). */
+  onIdleDrop?: () => void;
 }
 
 export class Lru<V> {
@@ -24,7 +26,11 @@ export class Lru<V> {
 
   constructor(budget: number, options: LruOptions = {}) {
     this.most = budget / 4;
-    const idle = options.idleMs === undefined ? {} : { ttl: options.idleMs, ttlAutopurge: true, updateAgeOnGet: true, perf: options.clock };
+    const { onIdleDrop } = options;
+    const idle = options.idleMs === undefined ? {} : {
+      ttl: options.idleMs, ttlAutopurge: true, updateAgeOnGet: true, perf: options.clock,
+      dispose: onIdleDrop && ((_v: unknown, _k: string, reason: string) => { if (reason === 'expire') onIdleDrop(); }),
+    };
     // lru-cache needs a positive size.
     this.items = budget > 0 ? new LRUCache<string, { value: V }>({ maxSize: budget, ...idle }) : undefined;
   }

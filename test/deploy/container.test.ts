@@ -154,3 +154,14 @@ describe('deploy/map-topology.service', () => {
     assert.equal(stderr, '');
   });
 });
+
+describe('the allocator setting (docs/deployment.md: Memory)', () => {
+  it('npm start, the Dockerfile and the systemd unit give the service the same GLIBC_TUNABLES, one tunable, and npm start keeps one already set', async () => {
+    const start = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+    const fromStart = /^GLIBC_TUNABLES=\$\{GLIBC_TUNABLES:-([^}]+)\} exec node /.exec(start)?.[1];
+    const fromImage = stagesOf(await readFile(path.join(ROOT, 'Dockerfile'), 'utf8'))[1].env.GLIBC_TUNABLES;
+    const fromUnit = /^Environment=GLIBC_TUNABLES=(\S+)$/m.exec(await readFile(path.join(ROOT, 'deploy', 'map-topology.service'), 'utf8'))?.[1];
+    assert.match(fromStart ?? '', /^glibc\.malloc\.mmap_threshold=\d+$/, 'one tunable: glibc cuts the variable at its first colon');
+    assert.deepEqual([fromImage, fromUnit], [fromStart, fromStart]);
+  });
+});

@@ -148,5 +148,17 @@ describe('createOutputCache: idle outputs', () => {
     await get('asked');
     assert.equal(rendered.at(-1), 'asked', 'asked was dropped once nobody asked for it');
   });
+
+  it('tells onIdleDrop of each output dropped idle (server.ts then asks for a collection)', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+    let drops = 0;
+    const cache = createOutputCache({ maxBytes: 1_000_000, idleClock: { now: () => Date.now() }, onIdleDrop: () => drops++ });
+    await cache.output('a', async () => '<svg>a</svg>');
+    await cache.output('b', async () => '<svg>b</svg>');
+    t.mock.timers.tick(OUTPUT_IDLE_MS / 2);
+    assert.equal(drops, 0);
+    t.mock.timers.tick(OUTPUT_IDLE_MS / 2 + 1);
+    assert.equal(drops, 2);
+  });
 });
 

@@ -5,11 +5,12 @@
 // meanwhile; a renderer failure is 422
 // with the renderer's message; the queue is bounded per caller and in all (503
 // with Retry-After at once, and `admit` says so before any job is made); and
-// the fair queue serves callers in turn, signed-in and anonymous alternately.
+// the fair queue serves callers in turn, signed-in and anonymous alternately;
+// a thread idle for IDLE_MS ends, and the pool says so (its memory is let go).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { FairQueue } from '../../pool/fair-queue.ts';
-import { RenderPool } from '../../pool/pool.ts';
+import { IDLE_MS, RenderPool } from '../../pool/pool.ts';
 import { isServiceError } from '../../errors.ts';
 
 const SCRIPT = new URL('./fixtures/thread.mjs', import.meta.url);
@@ -63,6 +64,29 @@ describe('RenderPool: budgets', () => {
     const e = await refusal(pool.run(png('fail'), user('a')));
     assert.equal(e.status, 422);
     assert.match(e.message, /nodes limit reached/);
+  });
+});
+
+describe('RenderPool: idle threads', () => {
+  it('a thread idle for IDLE_MS ends and onThreadEnd is told once it has; the next job starts a new one', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    let ended = 0;
+    let onEnd: () => void = () => undefined;
+    const pool = new RenderPool({ threads: 2, timeoutSeconds: 5, memoryMb: 64, maxQueued: 4, script: SCRIPT,
+      onThreadEnd: () => { ended++; onEnd(); } });
+    try {
+      assert.equal(await pool.run(png('echo'), user('a')), 'echo');
+      t.mock.timers.tick(IDLE_MS - 1);
+      await new Promise((r) => setImmediate(r));
+      assert.equal(ended, 0, 'kept while idle less than IDLE_MS');
+      const end = new Promise<void>((resolve) => { onEnd = resolve; });
+      t.mock.timers.tick(1);
+      await end;
+      assert.equal(ended, 1);
+      assert.equal(await pool.run(png('again'), user('a')), 'again');
+    } finally {
+      await pool.close();
+    }
   });
 });
 

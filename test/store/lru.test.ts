@@ -1,6 +1,7 @@
 // store/lru.ts: least recently used out by weight, no entry over a quarter
 // of the budget, JSON null kept like any value, a budget of 0 keeps nothing;
-// with idleMs, an entry nobody read for that long is dropped unasked.
+// with idleMs, an entry nobody read for that long is dropped unasked, and
+// onIdleDrop is told of those drops only.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Lru } from '../../store/lru.ts';
@@ -45,5 +46,21 @@ describe('Lru', () => {
     assert.equal(lru.get('read'), 'R');
     t.mock.timers.tick(1001);
     assert.equal(lru.size, 0);
+  });
+
+  it('tells onIdleDrop of each entry dropped for being idle, not of one deleted, replaced or pushed out', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+    let drops = 0;
+    const lru = new Lru<string>(100, { idleMs: 1000, clock: { now: () => Date.now() }, onIdleDrop: () => drops++ });
+    lru.set('deleted', 'D', 10);
+    lru.delete('deleted');
+    lru.set('replaced', 'R', 10);
+    lru.set('replaced', 'R2', 10);
+    for (const k of ['a', 'b', 'c', 'd', 'e']) lru.set(k, k, 20); // 'replaced' pushed out by the fifth
+    assert.equal(lru.get('replaced'), undefined);
+    assert.equal(drops, 0);
+    t.mock.timers.tick(1001);
+    assert.equal(lru.size, 0);
+    assert.equal(drops, 5, 'the five left idle');
   });
 });
