@@ -233,12 +233,13 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // layered) where up to half as many again buy circuits a third as long (the generated mesh: 12 against 8, total
   // length 1.4x neato's against 3.1x).
   let best = stressed?.crossings === 0 ? stressed : await layered();
-  // A schematic crossing more than the layered drawing gets a second chance, its crossed units moved (schematic-lifted.ts).
-  if (stressed && lifted && stressed.crossings > best.crossings) {
+  const allowed = best.crossings + (best.crossings >= FEW_CROSSINGS ? Math.floor(best.crossings * CROSSING_TRADE) : 0);
+  // A schematic that would lose to the layered drawing gets a second chance, its crossed units moved (schematic-lifted.ts).
+  if (stressed && lifted && stressed.crossings > allowed) {
     const second = lifted();
     if (second && second.crossings < stressed.crossings) stressed = second;
   }
-  if (stressed && stressed.crossings <= best.crossings + (best.crossings >= FEW_CROSSINGS ? Math.floor(best.crossings * CROSSING_TRADE) : 0)) best = stressed;
+  if (stressed && stressed.crossings <= allowed) best = stressed;
 
   const { out, flipped } = best;
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);

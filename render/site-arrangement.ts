@@ -15,7 +15,7 @@ import { compassKeptBy } from './compass-order.ts';
 import { segmentsCross } from './drawing-geometry.ts';
 import type { Pt } from './paths.ts';
 
-const PASSES = 3;
+const PASSES = 2;
 /** Sites of more routers than this are left as they are (k! orders). */
 const MAX_ROUTERS = 4;
 const TURNS = 8;
@@ -51,17 +51,21 @@ export function arrangeSites(at: Pt[], ends: readonly (readonly [number, number]
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   // Crossings of the circuits at `vs` with all others (each pair once), and their length.
-  const cost = (vs: readonly number[]): [number, number] => {
-    const mine = new Set(vs.flatMap((v) => incident[v]));
+  // Crossings of `mine` (the circuits at a site's routers) with all others (each pair once), and their length.
+  const cost = (mine: readonly number[]): [number, number] => {
     let crossed = 0, length = 0;
-    for (const k of mine) {
-      const [a, b] = edges[k];
-      length += Math.hypot(at[a][0] - at[b][0], at[a][1] - at[b][1]);
+    mine.forEach((k, m) => {
+      const [a, b] = edges[k], [p, q] = [at[a], at[b]];
+      length += Math.hypot(p[0] - q[0], p[1] - q[1]);
+      const [x0, x1, y0, y1] = [Math.min(p[0], q[0]), Math.max(p[0], q[0]), Math.min(p[1], q[1]), Math.max(p[1], q[1])];
       edges.forEach(([x, y], f) => {
-        if ((mine.has(f) && f <= k) || x === a || x === b || y === a || y === b) return;
-        if (segmentsCross(at[a], at[b], at[x], at[y])) crossed++;
+        if (x === a || x === b || y === a || y === b || (mine.indexOf(f) >= 0 && mine.indexOf(f) <= m)) return;
+        const [r, t] = [at[x], at[y]];
+        // Boxes apart: no crossing (most pairs, and cheaper than the test).
+        if ((r[0] < x0 && t[0] < x0) || (r[0] > x1 && t[0] > x1) || (r[1] < y0 && t[1] < y0) || (r[1] > y1 && t[1] > y1)) return;
+        if (segmentsCross(p, q, r, t)) crossed++;
       });
-    }
+    });
     return [crossed, length];
   };
   // Compass pairs kept, counted from both ends (as untangle.ts): a member's change counts twice.
@@ -73,12 +77,14 @@ export function arrangeSites(at: Pt[], ends: readonly (readonly [number, number]
     for (const members of groups.values()) {
       if (members.length < 2 || members.length > MAX_ROUTERS) continue;
       const places = members.map((i) => at[i]);
+      const mine = [...new Set(members.flatMap((v) => incident[v]))];
       const keptBefore = keptBy(members);
-      let best = cost(members), bestPlaces = places, bestKept = keptBefore;
-      for (let k = 0; k < TURNS; k++) {
+      let best = cost(mine), bestPlaces = places, bestKept = keptBefore;
+      // Two routers turned half way round are the two swapped: half the turns do.
+      for (let k = 0; k < (members.length === 2 ? TURNS / 2 : TURNS); k++) {
         for (const order of permutations(turned(places, k))) {
           members.forEach((i, m) => { at[i] = order[m]; });
-          const c = cost(members);
+          const c = cost(mine);
           if (!(c[0] < best[0] || (c[0] === best[0] && c[1] < best[1] - 1e-9))) continue;
           const keptNow = keptBy(members);
           if (geo && keptNow < keptBefore && (kept + 2 * (keptNow - keptBefore)) / pairs < MIN_COMPASS) continue;
