@@ -1,4 +1,4 @@
-// Crossings a schematic cannot undo by small moves (schematic-drawing.ts):
+// Crossings a schematic cannot undo by small moves (schematic-lifted.ts):
 // untangle.ts moves a node around its neighbours, as far as its circuits
 // stay short, but a circuit that spans the drawing stays where it is. The
 // Exchange points demo is a ring round the world (Singapore, Tokyo,
@@ -6,12 +6,13 @@
 // longitudes (compass-order.ts) Singapore is the far west and its circuit
 // to Amsterdam crosses the whole picture; lifted to the top left, it runs
 // above everything and crosses nothing, for some of Singapore's pairs out
-// of north-south order. Here a unit (a node, or a site's routers of one
-// place, moved together) whose circuits cross goes to the place on a grid
-// over the whole drawing where they cross fewest, then are shortest, where
-// it keeps clear of the other nodes and circuits and the drawing keeps
-// MIN_COMPASS of its pairs in compass order. Greedy and deterministic:
-// O(passes * crossed units * grid * (degree * edges + nodes)).
+// of north-south order. Here the unit (a node, or a site's routers of one
+// place, moved together) whose move undoes most crossings goes to the
+// point of a grid over the whole drawing where its circuits cross fewest,
+// then are shortest, with no more nodes or circuits too near it than it
+// had, and the drawing keeping MIN_COMPASS of its pairs in compass order;
+// then the next, MAX_MOVES at most. Greedy and deterministic:
+// O(moves * units * grid * (degree * edges + nodes)).
 import { compassKeptBy } from './compass-order.ts';
 import { segmentsCross } from './drawing-geometry.ts';
 import type { Pt } from './paths.ts';

@@ -1,19 +1,19 @@
-// A second chance for a schematic that crosses more than the layered
-// drawing (logical-layout.ts): the geography with the units whose circuits
-// cross moved across the drawing (relocate.ts), then evened out at a few
-// strengths of compass order without a crossing more (schematic-layout.ts,
-// keepCrossings), placed with its sites clear. The Exchange points demo, a
-// ring round the world, has one crossing in every schematic drawn from its
-// geography (Singapore's circuit to Amsterdam spans the picture) and none
-// once Singapore sits at the top left; left to the layered drawing, its
-// circuits were 2.3x neato's. Tried only there, and kept only with circuits
-// no longer and no less even than the usual schematic's: elsewhere a
-// crossing less bought this way lengthens circuits more than it helps
-// (SURFnet: 0 crossings but 1.4x neato's length, against 1 crossing,
-// neato's own count, at 1.2x; the generated mesh: 9 crossings against 10,
-// but its CV doubled). Of the drawings with no edge through a node and
-// MIN_COMPASS of their pairs in compass order, the fewest crossings, then
-// the shortest and most even circuits.
+// A second chance for a schematic that would lose to the layered drawing
+// on crossings (logical-layout.ts): the geography with the units whose
+// circuits cross moved across the drawing (relocate.ts), then evened out at
+// a few strengths of compass order without a crossing more
+// (schematic-layout.ts, keepCrossings), placed with its sites clear. The
+// Exchange points demo, a ring round the world, has one crossing in every
+// schematic drawn from its geography (Singapore's circuit to Amsterdam
+// spans the picture) and none once Singapore sits at the top left; left to
+// the layered drawing, its circuits were 2.3x neato's. Tried only there,
+// and kept only with fewer crossings than the usual schematic and circuits
+// no longer and no less even: elsewhere a crossing less bought this way
+// costs more than it gives (SURFnet: 0 crossings but 1.4x neato's length,
+// against 1 crossing, neato's own count, at 1.2x; the generated mesh: 9
+// crossings against 10, but its CV doubled). Of the drawings with no edge
+// through a node and MIN_COMPASS of their pairs in compass order, the
+// fewest crossings, then the shortest and most even circuits.
 import type { LayoutResult } from './layout-thread.mjs';
 import { quality } from './layout-quality.ts';
 import type { Pt } from './paths.ts';
