@@ -4,7 +4,27 @@
 // keeps every pair in order; the crossing reduction (untangle.ts) may then
 // give up a few pairs for a crossing less, within a budget counted here.
 // Pure arithmetic on drawing positions (x east, y south) and [lat, lng].
+//
+// "East of" across the antimeridian: a graph's longitudes are read on the
+// piece of the circle its nodes lie in, cut in the middle of their largest
+// empty arc (geometry.ts continuousLng, the rule the geographic layout uses),
+// so Tokyo lies west of Honolulu and Seattle on a Pacific loop, not at the
+// far east beyond Europe. The layout's geography and the measure
+// (layout-quality.ts) both read positions through compassPlaces.
+import { continuousLng } from './geometry.ts';
 import type { Pt } from './paths.ts';
+
+/** [lat, lng] per node, longitudes made one continuous range (unchanged unless the graph crosses the antimeridian). */
+export function compassPlaces(geo: readonly (readonly [number, number])[]): Pt[] {
+  const lng = continuousLng(geo.map((g) => g[1]));
+  return geo.map(([lat, lon]): Pt => [lat, lng(lon)]);
+}
+
+/** compassPlaces, keyed by node. */
+export function compassPlacesOf<K>(geo: ReadonlyMap<K, readonly [number, number]>): Map<K, Pt> {
+  const places = compassPlaces([...geo.values()]);
+  return new Map([...geo.keys()].map((k, i) => [k, places[i]]));
+}
 
 /**
  * The least-squares projection of `values` onto the order `order` (indices,

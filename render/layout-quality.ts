@@ -13,6 +13,7 @@
 //   compass order kept: for nodes with coordinates, the share of pairs whose
 //     east-west and north-south order the drawing keeps;
 //   octilinear: the share of edges whose ends lie at 0/45/90 degrees (5 off).
+import { compassPlacesOf } from './compass-order.ts';
 import { crossings, throughNodes, type Drawing, type P } from './drawing-geometry.ts';
 
 export interface Quality {
@@ -53,7 +54,9 @@ function bendsOf(pts: P[]): number {
  * The quality of `d`. `geo`: node name -> [lat, lng], for the compass order.
  * `ySouth`: the drawing's y grows southwards (SVG, ours); dot's JSON grows north.
  */
-export function quality(d: Drawing, geo?: ReadonlyMap<string, readonly [number, number]>, ySouth = true): Quality {
+export function quality(d: Drawing, places?: ReadonlyMap<string, readonly [number, number]>, ySouth = true): Quality {
+  // East of across the antimeridian: on the graph's own continuous longitudes (compass-order.ts).
+  const geo = places && compassPlacesOf(places);
   const names = [...d.nodes.keys()];
   const points = names.map((n) => centre(d.nodes.get(n)!));
   const unit = spacing(points);

@@ -28,6 +28,7 @@
 // ELK itself runs on a thread of its own (layout-thread.mjs), so a layout
 // never holds the service's event loop.
 import { validationFailed } from '../errors.ts';
+import { compassPlaces } from './compass-order.ts';
 import { round6 } from './geometry.ts';
 import { layOut } from './layout-client.ts';
 import type { LayoutResult } from './layout-thread.mjs';
@@ -35,6 +36,7 @@ import { CLUSTER_TITLE_PX, centralUnits, clusterTitle, elkGraph, groupTree, type
 import type { Hierarchy } from './roles.ts';
 import { routeCrossings } from './route-crossings.ts';
 import { schematicDrawing } from './schematic-drawing.ts';
+import { liftedSchematic } from './schematic-lifted.ts';
 import { stressDrawing } from './stress-drawing.ts';
 import { textWidth } from './text-width.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
@@ -160,17 +162,21 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // layers remain for nested groups (a site within a region), big graphs, and a stress drawing that cannot be
   // placed clear of its circuits, or that crosses more than the layered drawing.
   let stressed: Drawing | null = null;
-  const geo = nodes.every((n) => hasPlace(n.coordinate)) ? nodes.map((n) => n.coordinate) : undefined;
+  let lifted: (() => Drawing | null) | undefined;
+  // Longitudes on the graph's own continuous range, as the compass order measures them (compass-order.ts).
+  const geo = nodes.every((n) => hasPlace(n.coordinate)) ? compassPlaces(nodes.map((n) => n.coordinate)) : undefined;
   const oneLevel = groups.every((_, g) => tree.subgroups[g].length === 0 && tree.members[g].length > 0);
   if (small && oneLevel && !asked && (geo || !isForest(nodes.length, ends))) {
     const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
     const sites = groups.map((g, k) => ({ members: tree.members[k], titleWidth: textWidth(clusterTitle(g.name), CLUSTER_TITLE_PX) }));
     const stress = geo ? schematicDrawing({ boxes, ends, geo, sites }, stressDrawing({ boxes, ends, geo, sites })) : stressDrawing({ boxes, ends, geo, sites });
-    if (stress) {
-      const centre = (i: number): [number, number] => { const [x, y, w, h] = stress.nodes[`n${i}`]; return [x + w / 2, y + h / 2]; };
+    const straight = (out: LayoutResult): Drawing => {
+      const centre = (i: number): [number, number] => { const [x, y, w, h] = out.nodes[`n${i}`]; return [x + w / 2, y + h / 2]; };
       const crossings = routeCrossings(ends, Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [centre(a), centre(b)]])));
-      stressed = { out: stress, flipped: ends.map(() => false), crossings, aspect: stress.width / stress.height, across: false };
-    }
+      return { out, flipped: ends.map(() => false), crossings, aspect: out.width / out.height, across: false };
+    };
+    if (stress) stressed = straight(stress);
+    if (geo && stress) lifted = () => { const l = liftedSchematic({ boxes, ends, geo, sites }, stress); return l && straight(l); };
   }
   const layered = async (): Promise<Drawing> => {
     // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
@@ -227,7 +233,13 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // layered) where up to half as many again buy circuits a third as long (the generated mesh: 12 against 8, total
   // length 1.4x neato's against 3.1x).
   let best = stressed?.crossings === 0 ? stressed : await layered();
-  if (stressed && stressed.crossings <= best.crossings + (best.crossings >= FEW_CROSSINGS ? Math.floor(best.crossings * CROSSING_TRADE) : 0)) best = stressed;
+  const allowed = best.crossings + (best.crossings >= FEW_CROSSINGS ? Math.floor(best.crossings * CROSSING_TRADE) : 0);
+  // A schematic that would lose to the layered drawing gets a second chance, its crossed units moved (schematic-lifted.ts).
+  if (stressed && lifted && stressed.crossings > allowed) {
+    const second = lifted();
+    if (second && second.crossings < stressed.crossings) stressed = second;
+  }
+  if (stressed && stressed.crossings <= allowed) best = stressed;
 
   const { out, flipped } = best;
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);

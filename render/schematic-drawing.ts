@@ -17,8 +17,8 @@ import { type Quality, quality } from './layout-quality.ts';
 import type { Pt } from './paths.ts';
 import { polishSchematic } from './schematic-polish.ts';
 import { schematicLayout } from './schematic-layout.ts';
-import { spreadForSites } from './stress-clusters.ts';
-import { layoutDrawing, placed, result, type StressInput, widen } from './stress-drawing.ts';
+import { spreadOrSeparate } from './site-separation.ts';
+import { layoutDrawing, placed, result, type StressInput, straightCrossings, widen } from './stress-drawing.ts';
 import { untangle } from './untangle.ts';
 
 const LENGTH = 70;
@@ -79,7 +79,7 @@ export function schematicDrawing(input: StressInput & { geo: readonly Pt[] }, st
   };
   // A dashboard is wider than tall: a tall drawing is stretched sideways (as the stress drawing is).
   const place = (at: Pt[]) => {
-    const c = spreadForSites(widen(at), boxes, sites, (p) => placed(p, boxes, ends));
+    const c = spreadOrSeparate(widen(at), boxes, sites, (p) => placed(p, boxes, ends), (p) => straightCrossings(p, ends));
     if (c) consider(result(c, input));
   };
   let stressCrossings: number | null = null, limit: Quality | null = null;

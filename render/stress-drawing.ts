@@ -11,7 +11,9 @@ import { quality } from './layout-quality.ts';
 import { octilinear } from './octilinear.ts';
 import type { Pt } from './paths.ts';
 import { routeCrossings } from './route-crossings.ts';
-import { type Site, siteBoxes, spreadForSites } from './stress-clusters.ts';
+import { arrangeSites } from './site-arrangement.ts';
+import { spreadOrSeparate } from './site-separation.ts';
+import { type Site, siteBoxes } from './stress-clusters.ts';
 import { COMPASS_GAP, type Start, stressLayout } from './stress-layout.ts';
 import { untangle } from './untangle.ts';
 import { untangleWithin } from './untangle-within.ts';
@@ -99,7 +101,7 @@ function spreadScale(at: readonly Pt[], boxes: readonly Box[]): number {
   return scale;
 }
 
-const straightCrossings = (at: readonly Pt[], ends: readonly (readonly [number, number])[]) =>
+export const straightCrossings = (at: readonly Pt[], ends: readonly (readonly [number, number])[]) =>
   routeCrossings(ends as [number, number][], Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [at[a], at[b]]])));
 
 /**
@@ -140,6 +142,7 @@ function drawFrom({ start, order, within }: Candidate, { boxes, ends, geo, sites
   const at = stressLayout(boxes.length, ends, LENGTH, { start, geo, site, order });
   if (within) untangleWithin(at, ends, boxes);
   else untangle(at, ends, LENGTH, geo);
+  arrangeSites(at, ends, site, geo);
   // A dashboard is wider than tall: a tall drawing is stretched sideways, which keeps the compass order and every
   // crossing as it was, and only ever moves nodes apart.
   widen(at);
@@ -149,12 +152,13 @@ function drawFrom({ start, order, within }: Candidate, { boxes, ends, geo, sites
   // came out tall: its level and upright circuits stay so).
   if (geo) {
     const schematic = widen(octilinear(at, ends, (c) => keepCompassOrder(c, geo, COMPASS_GAP * LENGTH, order)));
+    arrangeSites(schematic, ends, site, geo);
     if (straightCrossings(schematic, ends) <= straightCrossings(at, ends)) {
-      const c = spreadForSites(schematic, boxes, sites, (p) => placed(p, boxes, ends, MAX_SCHEMATIC_SCALE));
+      const c = spreadOrSeparate(schematic, boxes, sites, (p) => placed(p, boxes, ends, MAX_SCHEMATIC_SCALE), (p) => straightCrossings(p, ends));
       if (c) return c;
     }
   }
-  return spreadForSites(at, boxes, sites, place);
+  return spreadOrSeparate(at, boxes, sites, place, (p) => straightCrossings(p, ends));
 }
 
 /** The drawing as ELK's layouts come (nodes `n<i>`, sites `g<k>`, straight routes `e<k>`), shifted to start at MARGIN. */

@@ -52,6 +52,17 @@ function assertClusters(topo: Topo, d: Drawing) {
 }
 const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
+/** Positions in the small lat/lng box, each edge's coordinates starting and ending on its nodes'. */
+function assertEdgesOnNodes(topo: Topo) {
+  const at = new Map(topo.nodes.map((n) => [n.name, n.coordinate]));
+  for (const n of topo.nodes) assert.ok(Math.abs(n.coordinate[0]) <= 15 && Math.abs(n.coordinate[1]) <= 30, n.name);
+  for (const e of topo.edges) {
+    const [a, b] = e.meta.endpoint_identifiers.names as string[];
+    assert.deepEqual([e.coordinates[0], e.coordinates.at(-1)], [at.get(a), at.get(b)], e.name);
+  }
+  assert.ok(Number(topo.pathLayout.pixelsPerDegree) > 0);
+}
+
 function assertDashboardAspect(d: Drawing) {
   const ratio = d.width / d.height;
   assert.ok(ratio >= 1.2 && ratio <= 1.9, `aspect ${d.width.toFixed(0)}x${d.height.toFixed(0)} = ${ratio.toFixed(2)}, not a strip`);
@@ -83,15 +94,10 @@ describe('logical layout of the demo\'s North America dataset (sites as groups)'
 
   it('fits a dashboard panel rather than a strip', () => assertDashboardAspect(ours));
 
-  it('keeps the topology JSON shape: positions in the small lat/lng box, routes as bend points in coordinates', () => {
-    const at = new Map(topo.nodes.map((n) => [n.name, n.coordinate]));
-    for (const n of topo.nodes) assert.ok(Math.abs(n.coordinate[0]) <= 15 && Math.abs(n.coordinate[1]) <= 30, n.name);
-    for (const e of topo.edges) {
-      const [a, b] = e.meta.endpoint_identifiers.names as string[];
-      assert.deepEqual([e.coordinates[0], e.coordinates.at(-1)], [at.get(a), at.get(b)], e.name);
-    }
-    assert.ok(topo.edges.some((e) => e.coordinates.length > 2), 'routes bend');
-    assert.ok(Number(topo.pathLayout.pixelsPerDegree) > 0);
+  // Its routers have coordinates: a schematic (docs/render.md: Logical layout), its circuits straight.
+  it('keeps the topology JSON shape: positions in the small lat/lng box, straight circuits from node to node', () => {
+    assertEdgesOnNodes(topo);
+    assert.ok(topo.edges.every((e) => e.coordinates.length === 2), 'straight circuits');
   });
 
   // dot's own default, top to bottom (2 crossings in a 504x1030 column; left to right, as issue 20
@@ -216,6 +222,12 @@ describe('logical layout of a fixture grouped by region, then site (nested clust
   });
 
   it('routes no edge through a node', () => assert.deepEqual(throughNodes(ours), []));
+
+  // Nested groups are drawn in layers (ELK), whose routes bend.
+  it('keeps the topology JSON shape: positions in the small lat/lng box, routes as bend points in coordinates', () => {
+    assertEdgesOnNodes(topo);
+    assert.ok(topo.edges.some((e) => e.coordinates.length > 2), 'routes bend');
+  });
 
   it('has no more crossings than dot (top to bottom, its default) on the same graph', { skip: NO_DOT }, () => {
     const dot = dotDrawing(dotSource(topo, 'TB'));
