@@ -162,7 +162,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // layers remain for nested groups (a site within a region), big graphs, and a stress drawing that cannot be
   // placed clear of its circuits, or that crosses more than the layered drawing.
   let stressed: Drawing | null = null;
-  let lifted: (() => Drawing | null) | undefined;
+  let lifted: ((instead: LayoutResult) => Drawing | null) | undefined;
   // Longitudes on the graph's own continuous range, as the compass order measures them (compass-order.ts).
   const geo = nodes.every((n) => hasPlace(n.coordinate)) ? compassPlaces(nodes.map((n) => n.coordinate)) : undefined;
   const oneLevel = groups.every((_, g) => tree.subgroups[g].length === 0 && tree.members[g].length > 0);
@@ -176,7 +176,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
       return { out, flipped: ends.map(() => false), crossings, aspect: out.width / out.height, across: false };
     };
     if (stress) stressed = straight(stress);
-    if (geo && stress) lifted = () => { const l = liftedSchematic({ boxes, ends, geo, sites }, stress); return l && straight(l); };
+    if (geo && stress) lifted = (instead) => { const l = liftedSchematic({ boxes, ends, geo, sites }, stress, instead); return l && straight(l); };
   }
   const layered = async (): Promise<Drawing> => {
     // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
@@ -236,7 +236,8 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   const allowed = best.crossings + (best.crossings >= FEW_CROSSINGS ? Math.floor(best.crossings * CROSSING_TRADE) : 0);
   // A schematic that would lose to the layered drawing gets a second chance, its crossed units moved (schematic-lifted.ts).
   if (stressed && lifted && stressed.crossings > allowed) {
-    const second = lifted();
+    // It replaces the layered drawing, so its circuits must be no longer and no less even than those.
+    const second = lifted(best.out);
     if (second && second.crossings < stressed.crossings) stressed = second;
   }
   if (stressed && stressed.crossings <= allowed) best = stressed;

@@ -18,7 +18,7 @@ import type { Pt } from './paths.ts';
 import { polishSchematic } from './schematic-polish.ts';
 import { schematicLayout } from './schematic-layout.ts';
 import { spreadOrSeparate } from './site-separation.ts';
-import { layoutDrawing, placed, result, type StressInput, straightCrossings, widen } from './stress-drawing.ts';
+import { layoutDrawing, narrow, placed, result, type StressInput, straightCrossings, widen } from './stress-drawing.ts';
 import { untangle } from './untangle.ts';
 
 const LENGTH = 70;
@@ -40,6 +40,8 @@ const ROOM = 0.75;
 const STRETCH = 1.15;
 /** Rounds from a start already settled (the stress drawing, an untangled one): a third of a full layout's. */
 const REFINE_ROUNDS = 120;
+/** The widest a polished drawing's node centres may lie (width over height); the polish may spread one sideways into a strip. */
+const WIDEST = 1.6;
 /** Drawings polished, the most promising first. */
 const POLISHED = 2;
 
@@ -97,8 +99,8 @@ export function schematicDrawing(input: StressInput & { geo: readonly Pt[] }, st
   // asked for, then shortens and evens out the circuits (and straightens them towards 0/45/90 degrees).
   drawn.sort((a, b) => a.crossings - b.crossings || a.length - b.length);
   for (const { out } of drawn.slice(0, POLISHED)) {
-    const c = polishSchematic(nodeCentres(out), input, MIN_COMPASS);
-    const p = spreadForSites(c, boxes, sites, (at) => placed(at, boxes, ends));
+    const c = narrow(polishSchematic(nodeCentres(out), input, MIN_COMPASS), WIDEST);
+    const p = spreadOrSeparate(c, boxes, sites, (at) => placed(at, boxes, ends), (at) => straightCrossings(at, ends));
     if (p) consider(result(p, input));
   }
   // The stress drawing out of compass order is still kept where it crosses less than every schematic (crossings matter most).

@@ -125,6 +125,14 @@ export function widen(at: Pt[]): Pt[] {
   return at;
 }
 
+/** `at`, stretched upwards in place to `widest` when it is wider than that (a strip reads badly on a dashboard panel). */
+export function narrow(at: Pt[], widest: number): Pt[] {
+  const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
+  const aspect = span(0) / Math.max(span(1), 1e-9);
+  if (aspect > widest) for (const p of at) p[1] *= aspect / widest;
+  return at;
+}
+
 /** What the stress drawing needs of a graph: node sizes, circuits (node indices), coordinates and sites, if any. */
 export interface StressInput {
   boxes: readonly Box[];
