@@ -10,7 +10,7 @@
 // Deterministic, pure arithmetic, O(n^2) a round.
 import { keepCompassOrder } from './compass-order.ts';
 import type { Pt } from './paths.ts';
-import { cross } from './untangle.ts';
+import { StarCrossings } from './star-crossings.ts';
 
 const ROUNDS = 360;
 /** Share of the rounds before circuits are turned towards 0/45/90 degrees: the shape settles first. */
@@ -102,29 +102,17 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
   ends.forEach(([a, b], k) => { if (a !== b) { links[a].push([b, k]); links[b].push([a, k]); } });
   const linked = links.map((ls) => new Set(ls.map(([v]) => v)));
   const at = options.from ? options.from.map((p): Pt => [p[0], p[1]]) : start(geo, ends, length);
-  // Crossings of node i's circuits, were it at p.
-  const crossingsAt = (i: number, p: Pt) => {
-    let c = 0;
-    for (const [j] of links[i]) {
-      const q = at[j];
-      const [x0, x1, y0, y1] = [Math.min(p[0], q[0]), Math.max(p[0], q[0]), Math.min(p[1], q[1]), Math.max(p[1], q[1])];
-      for (const [a, b] of ends) {
-        if (a === i || b === i || a === j || b === j) continue;
-        const [pa, pb] = [at[a], at[b]];
-        // Boxes apart: no crossing (most pairs, and cheaper than the test).
-        if ((pa[0] < x0 && pb[0] < x0) || (pa[0] > x1 && pb[0] > x1) || (pa[1] < y0 && pb[1] < y0) || (pa[1] > y1 && pb[1] > y1)) continue;
-        if (cross(p, q, pa, pb)) c++;
-      }
-    }
-    return c;
-  };
+  // Crossings of node i's circuits, were it at p (star-crossings.ts).
+  const star = new StarCrossings(at, ends, 1e-9);
+  const neighbours = links.map((ls) => ls.map(([j]) => j));
+  const crossingsAt = (i: number, p: Pt, limit?: number) => star.count(i, p, neighbours[i], limit);
   // Node i moved towards p, as far as that adds no crossing (halving the move a few times).
   const moveTo = (i: number, p: Pt) => {
     if (!options.keepCrossings || links[i].length === 0) { at[i] = p; return; }
     const before = crossingsAt(i, at[i]);
     let q = p;
     for (let h = 0; h <= HALVINGS; h++, q = [(q[0] + at[i][0]) / 2, (q[1] + at[i][1]) / 2]) {
-      if (crossingsAt(i, q) > before) continue;
+      if (crossingsAt(i, q, before + 1) > before) continue;
       at[i] = q;
       return;
     }
