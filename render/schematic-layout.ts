@@ -9,6 +9,7 @@
 // of stretched by hop distances that geography does not follow.
 // Deterministic, pure arithmetic, O(n^2) a round.
 import { keepCompassOrder } from './compass-order.ts';
+import { hypot } from './hypot.ts';
 import type { Pt } from './paths.ts';
 import { StarCrossings } from './star-crossings.ts';
 
@@ -102,17 +103,15 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
   ends.forEach(([a, b], k) => { if (a !== b) { links[a].push([b, k]); links[b].push([a, k]); } });
   const linked = links.map((ls) => new Set(ls.map(([v]) => v)));
   const at = options.from ? options.from.map((p): Pt => [p[0], p[1]]) : start(geo, ends, length);
-  // Crossings of node i's circuits, were it at p (star-crossings.ts).
+  // Crossings node i's circuits would add, were it moved (star-crossings.ts).
   const star = new StarCrossings(at, ends, 1e-9);
   const neighbours = links.map((ls) => ls.map(([j]) => j));
-  const crossingsAt = (i: number, p: Pt, limit?: number) => star.count(i, p, neighbours[i], limit);
   // Node i moved towards p, as far as that adds no crossing (halving the move a few times).
   const moveTo = (i: number, p: Pt) => {
     if (!options.keepCrossings || links[i].length === 0) { at[i] = p; return; }
-    const before = crossingsAt(i, at[i]);
     let q = p;
     for (let h = 0; h <= HALVINGS; h++, q = [(q[0] + at[i][0]) / 2, (q[1] + at[i][1]) / 2]) {
-      if (crossingsAt(i, q, before + 1) > before) continue;
+      if (star.added(i, at[i], q, neighbours[i]) > 0) continue;
       at[i] = q;
       return;
     }
@@ -143,7 +142,7 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
       for (let j = 0; j < n; j++) {
         if (j === i || linked[i].has(j)) continue;
         const dx = at[i][0] - at[j][0], dy = at[i][1] - at[j][1];
-        const d = Math.hypot(dx, dy);
+        const d = hypot(dx, dy);
         const together = site[i] >= 0 && site[i] === site[j];
         const room = length * (site[i] !== site[j] && (site[i] >= 0 || site[j] >= 0) ? SITE_ROOM : options.room ?? ROOM);
         if (!together && d >= room) continue;
@@ -153,7 +152,7 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
       // Clear of other sites: no nearer a site's centre than its routers are, and a little room more.
       for (const [s, [cx, cy, r]] of sites) {
         if (s === site[i]) continue;
-        const dx = at[i][0] - cx, dy = at[i][1] - cy, d = Math.hypot(dx, dy), room = r + SITE_CLEAR * length;
+        const dx = at[i][0] - cx, dy = at[i][1] - cy, d = hypot(dx, dy), room = r + SITE_CLEAR * length;
         if (d >= room) continue;
         const [ux, uy] = d > 1e-9 ? [dx / d, dy / d] : [Math.cos(i), Math.sin(i)];
         sx += ROOM_WEIGHT * (cx + room * ux); sy += ROOM_WEIGHT * (cy + room * uy); sw += ROOM_WEIGHT;
@@ -162,7 +161,7 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
       const nx = sx / sw, ny = sy / sw;
       const was = at[i];
       moveTo(i, [nx, ny]);
-      moved = Math.max(moved, Math.hypot(was[0] - at[i][0], was[1] - at[i][1]));
+      moved = Math.max(moved, hypot(was[0] - at[i][0], was[1] - at[i][1]));
     }
     if (options.keepCrossings) {
       const ordered = at.map((p): Pt => [p[0], p[1]]);

@@ -47,13 +47,45 @@ export class StarCrossings {
         const pa = at[a], pb = at[b];
         const ax = pa[0], ay = pa[1], bx = pb[0], by = pb[1];
         if ((ax < x0 && bx < x0) || (ax > x1 && bx > x1) || (ay < y0 && by < y0) || (ay > y1 && by > y1)) continue;
-        // The side tests of drawing-geometry.ts segmentsCross, term for term: p-q against a-b, and a-b against p-q.
-        const d1 = (bx - ax) * (py - ay) - (by - ay) * (px - ax), d2 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax);
-        if (!((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))) continue;
-        const d3 = (qx - px) * (ay - py) - (qy - py) * (ax - px), d4 = (qx - px) * (by - py) - (qy - py) * (bx - px);
-        if (((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps)) && ++c >= limit) return c;
+        if (crosses(px, py, qx, qy, ax, ay, bx, by, eps) && ++c >= limit) return c;
       }
     }
     return c;
   }
+
+  /**
+   * Crossings node `v`'s circuits would gain (negative: lose) were it moved
+   * from `p` to `q`: count(v, q) - count(v, p), both counted in one pass.
+   */
+  added(v: number, p: Pt, q: Pt, neighbours: readonly number[]): number {
+    const { at, from, to, eps } = this;
+    const m = from.length;
+    const px = p[0], py = p[1], qx = q[0], qy = q[1];
+    let c = 0;
+    for (const u of neighbours) {
+      this.work += 2 * m;
+      const r = at[u];
+      const rx = r[0], ry = r[1];
+      const x0 = Math.min(px, qx, rx), x1 = Math.max(px, qx, rx), y0 = Math.min(py, qy, ry), y1 = Math.max(py, qy, ry);
+      for (let k = 0; k < m; k++) {
+        const a = from[k], b = to[k];
+        if (a === v || b === v || a === u || b === u) continue;
+        const pa = at[a], pb = at[b];
+        const ax = pa[0], ay = pa[1], bx = pb[0], by = pb[1];
+        // Apart from both segments' boxes: it crosses neither.
+        if ((ax < x0 && bx < x0) || (ax > x1 && bx > x1) || (ay < y0 && by < y0) || (ay > y1 && by > y1)) continue;
+        if (crosses(qx, qy, rx, ry, ax, ay, bx, by, eps)) c++;
+        if (crosses(px, py, rx, ry, ax, ay, bx, by, eps)) c--;
+      }
+    }
+    return c;
+  }
+}
+
+/** Whether segment p-q properly crosses segment a-b: drawing-geometry.ts segmentsCross, term for term. */
+function crosses(px: number, py: number, qx: number, qy: number, ax: number, ay: number, bx: number, by: number, eps: number): boolean {
+  const d1 = (bx - ax) * (py - ay) - (by - ay) * (px - ax), d2 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax);
+  if (!((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))) return false;
+  const d3 = (qx - px) * (ay - py) - (qy - py) * (ax - px), d4 = (qx - px) * (by - py) - (qy - py) * (bx - px);
+  return (d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps);
 }

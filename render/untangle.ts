@@ -12,6 +12,7 @@
 // counted, not by the clock (MAX_UNTANGLE_WORK): the same graph always gets
 // the same drawing, however busy the machine.
 import { compassKeptBy } from './compass-order.ts';
+import { hypot } from './hypot.ts';
 import type { Pt } from './paths.ts';
 import { StarCrossings } from './star-crossings.ts';
 
@@ -38,7 +39,7 @@ const cross = (p1: Pt, p2: Pt, q1: Pt, q2: Pt) => {
 function toSegment(p: Pt, a: Pt, b: Pt): number {
   const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
   const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy || 1)));
-  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+  return hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
 }
 
 /**
@@ -69,16 +70,16 @@ export function untangle(at: Pt[], ends: readonly (readonly [number, number])[],
   const star = new StarCrossings(at, edges, EPS);
   /** Crossings of v's circuits were v at p, counted up to `limit`. */
   const crossingsAt = (v: number, p: Pt, limit = Infinity) => star.count(v, p, neighbours[v], limit);
-  const lengthAt = (v: number, p: Pt) => neighbours[v].reduce((s, u) => s + Math.hypot(p[0] - at[u][0], p[1] - at[u][1]), 0);
+  const lengthAt = (v: number, p: Pt) => neighbours[v].reduce((s, u) => s + hypot(p[0] - at[u][0], p[1] - at[u][1]), 0);
   // Each test passes over what lies further than its distance along an axis (no nearer then, whatever the other axis).
   const nodeRoom = NODE_ROOM * length, lineRoom = LINE_ROOM * length, reach = lineRoom + 1e-6;
   const nearSegment = (p: Pt, a: Pt, b: Pt) => !(p[0] < Math.min(a[0], b[0]) - reach || p[0] > Math.max(a[0], b[0]) + reach
     || p[1] < Math.min(a[1], b[1]) - reach || p[1] > Math.max(a[1], b[1]) + reach) && toSegment(p, a, b) < lineRoom;
   const roomy = (v: number, p: Pt) => {
-    for (const u of neighbours[v]) if (Math.hypot(p[0] - at[u][0], p[1] - at[u][1]) > MAX_STRETCH * length) return false;
+    for (const u of neighbours[v]) if (hypot(p[0] - at[u][0], p[1] - at[u][1]) > MAX_STRETCH * length) return false;
     for (let j = 0; j < n; j++) {
       if (j === v || Math.abs(p[0] - at[j][0]) >= nodeRoom + 1e-6 || Math.abs(p[1] - at[j][1]) >= nodeRoom + 1e-6) continue;
-      if (Math.hypot(p[0] - at[j][0], p[1] - at[j][1]) < nodeRoom) return false;
+      if (hypot(p[0] - at[j][0], p[1] - at[j][1]) < nodeRoom) return false;
     }
     for (const [a, b] of edges) if (a !== v && b !== v && nearSegment(p, at[a], at[b])) return false;
     // Its own circuits clear of the other nodes.
