@@ -8,7 +8,7 @@
 
 export function hypot(x: number, y: number): number {
   const ax = Math.abs(x), ay = Math.abs(y);
-  const max = ax > ay ? ax : ay;
+  const max = Math.max(ax, ay);
   if (!(max > 0) || max === Infinity) return Math.hypot(x, y);
   const a = ax / max, b = ay / max;
   return Math.sqrt(a * a + b * b) * max;
