@@ -12,6 +12,9 @@ import type { Pt } from './paths.ts';
 export class StarCrossings {
   private readonly from: Int32Array;
   private readonly to: Int32Array;
+  /** Circuits marked as one's own by `among` (the stamp of the current question). */
+  private readonly mine: Int32Array;
+  private stamp = 0;
   /** Circuit pairs looked at so far (each moved circuit against each other circuit): the work done, for callers that bound it. */
   work = 0;
 
@@ -24,6 +27,7 @@ export class StarCrossings {
     const kept = ends.filter(([a, b]) => a !== b);
     this.from = Int32Array.from(kept, ([a]) => a);
     this.to = Int32Array.from(kept, ([, b]) => b);
+    this.mine = new Int32Array(kept.length);
   }
 
   /**
@@ -76,6 +80,39 @@ export class StarCrossings {
         if ((ax < x0 && bx < x0) || (ax > x1 && bx > x1) || (ay < y0 && by < y0) || (ay > y1 && by > y1)) continue;
         if (crosses(qx, qy, rx, ry, ax, ay, bx, by, eps)) c++;
         if (crosses(px, py, rx, ry, ax, ay, bx, by, eps)) c--;
+      }
+    }
+    return c;
+  }
+
+  /**
+   * Proper crossings of the circuits `ks` (indices into `ends`, which must
+   * have no loop) with any circuit not sharing a node, each pair once,
+   * counted up to `limit`.
+   */
+  among(ks: readonly number[], limit = Infinity): number {
+    const { at, from, to, eps, mine } = this;
+    const m = from.length;
+    const stamp = ++this.stamp;
+    for (const k of ks) mine[k] = stamp;
+    let c = 0;
+    for (let i = 0; i < ks.length; i++) {
+      const k = ks[i];
+      // A circuit listed twice (the one between two nodes asked about) is counted once.
+      if (ks.indexOf(k) !== i) continue;
+      this.work += m;
+      const a = from[k], b = to[k];
+      const pa = at[a], pb = at[b];
+      const px = pa[0], py = pa[1], qx = pb[0], qy = pb[1];
+      const x0 = Math.min(px, qx), x1 = Math.max(px, qx), y0 = Math.min(py, qy), y1 = Math.max(py, qy);
+      for (let f = 0; f < m; f++) {
+        if (mine[f] === stamp && f <= k) continue;
+        const x = from[f], y = to[f];
+        if (x === a || x === b || y === a || y === b) continue;
+        const px2 = at[x], py2 = at[y];
+        const ax = px2[0], ay = px2[1], bx = py2[0], by = py2[1];
+        if ((ax < x0 && bx < x0) || (ax > x1 && bx > x1) || (ay < y0 && by < y0) || (ay > y1 && by > y1)) continue;
+        if (crosses(px, py, qx, qy, ax, ay, bx, by, eps) && ++c >= limit) return c;
       }
     }
     return c;

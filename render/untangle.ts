@@ -30,11 +30,6 @@ const SWAP_STRETCH = 1.35;
 const DIRECTIONS = 16;
 
 const EPS = 1e-9;
-const side = (o: Pt, a: Pt, b: Pt) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-const cross = (p1: Pt, p2: Pt, q1: Pt, q2: Pt) => {
-  const d1 = side(q1, q2, p1), d2 = side(q1, q2, p2), d3 = side(p1, p2, q1), d4 = side(p1, p2, q2);
-  return ((d1 > EPS && d2 < -EPS) || (d1 < -EPS && d2 > EPS)) && ((d3 > EPS && d4 < -EPS) || (d3 < -EPS && d4 > EPS));
-};
 /** Distance from p to segment a-b. */
 function toSegment(p: Pt, a: Pt, b: Pt): number {
   const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
@@ -88,20 +83,7 @@ export function untangle(at: Pt[], ends: readonly (readonly [number, number])[],
   };
 
   // Crossings of the circuits at `vs` with any circuit, each pair once, counted up to `limit`.
-  const crossingsOf = (vs: number[], limit = Infinity) => {
-    const mine = new Set(vs.flatMap((v) => incident[v]));
-    let c = 0;
-    for (const k of mine) {
-      const [a, b] = edges[k];
-      star.work += edges.length;
-      for (let f = 0; f < edges.length; f++) {
-        const [x, y] = edges[f];
-        if ((mine.has(f) && f <= k) || x === a || x === b || y === a || y === b) continue;
-        if (cross(at[a], at[b], at[x], at[y]) && ++c >= limit) return c;
-      }
-    }
-    return c;
-  };
+  const crossingsOf = (vs: number[], limit = Infinity) => star.among(vs.flatMap((v) => incident[v]), limit);
   // Two nodes trading places (a pair of access routers on the wrong sides), where that crosses less, keeps the
   // compass order within budget and lengthens their circuits by at most a third. The cheap tests come first:
   // most pairs are far apart, and trading them would stretch their circuits too far.
