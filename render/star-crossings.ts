@@ -3,9 +3,10 @@
 // schematic-layout.ts): how many circuits would the node's own circuits
 // cross, were it there? Answered exactly as a test of every pair would
 // (the same arithmetic, so the same count), but cheaper: circuits whose
-// boxes lie apart from the moved circuit's are passed over (two segments
-// that cross share a point inside both boxes), the circuits' ends are read
-// from flat arrays, and the count stops at a limit where the caller only
+// boxes lie apart from the moved circuits' are passed over (two segments
+// that cross share a point inside both boxes: first against the box of all
+// of a node's circuits, then of each), the ends of those left are copied
+// to a flat array, and the count stops at a limit where the caller only
 // needs to know whether it reaches it.
 import type { Pt } from './paths.ts';
 
@@ -15,6 +16,9 @@ export class StarCrossings {
   /** Circuits marked as one's own by `among` (the stamp of the current question). */
   private readonly mine: Int32Array;
   private stamp = 0;
+  /** Scratch for `near`: the circuits near a question, and their ends' coordinates (ax, ay, bx, by each). */
+  private readonly ids: Int32Array;
+  private readonly ends: Float64Array;
   /** Circuit pairs looked at so far (each moved circuit against each other circuit): the work done, for callers that bound it. */
   work = 0;
 
@@ -28,6 +32,8 @@ export class StarCrossings {
     this.from = Int32Array.from(kept, ([a]) => a);
     this.to = Int32Array.from(kept, ([, b]) => b);
     this.mine = new Int32Array(kept.length);
+    this.ids = new Int32Array(kept.length);
+    this.ends = new Float64Array(4 * kept.length);
   }
 
   /**
@@ -36,20 +42,19 @@ export class StarCrossings {
    * `limit` (a count of `limit` means at least that many).
    */
   count(v: number, p: Pt, neighbours: readonly number[], limit = Infinity): number {
-    const { at, from, to, eps } = this;
-    const m = from.length;
     const px = p[0], py = p[1];
+    const k = this.near(v, px, py, px, py, neighbours);
+    const { ids, ends: e, eps } = this;
     let c = 0;
     for (const u of neighbours) {
-      this.work += m;
-      const q = at[u];
+      this.work += this.from.length;
+      const q = this.at[u];
       const qx = q[0], qy = q[1];
       const x0 = Math.min(px, qx), x1 = Math.max(px, qx), y0 = Math.min(py, qy), y1 = Math.max(py, qy);
-      for (let k = 0; k < m; k++) {
-        const a = from[k], b = to[k];
-        if (a === v || b === v || a === u || b === u) continue;
-        const pa = at[a], pb = at[b];
-        const ax = pa[0], ay = pa[1], bx = pb[0], by = pb[1];
+      for (let i = 0; i < k; i++) {
+        const f = ids[i];
+        if (this.from[f] === u || this.to[f] === u) continue;
+        const ax = e[4 * i], ay = e[4 * i + 1], bx = e[4 * i + 2], by = e[4 * i + 3];
         if ((ax < x0 && bx < x0) || (ax > x1 && bx > x1) || (ay < y0 && by < y0) || (ay > y1 && by > y1)) continue;
         if (crosses(px, py, qx, qy, ax, ay, bx, by, eps) && ++c >= limit) return c;
       }
@@ -62,20 +67,19 @@ export class StarCrossings {
    * from `p` to `q`: count(v, q) - count(v, p), both counted in one pass.
    */
   added(v: number, p: Pt, q: Pt, neighbours: readonly number[]): number {
-    const { at, from, to, eps } = this;
-    const m = from.length;
     const px = p[0], py = p[1], qx = q[0], qy = q[1];
+    const k = this.near(v, Math.min(px, qx), Math.min(py, qy), Math.max(px, qx), Math.max(py, qy), neighbours);
+    const { ids, ends: e, eps } = this;
     let c = 0;
     for (const u of neighbours) {
-      this.work += 2 * m;
-      const r = at[u];
+      this.work += 2 * this.from.length;
+      const r = this.at[u];
       const rx = r[0], ry = r[1];
       const x0 = Math.min(px, qx, rx), x1 = Math.max(px, qx, rx), y0 = Math.min(py, qy, ry), y1 = Math.max(py, qy, ry);
-      for (let k = 0; k < m; k++) {
-        const a = from[k], b = to[k];
-        if (a === v || b === v || a === u || b === u) continue;
-        const pa = at[a], pb = at[b];
-        const ax = pa[0], ay = pa[1], bx = pb[0], by = pb[1];
+      for (let i = 0; i < k; i++) {
+        const f = ids[i];
+        if (this.from[f] === u || this.to[f] === u) continue;
+        const ax = e[4 * i], ay = e[4 * i + 1], bx = e[4 * i + 2], by = e[4 * i + 3];
         // Apart from both segments' boxes: it crosses neither.
         if ((ax < x0 && bx < x0) || (ax > x1 && bx > x1) || (ay < y0 && by < y0) || (ay > y1 && by > y1)) continue;
         if (crosses(qx, qy, rx, ry, ax, ay, bx, by, eps)) c++;
@@ -83,6 +87,34 @@ export class StarCrossings {
       }
     }
     return c;
+  }
+
+  /**
+   * The circuits not at `v` whose boxes meet the box around [x0, x1] x
+   * [y0, y1] and every neighbour (all the segments asked about lie in it),
+   * into `ids`, their ends' coordinates into `ends`; returns how many.
+   */
+  private near(v: number, x0: number, y0: number, x1: number, y1: number, neighbours: readonly number[]): number {
+    const { at, from, to, ids, ends: e } = this;
+    for (const u of neighbours) {
+      const r = at[u];
+      if (r[0] < x0) x0 = r[0];
+      if (r[0] > x1) x1 = r[0];
+      if (r[1] < y0) y0 = r[1];
+      if (r[1] > y1) y1 = r[1];
+    }
+    let k = 0;
+    for (let f = 0; f < from.length; f++) {
+      const a = from[f], b = to[f];
+      if (a === v || b === v) continue;
+      const pa = at[a], pb = at[b];
+      const ax = pa[0], ay = pa[1], bx = pb[0], by = pb[1];
+      if ((ax < x0 && bx < x0) || (ax > x1 && bx > x1) || (ay < y0 && by < y0) || (ay > y1 && by > y1)) continue;
+      ids[k] = f;
+      e[4 * k] = ax; e[4 * k + 1] = ay; e[4 * k + 2] = bx; e[4 * k + 3] = by;
+      k++;
+    }
+    return k;
   }
 
   /**
