@@ -119,15 +119,19 @@ export function stressLayout(n: number, links: readonly (readonly [number, numbe
       weight[i * n + j] = (site && site[i] >= 0 && site[i] === site[j] ? SITE_WEIGHT : 1) / (dij * dij);
     }
   }
+  // The positions also as one flat array (x, y of node i at 2i, 2i + 1), which the rounds read, kept equal to `x`.
+  const flat = new Float64Array(2 * n);
+  const copy = () => { for (let i = 0; i < n; i++) { flat[2 * i] = x[i][0]; flat[2 * i + 1] = x[i][1]; } };
+  copy();
   for (let round = 0; round < ROUNDS; round++) {
     let moved = 0;
     for (let i = 0; i < n; i++) {
       let sx = 0, sy = 0, sw = 0;
-      const xi = x[i][0], yi = x[i][1];
+      const xi = flat[2 * i], yi = flat[2 * i + 1];
       for (let j = 0, k = i * n; j < n; j++, k++) {
         if (j === i) continue;
         const dij = ideal[k], w = weight[k];
-        const xj = x[j][0], yj = x[j][1];
+        const xj = flat[2 * j], yj = flat[2 * j + 1];
         const dx = xi - xj, dy = yi - yj;
         const now = hypot(dx, dy) || 1e-6;
         sx += w * (xj + (dij * dx) / now);
@@ -137,8 +141,9 @@ export function stressLayout(n: number, links: readonly (readonly [number, numbe
       const nx = sx / sw, ny = sy / sw;
       moved = Math.max(moved, hypot(nx - xi, ny - yi));
       x[i] = [nx, ny];
+      flat[2 * i] = nx; flat[2 * i + 1] = ny;
     }
-    if (ordered) keepCompassOrder(x, geo, COMPASS_GAP * length, options.order ?? 1);
+    if (ordered) { keepCompassOrder(x, geo, COMPASS_GAP * length, options.order ?? 1); copy(); }
     if (moved < STILL * length) break;
   }
   return x;
