@@ -101,7 +101,9 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
   // Per node, its circuits: neighbour and circuit index.
   const links: [number, number][][] = Array.from({ length: n }, () => []);
   ends.forEach(([a, b], k) => { if (a !== b) { links[a].push([b, k]); links[b].push([a, k]); } });
-  const linked = links.map((ls) => new Set(ls.map(([v]) => v)));
+  // Which pairs a circuit links, row i column j at i * n + j.
+  const linked = new Uint8Array(n * n);
+  links.forEach((ls, i) => { for (const [j] of ls) linked[i * n + j] = 1; });
   const at = options.from ? options.from.map((p): Pt => [p[0], p[1]]) : start(geo, ends, length);
   // Crossings node i's circuits would add, were it moved (star-crossings.ts).
   const star = new StarCrossings(at, ends, 1e-9);
@@ -140,7 +142,7 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
         pull(j, EDGE_WEIGHT, length, Math.cos(angle), Math.sin(angle));
       }
       for (let j = 0; j < n; j++) {
-        if (j === i || linked[i].has(j)) continue;
+        if (j === i || linked[i * n + j] === 1) continue;
         const dx = at[i][0] - at[j][0], dy = at[i][1] - at[j][1];
         const d = hypot(dx, dy);
         const together = site[i] >= 0 && site[i] === site[j];
@@ -150,8 +152,9 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
         pull(j, together ? SITE_WEIGHT : ROOM_WEIGHT, together ? length : room, ux, uy);
       }
       // Clear of other sites: no nearer a site's centre than its routers are, and a little room more.
-      for (const [s, [cx, cy, r]] of sites) {
+      for (const [s, circle] of sites) {
         if (s === site[i]) continue;
+        const cx = circle[0], cy = circle[1], r = circle[2];
         const dx = at[i][0] - cx, dy = at[i][1] - cy, d = hypot(dx, dy), room = r + SITE_CLEAR * length;
         if (d >= room) continue;
         const [ux, uy] = d > 1e-9 ? [dx / d, dy / d] : [Math.cos(i), Math.sin(i)];
