@@ -74,10 +74,10 @@ function start(geo: readonly Pt[], ends: readonly (readonly [number, number])[],
  */
 function octants(at: readonly Pt[], ends: readonly (readonly [number, number])[]): number[] {
   const want = ends.map(([a, b]) => (a === b ? -1 : (Math.round(Math.atan2(at[b][1] - at[a][1], at[b][0] - at[a][0]) / OCTANT) + 8) % 8));
-  const claims = new Map<string, number>();
-  const claim = (node: number, o: number) => claims.set(`${node}:${o}`, (claims.get(`${node}:${o}`) ?? 0) + 1);
-  ends.forEach(([a, b], k) => { if (want[k] >= 0) { claim(a, want[k]); claim(b, (want[k] + 4) % 8); } });
-  return ends.map(([a, b], k) => (want[k] >= 0 && claims.get(`${a}:${want[k]}`) === 1 && claims.get(`${b}:${(want[k] + 4) % 8}`) === 1 ? want[k] : -1));
+  // Claims per node and octant, at node * 8 + octant.
+  const claims = new Int32Array(8 * at.length);
+  ends.forEach(([a, b], k) => { if (want[k] >= 0) { claims[8 * a + want[k]]++; claims[8 * b + ((want[k] + 4) % 8)]++; } });
+  return ends.map(([a, b], k) => (want[k] >= 0 && claims[8 * a + want[k]] === 1 && claims[8 * b + ((want[k] + 4) % 8)] === 1 ? want[k] : -1));
 }
 
 /** Each site's centre and radius (the furthest of its routers), by site. */
