@@ -4,7 +4,8 @@
 // (stress-layout.ts, once per pair of nodes per round). Its sum for two
 // finite numbers is the one below: both scaled by the larger, squared and
 // added, the square root scaled back; zero, NaN and infinities go to the
-// builtin itself. test/render/hypot.test.ts checks the two agree.
+// builtin itself. test/render/hypot.test.ts checks the two agree, and that
+// the result is never below either argument (a layout may rely on that).
 
 export function hypot(x: number, y: number): number {
   const ax = Math.abs(x), ay = Math.abs(y);

@@ -144,9 +144,11 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
       for (let j = 0; j < n; j++) {
         if (j === i || linked[i * n + j] === 1) continue;
         const dx = at[i][0] - at[j][0], dy = at[i][1] - at[j][1];
-        const d = hypot(dx, dy);
         const together = site[i] >= 0 && site[i] === site[j];
         const room = length * (site[i] !== site[j] && (site[i] >= 0 || site[j] >= 0) ? SITE_ROOM : options.room ?? ROOM);
+        // Further apart along one axis than the room: no nearer in all (hypot.ts is never below either).
+        if (!together && (Math.abs(dx) >= room || Math.abs(dy) >= room)) continue;
+        const d = hypot(dx, dy);
         if (!together && d >= room) continue;
         const [ux, uy] = d > 1e-9 ? [dx / d, dy / d] : [Math.cos(i + j), Math.sin(i + j)];
         pull(j, together ? SITE_WEIGHT : ROOM_WEIGHT, together ? length : room, ux, uy);
