@@ -12,6 +12,7 @@
 // far east beyond Europe. The layout's geography and the measure
 // (layout-quality.ts) both read positions through compassPlaces.
 import { continuousLng } from './geometry.ts';
+import { compassSorted } from './compass-sort.ts';
 import type { Pt } from './paths.ts';
 
 /** [lat, lng] per node, longitudes made one continuous range (unchanged unless the graph crosses the antimeridian). */
@@ -56,12 +57,9 @@ function isotonic(values: number[], order: readonly number[]): void {
  */
 export function keepCompassOrder(at: Pt[], geo: readonly Pt[], gap: number, strength = 1): void {
   for (const axis of [0, 1] as const) {
-    // x grows with longitude (geo[1]), y with southing (-geo[0]).
-    const key = (i: number) => (axis === 0 ? geo[i][1] : -geo[i][0]);
-    const order = at.map((_, i) => i).sort((a, b) => key(a) - key(b) || at[a][axis] - at[b][axis] || a - b);
-    // The gap as a rank offset: v - gap * rank must not fall, where rank counts distinct coordinates.
-    const rank = new Array<number>(at.length);
-    order.forEach((i, k) => { rank[i] = k === 0 ? 0 : rank[order[k - 1]] + (key(i) > key(order[k - 1]) ? 1 : 0); });
+    // By longitude (x) or southing (y), then position; the gap as a rank offset: v - gap * rank must not fall,
+    // where rank counts distinct coordinates (compass-sort.ts).
+    const { order, rank } = compassSorted(geo, axis, (i) => at[i][axis]);
     const values = at.map((p, i) => p[axis] - gap * rank[i]);
     isotonic(values, order);
     values.forEach((v, i) => { at[i][axis] += strength * (v + gap * rank[i] - at[i][axis]); });

@@ -15,6 +15,7 @@
 //   octilinear: the share of edges whose ends lie at 0/45/90 degrees (5 off).
 import { compassPlacesOf } from './compass-order.ts';
 import { crossings, throughNodes, type Drawing, type P } from './drawing-geometry.ts';
+import { hypot } from './hypot.ts';
 
 export interface Quality {
   crossings: number;
@@ -30,7 +31,7 @@ export interface Quality {
 }
 
 const centre = (r: { x: number; y: number; w: number; h: number }): P => [r.x + r.w / 2, r.y + r.h / 2];
-const dist = (a: P, b: P) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+const dist = (a: P, b: P) => hypot(a[0] - b[0], a[1] - b[1]);
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length === 0 ? 0 : s[Math.floor(s.length / 2)]; };
 
 /** The median distance from a node's centre to its nearest other node's. */

@@ -31,6 +31,7 @@ import { validationFailed } from '../errors.ts';
 import { compassPlaces } from './compass-order.ts';
 import { round6 } from './geometry.ts';
 import { layOut } from './layout-client.ts';
+import { prefetch, tangled } from './layered-prefetch.ts';
 import type { LayoutResult } from './layout-thread.mjs';
 import { CLUSTER_TITLE_PX, centralUnits, clusterTitle, elkGraph, groupTree, type Variant } from './logical-graph.ts';
 import type { Hierarchy } from './roles.ts';
@@ -166,7 +167,13 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // Longitudes on the graph's own continuous range, as the compass order measures them (compass-order.ts).
   const geo = nodes.every((n) => hasPlace(n.coordinate)) ? compassPlaces(nodes.map((n) => n.coordinate)) : undefined;
   const oneLevel = groups.every((_, g) => tree.subgroups[g].length === 0 && tree.members[g].length > 0);
+  // The roots the layered drawing tries after bfsLevels' own (a peripheral unit): the most central units.
+  let tries: number[] | undefined;
+  const roots = () => (tries ??= small && !ranks
+    ? rootsToTry(tree.units, ends.map(([a, b]) => [tree.unit[a], tree.unit[b]]), Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / size)) - 1) : []);
   if (small && oneLevel && !asked && (geo || !isForest(nodes.length, ends))) {
+    // Drawn by the layout thread while the stress drawing is computed here, where they are likely wanted (layered-prefetch.ts).
+    if (tangled(nodes.length, ends)) prefetch([{ levelsAsLayers: false }, ...roots().map((root) => ({ root }))].map((v) => elkGraph(nodes, groups, tree, ends, base, { ...v, ranks }).graph));
     const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
     const sites = groups.map((g, k) => ({ members: tree.members[k], titleWidth: textWidth(clusterTitle(g.name), CLUSTER_TITLE_PX) }));
     const stress = geo ? schematicDrawing({ boxes, ends, geo, sites }, stressDrawing({ boxes, ends, geo, sites })) : stressDrawing({ boxes, ends, geo, sites });
@@ -183,9 +190,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     let root: number | undefined;
     let best = await draw({ levelsAsLayers: !small });
     if (small && !ranks) {
-      const links = ends.map(([a, b]) => [tree.unit[a], tree.unit[b]] as [number, number]);
-      const tries = Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / size)) - 1;
-      for (const r of rootsToTry(tree.units, links, tries)) {
+      for (const r of roots()) {
         if (best.crossings === 0) break;
         const next = await draw({ root: r });
         if (better(next, best)) { best = next; root = r; }

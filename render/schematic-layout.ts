@@ -9,8 +9,9 @@
 // of stretched by hop distances that geography does not follow.
 // Deterministic, pure arithmetic, O(n^2) a round.
 import { keepCompassOrder } from './compass-order.ts';
+import { hypot } from './hypot.ts';
 import type { Pt } from './paths.ts';
-import { cross } from './untangle.ts';
+import { StarCrossings } from './star-crossings.ts';
 
 const ROUNDS = 360;
 /** Share of the rounds before circuits are turned towards 0/45/90 degrees: the shape settles first. */
@@ -73,10 +74,10 @@ function start(geo: readonly Pt[], ends: readonly (readonly [number, number])[],
  */
 function octants(at: readonly Pt[], ends: readonly (readonly [number, number])[]): number[] {
   const want = ends.map(([a, b]) => (a === b ? -1 : (Math.round(Math.atan2(at[b][1] - at[a][1], at[b][0] - at[a][0]) / OCTANT) + 8) % 8));
-  const claims = new Map<string, number>();
-  const claim = (node: number, o: number) => claims.set(`${node}:${o}`, (claims.get(`${node}:${o}`) ?? 0) + 1);
-  ends.forEach(([a, b], k) => { if (want[k] >= 0) { claim(a, want[k]); claim(b, (want[k] + 4) % 8); } });
-  return ends.map(([a, b], k) => (want[k] >= 0 && claims.get(`${a}:${want[k]}`) === 1 && claims.get(`${b}:${(want[k] + 4) % 8}`) === 1 ? want[k] : -1));
+  // Claims per node and octant, at node * 8 + octant.
+  const claims = new Int32Array(8 * at.length);
+  ends.forEach(([a, b], k) => { if (want[k] >= 0) { claims[8 * a + want[k]]++; claims[8 * b + ((want[k] + 4) % 8)]++; } });
+  return ends.map(([a, b], k) => (want[k] >= 0 && claims[8 * a + want[k]] === 1 && claims[8 * b + ((want[k] + 4) % 8)] === 1 ? want[k] : -1));
 }
 
 /** Each site's centre and radius (the furthest of its routers), by site. */
@@ -100,31 +101,19 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
   // Per node, its circuits: neighbour and circuit index.
   const links: [number, number][][] = Array.from({ length: n }, () => []);
   ends.forEach(([a, b], k) => { if (a !== b) { links[a].push([b, k]); links[b].push([a, k]); } });
-  const linked = links.map((ls) => new Set(ls.map(([v]) => v)));
+  // Which pairs a circuit links, row i column j at i * n + j.
+  const linked = new Uint8Array(n * n);
+  links.forEach((ls, i) => { for (const [j] of ls) linked[i * n + j] = 1; });
   const at = options.from ? options.from.map((p): Pt => [p[0], p[1]]) : start(geo, ends, length);
-  // Crossings of node i's circuits, were it at p.
-  const crossingsAt = (i: number, p: Pt) => {
-    let c = 0;
-    for (const [j] of links[i]) {
-      const q = at[j];
-      const [x0, x1, y0, y1] = [Math.min(p[0], q[0]), Math.max(p[0], q[0]), Math.min(p[1], q[1]), Math.max(p[1], q[1])];
-      for (const [a, b] of ends) {
-        if (a === i || b === i || a === j || b === j) continue;
-        const [pa, pb] = [at[a], at[b]];
-        // Boxes apart: no crossing (most pairs, and cheaper than the test).
-        if ((pa[0] < x0 && pb[0] < x0) || (pa[0] > x1 && pb[0] > x1) || (pa[1] < y0 && pb[1] < y0) || (pa[1] > y1 && pb[1] > y1)) continue;
-        if (cross(p, q, pa, pb)) c++;
-      }
-    }
-    return c;
-  };
+  // Crossings node i's circuits would add, were it moved (star-crossings.ts).
+  const star = new StarCrossings(at, ends, 1e-9);
+  const neighbours = links.map((ls) => ls.map(([j]) => j));
   // Node i moved towards p, as far as that adds no crossing (halving the move a few times).
   const moveTo = (i: number, p: Pt) => {
     if (!options.keepCrossings || links[i].length === 0) { at[i] = p; return; }
-    const before = crossingsAt(i, at[i]);
     let q = p;
     for (let h = 0; h <= HALVINGS; h++, q = [(q[0] + at[i][0]) / 2, (q[1] + at[i][1]) / 2]) {
-      if (crossingsAt(i, q) > before) continue;
+      if (star.added(i, at[i], q, neighbours[i]) > 0) continue;
       at[i] = q;
       return;
     }
@@ -153,19 +142,22 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
         pull(j, EDGE_WEIGHT, length, Math.cos(angle), Math.sin(angle));
       }
       for (let j = 0; j < n; j++) {
-        if (j === i || linked[i].has(j)) continue;
+        if (j === i || linked[i * n + j] === 1) continue;
         const dx = at[i][0] - at[j][0], dy = at[i][1] - at[j][1];
-        const d = Math.hypot(dx, dy);
         const together = site[i] >= 0 && site[i] === site[j];
         const room = length * (site[i] !== site[j] && (site[i] >= 0 || site[j] >= 0) ? SITE_ROOM : options.room ?? ROOM);
+        // Further apart along one axis than the room: no nearer in all (hypot.ts is never below either).
+        if (!together && (Math.abs(dx) >= room || Math.abs(dy) >= room)) continue;
+        const d = hypot(dx, dy);
         if (!together && d >= room) continue;
         const [ux, uy] = d > 1e-9 ? [dx / d, dy / d] : [Math.cos(i + j), Math.sin(i + j)];
         pull(j, together ? SITE_WEIGHT : ROOM_WEIGHT, together ? length : room, ux, uy);
       }
       // Clear of other sites: no nearer a site's centre than its routers are, and a little room more.
-      for (const [s, [cx, cy, r]] of sites) {
+      for (const [s, circle] of sites) {
         if (s === site[i]) continue;
-        const dx = at[i][0] - cx, dy = at[i][1] - cy, d = Math.hypot(dx, dy), room = r + SITE_CLEAR * length;
+        const cx = circle[0], cy = circle[1], r = circle[2];
+        const dx = at[i][0] - cx, dy = at[i][1] - cy, d = hypot(dx, dy), room = r + SITE_CLEAR * length;
         if (d >= room) continue;
         const [ux, uy] = d > 1e-9 ? [dx / d, dy / d] : [Math.cos(i), Math.sin(i)];
         sx += ROOM_WEIGHT * (cx + room * ux); sy += ROOM_WEIGHT * (cy + room * uy); sw += ROOM_WEIGHT;
@@ -174,7 +166,7 @@ export function schematicLayout(geo: readonly Pt[], ends: readonly (readonly [nu
       const nx = sx / sw, ny = sy / sw;
       const was = at[i];
       moveTo(i, [nx, ny]);
-      moved = Math.max(moved, Math.hypot(was[0] - at[i][0], was[1] - at[i][1]));
+      moved = Math.max(moved, hypot(was[0] - at[i][0], was[1] - at[i][1]));
     }
     if (options.keepCrossings) {
       const ordered = at.map((p): Pt => [p[0], p[1]]);

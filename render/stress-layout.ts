@@ -11,6 +11,7 @@
 // arithmetic, O(n^2) a round: for graphs of a few hundred nodes
 // (logical-layout.ts decides which graphs get it).
 import { keepCompassOrder } from './compass-order.ts';
+import { hypot } from './hypot.ts';
 import type { Pt } from './paths.ts';
 
 /** Rounds of majorization: the stress of the corpus graphs stops falling well before. */
@@ -109,25 +110,40 @@ export function stressLayout(n: number, links: readonly (readonly [number, numbe
   const x = options.start === 'geography' && geo ? fromGeography(geo, radius)
     : options.start === 'scaling' && n > 2 ? scaling(n, d, length) : circle(n, d, radius);
   const ordered = options.start === 'geography' && geo;
+  // Each pair's ideal distance and weight, once: the rounds only read them (row i, column j at i * n + j).
+  const ideal = new Float64Array(n * n), weight = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const dij = d[i][j] * length;
+      ideal[i * n + j] = dij;
+      weight[i * n + j] = (site && site[i] >= 0 && site[i] === site[j] ? SITE_WEIGHT : 1) / (dij * dij);
+    }
+  }
+  // The positions also as one flat array (x, y of node i at 2i, 2i + 1), which the rounds read, kept equal to `x`.
+  const flat = new Float64Array(2 * n);
+  const copy = () => { for (let i = 0; i < n; i++) { flat[2 * i] = x[i][0]; flat[2 * i + 1] = x[i][1]; } };
+  copy();
   for (let round = 0; round < ROUNDS; round++) {
     let moved = 0;
     for (let i = 0; i < n; i++) {
       let sx = 0, sy = 0, sw = 0;
-      for (let j = 0; j < n; j++) {
+      const xi = flat[2 * i], yi = flat[2 * i + 1];
+      for (let j = 0, k = i * n; j < n; j++, k++) {
         if (j === i) continue;
-        const dij = d[i][j] * length;
-        const w = (site && site[i] >= 0 && site[i] === site[j] ? SITE_WEIGHT : 1) / (dij * dij);
-        const dx = x[i][0] - x[j][0], dy = x[i][1] - x[j][1];
-        const now = Math.hypot(dx, dy) || 1e-6;
-        sx += w * (x[j][0] + (dij * dx) / now);
-        sy += w * (x[j][1] + (dij * dy) / now);
+        const dij = ideal[k], w = weight[k];
+        const xj = flat[2 * j], yj = flat[2 * j + 1];
+        const dx = xi - xj, dy = yi - yj;
+        const now = hypot(dx, dy) || 1e-6;
+        sx += w * (xj + (dij * dx) / now);
+        sy += w * (yj + (dij * dy) / now);
         sw += w;
       }
       const nx = sx / sw, ny = sy / sw;
-      moved = Math.max(moved, Math.hypot(nx - x[i][0], ny - x[i][1]));
+      moved = Math.max(moved, hypot(nx - xi, ny - yi));
       x[i] = [nx, ny];
+      flat[2 * i] = nx; flat[2 * i + 1] = ny;
     }
-    if (ordered) keepCompassOrder(x, geo, COMPASS_GAP * length, options.order ?? 1);
+    if (ordered) { keepCompassOrder(x, geo, COMPASS_GAP * length, options.order ?? 1); copy(); }
     if (moved < STILL * length) break;
   }
   return x;

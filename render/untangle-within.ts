@@ -10,7 +10,9 @@
 // were. Greedy and deterministic: the best move of a pass is made, then the
 // next pass looks again, within MAX_WORK segment tests.
 import { segmentsCross } from './drawing-geometry.ts';
+import { hypot } from './hypot.ts';
 import type { Pt } from './paths.ts';
+import { StarCrossings } from './star-crossings.ts';
 
 type Box = { w: number; h: number };
 
@@ -30,7 +32,7 @@ const DIRECTIONS = 24;
  */
 const MAX_WORK = 25e6;
 
-const dist = (a: Pt, b: Pt) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+const dist = (a: Pt, b: Pt) => hypot(a[0] - b[0], a[1] - b[1]);
 
 /** The median distance from a node to its nearest neighbour. */
 function nodeSpacing(at: readonly Pt[]): number {
@@ -52,18 +54,9 @@ export function untangleWithin(at: Pt[], ends: readonly (readonly [number, numbe
   const unit = nodeSpacing(at);
 
   // Crossings of the circuits at v, were v at p, counted up to `limit` (beyond it a place is of no use).
-  let work = 0;
-  const crossingsAt = (v: number, p: Pt, limit = Infinity) => {
-    let c = 0;
-    for (const k of incident[v]) {
-      work += edges.length;
-      const u = edges[k][0] === v ? edges[k][1] : edges[k][0];
-      for (const [a, b] of edges) {
-        if (a !== v && b !== v && a !== u && b !== u && segmentsCross(p, at[u], at[a], at[b]) && ++c >= limit) return c;
-      }
-    }
-    return c;
-  };
+  const star = new StarCrossings(at, edges, 1e-6);
+  const neighbours = incident.map((ks, v) => ks.map((k) => (edges[k][0] === v ? edges[k][1] : edges[k][0])));
+  const crossingsAt = (v: number, p: Pt, limit = Infinity) => star.count(v, p, neighbours[v], limit);
   const roomy = (v: number, p: Pt, near: number) => {
     for (let j = 0; j < n; j++) {
       if (j === v) continue;
@@ -80,9 +73,9 @@ export function untangleWithin(at: Pt[], ends: readonly (readonly [number, numbe
       if (x !== a && x !== b && y !== a && y !== b && segmentsCross(at[a], at[b], at[x], at[y])) total++;
     }
   });
-  for (let pass = 0; pass < PASSES && total > 0 && work < MAX_WORK; pass++) {
+  for (let pass = 0; pass < PASSES && total > 0 && star.work < MAX_WORK; pass++) {
     let best: { v: number; p: Pt; gain: number; sum: number; squares: number; score: number } | null = null;
-    for (let v = 0; v < n && work < MAX_WORK; v++) {
+    for (let v = 0; v < n && star.work < MAX_WORK; v++) {
       const now = crossingsAt(v, at[v]);
       if (now === 0) continue;
       // Not nearer to another node than the drawing's spacing allows, or than it already is.
