@@ -30,6 +30,12 @@ const SWAP_STRETCH = 1.35;
 const DIRECTIONS = 16;
 
 const EPS = 1e-9;
+const side = (o: Pt, a: Pt, b: Pt) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+/** Whether segments p1-p2 and q1-q2 properly cross, within EPS (the schematic polish counts with it too). */
+export const cross = (p1: Pt, p2: Pt, q1: Pt, q2: Pt) => {
+  const d1 = side(q1, q2, p1), d2 = side(q1, q2, p2), d3 = side(p1, p2, q1), d4 = side(p1, p2, q2);
+  return ((d1 > EPS && d2 < -EPS) || (d1 < -EPS && d2 > EPS)) && ((d3 > EPS && d4 < -EPS) || (d3 < -EPS && d4 > EPS));
+};
 /** Distance from p to segment a-b. */
 function toSegment(p: Pt, a: Pt, b: Pt): number {
   const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
