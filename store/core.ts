@@ -290,7 +290,8 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
         if (blobs.has(key)) return key;
         await persistence.writeBlob(key, text);
         blobs.add(key);
-        cache.set(persistence.whereBlob(key), canonicalCopy(text), text.length);
+        // A blob too big for the cache is not parsed just to be dropped (a dataset's results: seconds of the main thread).
+        if (cache.keeps(text.length)) cache.set(persistence.whereBlob(key), canonicalCopy(text), text.length);
         return key;
       });
     },
