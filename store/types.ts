@@ -8,7 +8,8 @@
 //   beside each entry its outline (its short top-level fields), which lists
 //   judge older entries on without reading them;
 // - blobs (`results`): immutable JSON stored by the hash of its content, so
-//   storing equal content twice costs nothing.
+//   storing equal content twice costs nothing; read parsed, or as the bytes
+//   stored for a reader that parses elsewhere.
 // The versioning rules of resources live above it (resources/collection.ts).
 
 /** Collections of whole documents. `private` holds secrets (users, keys). */
