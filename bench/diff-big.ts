@@ -5,7 +5,9 @@
 // previous path did on the main thread in the same run (parse both results
 // blobs, clone their records to the thread, parse the diff's JSON and
 // serialize the answer again). Likewise the summary an update stores of such
-// a change: through the pool vs worked out on the main thread.
+// a change: through the pool vs worked out on the main thread. Last, a whole
+// update and refresh of a dataset over a 199,000-row sheet, beside the sheet
+// read and query alone (what remains on the main thread).
 // Main-thread CPU from Linux's schedstat of the main thread alone (the render
 // threads' CPU is not in it), and the event loop's longest stall meanwhile.
 // Runnable alone: `node --import tsx bench/diff-big.ts`.
