@@ -89,17 +89,19 @@ export async function createApp(deps: AppDeps) {
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', limitBody);
 
   const datasources = deps.datasources ?? createDatasources(settings);
-  const resources = createResources({ store: timedWrites(store, metrics), now, datasources, baseUrl: settings.server.baseUrl });
-  await resources.templates.ensureDefaults();
-  const baseUrl = settings.server.baseUrl;
-  const observeOutput = outputObserver(metrics);
   // What a load left behind goes back to the system once it ends (docs/api.md: Limits).
   const released = deps.collectGarbage && collectWhenQuiet(deps.collectGarbage).released;
-  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: observeOutput,
-    now: () => now().getTime(), onIdleDrop: released });
   // Pictures, PNGs and big diffs off the event loop, within their budgets (pool/pool.ts).
   const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
     memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue, observe: renderPoolObserver(metrics), onThreadEnd: released });
+  // The summary of a big dataset change is worked out there too, for the user who makes it.
+  const resources = createResources({ store: timedWrites(store, metrics), now, datasources, baseUrl: settings.server.baseUrl,
+    offload: (by) => (job) => pool.run(job, { key: `user:${by}`, signedIn: true }) });
+  await resources.templates.ensureDefaults();
+  const baseUrl = settings.server.baseUrl;
+  const observeOutput = outputObserver(metrics);
+  const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: observeOutput,
+    now: () => now().getTime(), onIdleDrop: released });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, pool, settings.server.trustProxy);
   const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
   const admit = (c: Context) => pool.admit(callerOf(c, settings.server.trustProxy));

@@ -11,6 +11,7 @@ const benches: Bench[] = [
   { name: 'render-fresh', load: async () => (await import('./render-fresh.ts')).benchFresh },
   { name: 'output', load: async () => (await import('./output.ts')).benchOutput },
   { name: 'diff', load: async () => (await import('./diff.ts')).benchDiff },
+  { name: 'diff-big', load: async () => (await import('./diff-big.ts')).benchDiffBig },
   { name: 'oidc', load: async () => (await import('./oidc.ts')).benchOidc },
   { name: 'sheets', load: async () => (await import('./sheets.ts')).benchSheets },
   { name: 'bounds', load: async () => (await import('./bounds.ts')).benchBounds },

@@ -7,13 +7,17 @@
 // and a PNG takes its SVG as the bytes the output cache holds: the main thread
 // neither decodes nor encodes a picture (each was a string of some hundred
 // kilobytes to copy and then collect, on the thread that answers everyone).
+// A big dataset diff likewise takes the stored results as bytes and parses
+// them here (history/stored-side.ts).
 import { renderUnionDiffSvg, type UnionDiff } from '../render/diff-svg.ts';
 import type { PictureSize } from '../render/picture-size.ts';
 import { checkPngSize, pictureSize, rasterize, type PngLimits } from '../render/png.ts';
 import { renderMapSvg, renderTopologySvg, type TopologySvgOptions } from '../render/svg.ts';
 import type { Topology } from '../render/types.ts';
 import { isMarkedSafe, markSafe } from '../svg-safety/safe-markup.ts';
-import { diffDataset, type DatasetSide } from '../history/diff-dataset.ts';
+import { diffDataset } from '../history/diff-dataset.ts';
+import { parseStoredSide, type StoredSide } from '../history/stored-side.ts';
+import { summarizeDataset } from '../history/summary.ts';
 
 type MapDrawn = Parameters<typeof renderMapSvg>[0];
 
@@ -26,8 +30,19 @@ export type PictureJob =
 /** The PNG of a sanitized SVG (text, or its UTF-8 bytes), refused (422) when its size is over `limits`. */
 type PngJob = { kind: 'png'; svg: string | Uint8Array; limits?: PngLimits };
 
-/** Any work for a render thread: a picture (answered as UTF-8 bytes), a PNG, or a big dataset diff (answered as JSON text). */
-export type Job = PictureJob | PngJob | { kind: 'datasetDiff'; before: DatasetSide; after: DatasetSide };
+/**
+ * A big dataset diff, from both versions' stored results as bytes (moved to the thread, not copied, and parsed
+ * there): answered as the diff's JSON in UTF-8 bytes, or as the one-sentence summary a new version carries.
+ */
+export interface DatasetDiffJob {
+  kind: 'datasetDiff';
+  before: StoredSide;
+  after: StoredSide;
+  answer: 'diff' | 'summary';
+}
+
+/** Any work for a render thread: a picture (answered as UTF-8 bytes), a PNG, or a big dataset diff. */
+export type Job = PictureJob | PngJob | DatasetDiffJob;
 
 /** A job as sent to the thread, with the node markup strings known to be sanitizer output. */
 export interface SentJob {
@@ -49,7 +64,23 @@ export function packJob(job: Job): SentJob {
   return { job, safe: [...safe] };
 }
 
+/**
+ * The buffers `job` hands over to the thread rather than copies: a dataset diff's results, each when it owns its
+ * whole ArrayBuffer (a small Buffer may share Node's pool with others, which must stay usable here).
+ */
+export function transfersOf(job: Job): ArrayBuffer[] {
+  if (job.kind !== 'datasetDiff') return [];
+  const owned = [job.before.results, job.after.results].flatMap((bytes) =>
+    bytes && bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer] : []);
+  return [...new Set(owned)];
+}
+
 const utf8 = new TextEncoder();
+
+function datasetDiff(job: DatasetDiffJob): string | Uint8Array {
+  const diff = diffDataset(parseStoredSide(job.before), parseStoredSide(job.after));
+  return job.answer === 'summary' ? summarizeDataset(diff) : utf8.encode(JSON.stringify(diff));
+}
 
 function png(job: PngJob): Uint8Array {
   const svg = typeof job.svg === 'string' ? job.svg : Buffer.from(job.svg.buffer, job.svg.byteOffset, job.svg.byteLength).toString('utf8');
@@ -57,7 +88,7 @@ function png(job: PngJob): Uint8Array {
   return rasterize(svg);
 }
 
-/** Does `sent` on this thread: an SVG's UTF-8 bytes, PNG bytes, or a dataset diff's JSON text. */
+/** Does `sent` on this thread: an SVG's UTF-8 bytes, PNG bytes, a dataset diff's JSON bytes or its summary. */
 export function runJob(sent: SentJob): string | Uint8Array {
   for (const markup of sent.safe) markSafe(markup);
   const { job } = sent;
@@ -66,6 +97,6 @@ export function runJob(sent: SentJob): string | Uint8Array {
     case 'topology': return utf8.encode(renderTopologySvg(job.topology, job.options));
     case 'diff': return utf8.encode(renderUnionDiffSvg(job.union, job.marks, job.options));
     case 'png': return png(job);
-    case 'datasetDiff': return JSON.stringify(diffDataset(job.before, job.after));
+    case 'datasetDiff': return datasetDiff(job);
   }
 }

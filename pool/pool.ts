@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ServiceError, validationFailed, type ErrorCode } from '../errors.ts';
 import { FairQueue, type Caller } from './fair-queue.ts';
-import { packJob, type Job } from './jobs.ts';
+import { packJob, transfersOf, type Job } from './jobs.ts';
 import { threadCpuMs } from './priority.ts';
 import type { ThreadReply } from './thread.ts';
 
@@ -243,7 +243,7 @@ export class RenderPool {
     if (!task.caller.signedIn) this.anonymousRunning++;
     thread.worker.ref();
     try {
-      thread.worker.postMessage({ id, sent: packJob(task.job) });
+      thread.worker.postMessage({ id, sent: packJob(task.job) }, transfersOf(task.job));
     } catch (e) {
       this.finish(thread);
       task.reject(validationFailed(`the picture cannot be drawn: ${(e as Error).message}`));

@@ -24,6 +24,7 @@ import type { DatasetProblem, DatasourceRegistry, QueryResult } from '../datasou
 import type { DatasetRevision } from '../schema/dataset.ts';
 import { DATASET_FIELDS } from '../schema/objects.ts';
 import type { Store } from '../store/types.ts';
+import type { DiffOffload } from './changes.ts';
 import { contentOf } from './collection.ts';
 import { storedResults, type StoredResults } from './results.ts';
 import { NothingMatched, zeroMatchWarning } from './zero-match.ts';
@@ -56,7 +57,7 @@ function datasetDescriptor(store: Store): ResourceDescriptor {
   };
 }
 
-export function createDatasets(store: Store, now: () => Date, datasources: DatasourceRegistry) {
+export function createDatasets(store: Store, now: () => Date, datasources: DatasourceRegistry, offload?: (by: string) => DiffOffload) {
   /** Stores a run's results as a blob named by its content: equal results get the same key. */
   const storeResults = (ran: QueryResult) => store.put({
     records: ran.records, problems: ran.problems,
@@ -83,6 +84,7 @@ export function createDatasets(store: Store, now: () => Date, datasources: Datas
       return storeResults(ran);
     },
     updated: (revision, _latest, resultsKey) => content(revision, resultsKey),
+    offload,
   });
   const { collection } = datasets;
 

@@ -2,6 +2,7 @@
 // renderers use these; nothing here knows about HTTP.
 import type { DatasourceRegistry } from '../datasources/types.ts';
 import type { Store, UnreadableFile } from '../store/types.ts';
+import type { DiffOffload } from './changes.ts';
 import { createDatasets } from './datasets.ts';
 import { createMaps } from './maps.ts';
 import { storedShapeProblems } from './stored-shape.ts';
@@ -13,12 +14,14 @@ export interface ResourceDeps {
   datasources: DatasourceRegistry;
   /** server.baseUrl, for the `mapjsonUrl` a map's `datasetId` layers show. */
   baseUrl?: string;
+  /** Where a big dataset change's summary is worked out, for the user who makes it (the render pool); here without. */
+  offload?: (by: string) => DiffOffload;
 }
 
 /** The resources over `store`. */
-export function createResources({ store, now, datasources, baseUrl }: ResourceDeps) {
+export function createResources({ store, now, datasources, baseUrl, offload }: ResourceDeps) {
   const maps = createMaps(store, now, baseUrl);
-  const datasets = createDatasets(store, now, datasources);
+  const datasets = createDatasets(store, now, datasources, offload);
   const templates = createTemplates(store, now);
   const shapeProblems = storedShapeProblems(store, [maps.collection.descriptor, datasets.collection.descriptor, templates.collection.descriptor]);
   return {

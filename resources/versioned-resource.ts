@@ -6,7 +6,7 @@
 // Each resource's own rules (publishing, running a query, default templates) live
 // in its file beside this one and build on what this returns.
 import type { Store } from '../store/types.ts';
-import { describeChange } from './changes.ts';
+import { describeChange, type DiffOffload } from './changes.ts';
 import { VersionedCollection, type Content } from './collection.ts';
 import type { ListQuery, ResourceDescriptor, StoredVersion } from './types.ts';
 
@@ -33,6 +33,8 @@ export interface ResourceRules<R, P = void, V extends StoredVersion = StoredVers
   prepare?: (id: string, revision: R, ifMatch: string | undefined, latest: V) => Promise<P>;
   /** The content of the next version, from the revision and the latest version (inside the write turn). */
   updated: (revision: R, latest: V, prepared: P) => Content;
+  /** Where the summary of a big change is worked out for the user who makes it (a dataset's: the render pool). */
+  offload?: (by: string) => DiffOffload;
 }
 
 export function versionedResource<R, V extends StoredVersion, P = void>(store: Store, now: () => Date, rules: ResourceRules<R, P, V>) {
@@ -61,10 +63,11 @@ export function versionedResource<R, V extends StoredVersion, P = void>(store: S
       const before = rules.prepare || !seen ? collection.get(id) : seen;
       const prepared = rules.prepare ? await rules.prepare(id, revision, ifMatch, before) : (undefined as P);
       const kind = rules.descriptor.collection;
-      const summary = await describeChange(kind, store, before, rules.updated(revision, before, prepared));
+      const offload = rules.offload?.(by);
+      const summary = await describeChange(kind, store, before, rules.updated(revision, before, prepared), offload);
       return collection.appendLive(id, by, async (latest) => {
         const next = rules.updated(revision, latest, prepared);
-        return { content: next, change: latest === before ? summary : await describeChange(kind, store, latest, next) };
+        return { content: next, change: latest === before ? summary : await describeChange(kind, store, latest, next, offload) };
       }, { ifMatch, lookedUp: true });
     },
   };

@@ -57,10 +57,11 @@ export function historyOperations(kind: ResourceRoutes): Operation<RouteDeps>[] 
         return async (c, { params, query }) => {
           const resource = id(params);
           const { from, to } = await diffPair(col, resource, query);
-          // A big dataset diff runs on the render pool, for this caller.
-          const changes = await diffOf(col.descriptor.collection, deps.store, from, to,
-            async (before, after) => JSON.parse(String(await deps.offload({ kind: 'datasetDiff', before, after }, c))));
-          return c.json({ [col.descriptor.idField]: resource, from: from.version, to: to.version, ...changes });
+          // A big dataset diff runs on the render pool, for this caller, and comes back as its JSON's bytes.
+          const changes = await diffOf(col.descriptor.collection, deps.store, from, to, (job) => deps.offload(job, c));
+          const head = { [col.descriptor.idField]: resource, from: from.version, to: to.version };
+          if (!(changes instanceof Uint8Array)) return c.json({ ...head, ...changes });
+          return c.body(withFieldsFirst(head, changes), 200, { 'Content-Type': 'application/json' });
         };
       },
     }),
@@ -88,6 +89,15 @@ export function historyOperations(kind: ResourceRoutes): Operation<RouteDeps>[] 
       },
     }),
   ];
+}
+
+/**
+ * The bytes of JSON.stringify({ ...head, ...object }) from `object`'s JSON bytes (an object with fields), not
+ * parsed: head's fields, then the object's.
+ */
+function withFieldsFirst(head: object, object: Uint8Array): Uint8Array<ArrayBuffer> {
+  const fields = JSON.stringify(head);
+  return Buffer.concat([Buffer.from(`${fields.slice(0, -1)},`), object.subarray(1)]);
 }
 
 /** `?from=N&to=M`: two versions (tombstones included); default the latest against the one before it. */

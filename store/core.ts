@@ -77,6 +77,22 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
     if (!problems.some((p) => p.where === problem.where)) problems.push(problem);
     return unavailable(problem);
   };
+  /** Whether a blob is stored: known to memory, or (shared backends) put by another replica since. */
+  const knownBlob = async (key: string): Promise<boolean> => {
+    if (blobs.has(key)) return true;
+    if (!persistence.hasBlob || closed || !KEY_PATTERN.test(key) || !(await persistence.hasBlob(key))) return false;
+    blobs.add(key);
+    return true;
+  };
+  /** A blob read back by `read`; a file that cannot be read is noted as a problem. */
+  const readBlobWith = async <T>(key: string, read: (key: string) => Promise<T>): Promise<T> => {
+    try {
+      return await read(key);
+    } catch (error) {
+      if (error instanceof ServiceError) throw error;
+      throw note({ collection: BLOB_COLLECTION, key, where: persistence.whereBlob(key), message: (error as Error).message });
+    }
+  };
   /** Reads and parses once however many callers ask at the same time; cached after. */
   const readOnce = <T>(id: string, load: () => Promise<{ value: T; weight: number }>): Promise<T> => {
     const hit = cache.get(id);
@@ -274,27 +290,20 @@ export function createStoreCore(persistence: Persistence, loaded: Loaded,
         if (blobs.has(key)) return key;
         await persistence.writeBlob(key, text);
         blobs.add(key);
-        cache.set(persistence.whereBlob(key), canonicalCopy(text), text.length);
+        // A blob too big for the cache is not parsed just to be dropped (a dataset's results: seconds of the main thread).
+        if (cache.keeps(text.length)) cache.set(persistence.whereBlob(key), canonicalCopy(text), text.length);
         return key;
       });
     },
     fetch: async (key) => {
-      if (!blobs.has(key)) {
-        if (!persistence.hasBlob || closed || !KEY_PATTERN.test(key) || !(await persistence.hasBlob(key))) return undefined;
-        blobs.add(key);
-      }
+      if (!(await knownBlob(key))) return undefined;
       const where = persistence.whereBlob(key);
       return readOnce(where, async () => {
-        let text: string;
-        try {
-          text = await persistence.readBlob(key);
-        } catch (error) {
-          if (error instanceof ServiceError) throw error;
-          throw note({ collection: BLOB_COLLECTION, key, where, message: (error as Error).message });
-        }
+        const text = await readBlobWith(key, (k) => persistence.readBlob(k));
         return { value: parseStored<Json>(text, { collection: BLOB_COLLECTION, key, where }), weight: text.length };
       }) as never;
     },
+    blobBytes: async (key) => ((await knownBlob(key)) ? readBlobWith(key, (k) => persistence.readBlobBytes(k)) : undefined),
     blobKeys: () => [...blobs].sort(),
     forget: async (key) => {
       assertKey(BLOB_COLLECTION, key);

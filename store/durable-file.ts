@@ -24,6 +24,8 @@ export interface FileHandleLike {
 export interface FsFacade {
   open(file: string, flags: string, mode?: number): Promise<FileHandleLike>;
   readFile(file: string, encoding: 'utf8'): Promise<string>;
+  /** The bytes, undecoded (a blob handed to a render thread). */
+  readFile(file: string): Promise<Uint8Array>;
   stat(file: string, options: { bigint: true }): Promise<{ ino: bigint; size: bigint; mtimeNs: bigint }>;
   readdir(dir: string): Promise<string[]>;
   mkdir(dir: string, options: { recursive: true; mode?: number }): Promise<string | undefined>;

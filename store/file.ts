@@ -21,7 +21,7 @@ import { KnownFiles } from './known-files.ts';
 import { loadFolder, PRIVATE } from './load.ts';
 import { acquireDirLock } from './lock.ts';
 import type { Persistence } from './persistence.ts';
-import { entryName, OUTLINES_NAME, readBounded } from './stored-file.ts';
+import { entryName, OUTLINES_NAME, readBounded, readBoundedBytes } from './stored-file.ts';
 import { BLOB_COLLECTION, type Collection, type Store } from './types.ts';
 import { CHANGED, identityOf, type SyncFs } from './write-thread.mjs';
 import { inlineWriter, threadWriter, type Writer } from './writer.ts';
@@ -147,6 +147,7 @@ function folderPersistence(fs: FsFacade, writer: Writer, root: string, known: Kn
       await write(docFile(BLOB_COLLECTION, key), text, 0o666).catch((error) => failed(error, persistence.whereBlob(key), log));
     },
     readBlob: (key) => readBounded(fs, docFile(BLOB_COLLECTION, key)),
+    readBlobBytes: (key) => readBoundedBytes(fs, docFile(BLOB_COLLECTION, key)),
     whereBlob: (key) => `${BLOB_COLLECTION}/${key}.json`,
     async removeBlob(key) {
       await writer.remove(docFile(BLOB_COLLECTION, key)).catch((error) => failed(error, persistence.whereBlob(key), log));

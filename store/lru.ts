@@ -39,6 +39,11 @@ export class Lru<V> {
     return this.items?.get(key)?.value;
   }
 
+  /** Whether a value of `weight` would be kept: a caller can skip making one that would not (a parse of a 70 MB blob). */
+  keeps(weight: number): boolean {
+    return this.items !== undefined && weight <= this.most;
+  }
+
   /** Keeps `value` unless it alone weighs more than a quarter of the budget. */
   set(key: string, value: V, weight: number): void {
     if (weight > this.most) this.delete(key);

@@ -37,6 +37,7 @@ export function createMemoryStore(): Store {
     },
     writeBlob: async (key, text) => void blobs.set(key, text),
     readBlob: async (key) => blobs.get(key) ?? missing('blob'),
+    readBlobBytes: async (key) => Buffer.from(blobs.get(key) ?? missing('blob')),
     whereBlob: (key) => `results/${key}.json`,
     removeBlob: async (key) => void blobs.delete(key),
     close: async () => undefined,

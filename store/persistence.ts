@@ -51,6 +51,8 @@ export interface Persistence {
   dropLog(c: LogCollection, key: string, versions: readonly number[]): Promise<void>;
   writeBlob(key: string, text: string): Promise<void>;
   readBlob(key: string): Promise<string>;
+  /** The stored bytes of a blob (UTF-8), undecoded where the backend allows; throws like readBlob. */
+  readBlobBytes(key: string): Promise<Uint8Array>;
   whereBlob(key: string): string;
   removeBlob(key: string): Promise<void>;
   close(): Promise<void>;

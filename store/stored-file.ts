@@ -10,16 +10,28 @@ export const entryName = (version: number) => `v${version}.json`;
 /** A log's outlines, beside its entries: hidden (not an entry file), and never a name an entry file could have. */
 export const OUTLINES_NAME = '.outlines';
 
-/** A stored file's text, refusing one larger than the store ever writes (a string that long cannot even be held). */
-export async function readBounded(fs: FsFacade, file: string): Promise<string> {
+/** Throws, saying why, when `file` is missing or larger than the store ever writes. */
+async function checkSize(fs: FsFacade, file: string): Promise<void> {
   const { size } = await fs.stat(file, { bigint: true }).catch((error: NodeJS.ErrnoException) => {
     throw new Error(error.code === 'ENOENT' ? 'is missing' : `cannot be read (${error.code ?? error.message})`);
   });
   if (size > BigInt(MAX_FILE_BYTES)) throw new Error(`is ${size} bytes, more than the ${MAX_FILE_BYTES} the service reads`);
-  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot be read (${error.code ?? error.message})`);
-  });
-  return text;
+}
+
+const unreadable = (error: NodeJS.ErrnoException): never => {
+  throw new Error(`cannot be read (${error.code ?? error.message})`);
+};
+
+/** A stored file's text, refusing one larger than the store ever writes (a string that long cannot even be held). */
+export async function readBounded(fs: FsFacade, file: string): Promise<string> {
+  await checkSize(fs, file);
+  return fs.readFile(file, 'utf8').catch(unreadable);
+}
+
+/** A stored file's bytes, undecoded, with readBounded's refusals. */
+export async function readBoundedBytes(fs: FsFacade, file: string): Promise<Uint8Array> {
+  await checkSize(fs, file);
+  return fs.readFile(file).catch(unreadable);
 }
 
 /** Parsed stored text; an error saying so when it is not JSON. */

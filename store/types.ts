@@ -8,7 +8,8 @@
 //   beside each entry its outline (its short top-level fields), which lists
 //   judge older entries on without reading them;
 // - blobs (`results`): immutable JSON stored by the hash of its content, so
-//   storing equal content twice costs nothing.
+//   storing equal content twice costs nothing; read parsed, or as the bytes
+//   stored for a reader that parses elsewhere.
 // The versioning rules of resources live above it (resources/collection.ts).
 
 /** Collections of whole documents. `private` holds secrets (users, keys). */
@@ -166,6 +167,11 @@ export interface Store {
   put(value: Json | object): Promise<string>;
   /** A stored blob (cached); undefined when absent. Throws ServiceError 'resource_unavailable' when it cannot be read. */
   fetch<T = Json>(key: string): Promise<T | undefined>;
+  /**
+   * A stored blob's bytes as stored (its canonical JSON in UTF-8), neither parsed nor cached: for a reader that
+   * parses elsewhere (a big dataset's results go to a render thread). Undefined when absent; throws like fetch.
+   */
+  blobBytes(key: string): Promise<Uint8Array | undefined>;
   /** Every blob key (for administrative tools). */
   blobKeys(): readonly string[];
   /** Removes a blob (administrative tools only). */

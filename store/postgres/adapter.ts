@@ -217,6 +217,8 @@ function databasePersistence(pool: pg.Pool, origin: string, revs: Map<string, st
       if (rows.length === 0) throw new Error('is missing');
       return rows[0].body;
     },
+    // The driver hands every text column over decoded: the bytes are its string encoded again.
+    readBlobBytes: async (key) => Buffer.from(await persistence.readBlob(key)),
     whereBlob: (key) => `results/${key} (table blobs)`,
     async removeBlob(key) {
       await write(`results/${key}`, 'SELECT mts_remove_blob($1, $2)', [origin, key]);

@@ -481,6 +481,31 @@ export function storeContract(name: string, makeHarness: () => Promise<Harness>,
         assert.equal(await store.fetch('../private/users'), undefined);
       });
 
+      it('blobBytes gives the stored bytes: the canonical JSON in UTF-8, the same before and after a restart', async () => {
+        const value = { z: [1, { b: 2, a: 'ünïcödé \u2028 "q"' }], a: null };
+        const key = await store.put(value);
+        const canonical = Buffer.from(canonicalJson(value), 'utf8');
+        const bytes = await store.blobBytes(key);
+        assert.ok(bytes instanceof Uint8Array);
+        assert.deepEqual(Buffer.from(bytes), canonical);
+        assert.equal(sha256(Buffer.from(bytes).toString('utf8')), key, 'the bytes are what the key names');
+        bytes.fill(0);
+        assert.deepEqual(Buffer.from(await store.blobBytes(key) as Uint8Array), canonical, 'each caller has its own bytes');
+        assert.deepEqual(await store.fetch(key), value, 'fetch is unaffected');
+        if (h.restart) {
+          store = await h.restart();
+          assert.deepEqual(Buffer.from(await store.blobBytes(key) as Uint8Array), canonical);
+        }
+      });
+
+      it('blobBytes of an unknown, forgotten or malformed key is undefined', async () => {
+        assert.equal(await store.blobBytes(sha256('nothing')), undefined);
+        for (const bad of BAD_KEYS) assert.equal(await store.blobBytes(bad), undefined, JSON.stringify(bad));
+        const key = await store.put({ n: 1 });
+        await store.forget(key);
+        assert.equal(await store.blobBytes(key), undefined);
+      });
+
       it('forget removes a blob; forgetting an absent one is fine; the content can be put again', async () => {
         const key = await store.put({ n: 1 });
         const kept = await store.put({ n: 2 });

@@ -26,7 +26,7 @@ export function spyFs(spy: Spy, options: { maxWriteBytes?: number } = {}): { fs:
       spy('open', file, { flags });
       return wrapHandle(file, await nodeFs.open(file, flags, mode));
     },
-    readFile: async (file, encoding) => (spy('readFile', file, {}), nodeFs.readFile(file, encoding)),
+    readFile: (async (file: string, encoding?: 'utf8') => (spy('readFile', file, {}), nodeFs.readFile(file, encoding))) as FsFacade['readFile'],
     stat: async (file, opts) => (spy('stat', file, {}), nodeFs.stat(file, opts)),
     readdir: async (dir) => (spy('readdir', dir, {}), nodeFs.readdir(dir)),
     mkdir: async (dir, opts) => (spy('mkdir', dir, {}), nodeFs.mkdir(dir, opts)),

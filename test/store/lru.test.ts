@@ -25,6 +25,12 @@ describe('Lru', () => {
     assert.equal(lru.get('k'), undefined);
   });
 
+  it('keeps() says beforehand whether a value of a weight would be kept', () => {
+    const lru = new Lru<string>(100);
+    assert.deepEqual([0, 25, 26, 1000].map((w) => lru.keeps(w)), [true, true, false, false]);
+    assert.equal(new Lru<string>(0).keeps(0), false);
+  });
+
   it('keeps null, and keeps nothing with a budget of 0', () => {
     const lru = new Lru<null>(100);
     lru.set('n', null, 0);
