@@ -56,6 +56,11 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The metrics sources; default: built from settings.metrics (traffic/sources.ts). */
   trafficSources?: Map<string, TrafficSource>;
+  /**
+   * Render threads to share with other apps of the process (tests run many apps in one process, and a thread
+   * costs more to start than most of their pictures take); default: a pool of this app's own from settings.output.
+   */
+  pool?: RenderPool;
 }
 
 export async function createApp(deps: AppDeps) {
@@ -89,7 +94,7 @@ export async function createApp(deps: AppDeps) {
   const observeOutput = outputObserver(metrics);
   const outputCache = createOutputCache({ maxBytes: settings.output.cacheBytes, onRender: deps.onOutputRender, observe: observeOutput, now: () => now().getTime() });
   // Pictures, PNGs and big diffs off the event loop, within their budgets (pool/pool.ts).
-  const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
+  const pool = deps.pool ?? new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
     memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue, observe: renderPoolObserver(metrics) });
   const send = outputSender(outputCache, { maxSide: settings.output.pngMaxSide, maxPixels: settings.output.pngMaxPixels }, pool, settings.server.trustProxy);
   const offload = (job: Job, c: Context) => pool.run(job, callerOf(c, settings.server.trustProxy));
