@@ -3,13 +3,14 @@
 // loading tsx and the service's modules costs each process about 1.2 s of CPU.
 // Files are split by the durations the last recorded run wrote to costs.json
 // (`-- --record` rewrites it); files in isolated.ts run in processes of their
-// own. Prints the dot reporter's output, then the totals; exits 1 on a failure.
+// own, and the files of a group in together.ts share one. Prints the dot reporter's output, then the totals; exits 1 on a failure.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ISOLATED } from './isolated.ts';
 import { plan } from './plan.ts';
+import { TOGETHER } from './together.ts';
 import type { ShardTally } from './reporter.ts';
 
 const here = import.meta.dirname;
@@ -50,7 +51,7 @@ const files = testFiles('test');
 const work = mkdtempSync(join(tmpdir(), 'mts-fast-'));
 let runs = 0;
 const codes: (number | null)[] = [];
-const lanes = plan(files, readCosts(), ISOLATED, LANES);
+const lanes = plan(files, readCosts(), ISOLATED, LANES, TOGETHER);
 await Promise.all(
   lanes.map(async (lane) => {
     const groups = [lane.shard, ...lane.alone.map((f) => [f])].filter((g) => g.length > 0);
