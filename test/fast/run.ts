@@ -85,7 +85,7 @@ await Promise.all(
     for (const group of groups) codes.push(await runProcess(group, join(work, `${runs++}.json`)));
   }),
 );
-const total: ShardTally = { passed: 0, failed: 0, skipped: 0, todo: 0, files: {} };
+const total: ShardTally = { passed: 0, failed: 0, skipped: 0, todo: 0, files: {}, failures: [] };
 for (let i = 0; i < runs; i++) {
   let tally: ShardTally;
   try {
@@ -94,6 +94,7 @@ for (let i = 0; i < runs; i++) {
     continue; // a process that died before its reporter finished: its exit code says so
   }
   for (const key of ['passed', 'failed', 'skipped', 'todo'] as const) total[key] += tally[key];
+  total.failures?.push(...(tally.failures ?? []));
   Object.assign(total.files, tally.files);
 }
 rmSync(work, { recursive: true, force: true });
@@ -102,6 +103,7 @@ console.log(
   `\nfast: ${files.length} files in ${runs} processes; tests ${total.passed + total.failed + total.skipped + total.todo}` +
     `, passed ${total.passed}, failed ${total.failed}, skipped ${total.skipped}, todo ${total.todo}`,
 );
+for (const failure of total.failures ?? []) console.log(`fast: failed: ${failure}`);
 if (missing.length > 0) console.log(`fast: files that did not finish: ${missing.join(', ')}`);
 if (record) writeFileSync(costsFile, `${JSON.stringify(total.files, Object.keys(total.files).sort(), 1)}\n`);
 process.exitCode = codes.every((c) => c === 0) && total.failed === 0 && missing.length === 0 ? 0 : 1;
