@@ -62,6 +62,11 @@ export interface AppDeps {
    * outputs were dropped idle (pool/memory.ts); serve() passes V8's. Absent: none is asked for.
    */
   collectGarbage?: () => void;
+  /**
+   * Render threads to share with other apps of the process (tests run many apps in one process, and a thread
+   * costs more to start than most of their pictures take); default: a pool of this app's own from settings.output.
+   */
+  pool?: RenderPool;
 }
 
 export async function createApp(deps: AppDeps) {
@@ -92,7 +97,7 @@ export async function createApp(deps: AppDeps) {
   // What a load left behind goes back to the system once it ends (docs/api.md: Limits).
   const released = deps.collectGarbage && collectWhenQuiet(deps.collectGarbage).released;
   // Pictures, PNGs and big diffs off the event loop, within their budgets (pool/pool.ts).
-  const pool = new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
+  const pool = deps.pool ?? new RenderPool({ threads: settings.output.renderThreads, timeoutSeconds: settings.output.renderTimeoutSeconds,
     memoryMb: settings.output.renderMemoryMB, maxQueued: settings.output.renderQueue, observe: renderPoolObserver(metrics), onThreadEnd: released });
   // The summary of a big dataset change is worked out there too, for the user who makes it.
   const resources = createResources({ store: timedWrites(store, metrics), now, datasources, baseUrl: settings.server.baseUrl,

@@ -157,15 +157,18 @@ const USAGE = `usage: npx tsx cli/make-demo-sheets.ts [--check] [folder]
   writes the demo sheets into folder (default data/sheets) from make-demo-sheets.json;
   --check writes nothing and exits 1 when a sheet is out of date`;
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+/** The command: its exit code (2 for a usage error, 1 when --check finds a sheet out of date); a folder given is taken from `cwd`. */
+export async function makeDemoSheetsCli(argv: readonly string[], io: { out: (line: string) => void; err: (line: string) => void },
+  cwd = process.cwd()): Promise<number> {
   // An option we do not know is a mistake, not a folder to write into; so is a second folder.
-  const line = commandLine(process.argv.slice(2), { usage: USAGE, options: { check: { type: 'boolean' } }, words: [0, 1] });
-  if (!line.run) {
-    process.exitCode = refuse(line, { out: (l) => console.log(l), err: (l) => console.error(l) });
-  } else {
-    const folder = line.positionals[0];
-    const lines = await makeDemoSheets(folder ? path.resolve(folder) : undefined, { check: line.values.check === true });
-    for (const l of lines) console.log(l);
-    if (lines.some((l) => l.startsWith('out of date'))) process.exitCode = 1;
-  }
+  const line = commandLine(argv, { usage: USAGE, options: { check: { type: 'boolean' } }, words: [0, 1] });
+  if (!line.run) return refuse(line, io);
+  const folder = line.positionals[0];
+  const lines = await makeDemoSheets(folder ? path.resolve(cwd, folder) : undefined, { check: line.values.check === true });
+  for (const l of lines) io.out(l);
+  return lines.some((l) => l.startsWith('out of date')) ? 1 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exitCode = await makeDemoSheetsCli(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) });
 }

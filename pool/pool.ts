@@ -187,7 +187,9 @@ export class RenderPool {
   }
 
   private start(): Thread {
-    const worker = new Worker(this.options.script ?? SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb }, stdout: false });
+    const worker = new Worker(this.options.script ?? SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb }, stdout: false,
+      // No execArgv: the parent's `--import tsx` (npm start, the tests) would register tsx a second time; thread.mjs does it.
+      execArgv: [] });
     const thread: Thread = { worker };
     this.threads.push(thread);
     worker.on('message', (reply: ThreadReply) => {

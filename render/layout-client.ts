@@ -38,7 +38,8 @@ export function layoutThread(options: { heapMb?: number; cacheChars?: number } =
   let computed = 0;
 
   const start = (): LayoutThread => {
-    const worker = new Worker(SCRIPT, { workerData: 'mts-layout', resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    // No execArgv: the thread is plain JavaScript, and the parent's `--import tsx` (npm start, the tests) cost it ~0.1 s of CPU to load.
+    const worker = new Worker(SCRIPT, { workerData: 'mts-layout', execArgv: [], resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     const thread: LayoutThread = { worker, pending: new Map() };
     worker.unref();
     worker.on('message', (reply: LayoutReply) => {

@@ -1,4 +1,4 @@
-// cli/make-demo-sheets.ts as a command: its arguments, and files replaced
+// cli/make-demo-sheets.ts: its arguments, and, as a command, files replaced
 // whole (temp file renamed over the old one), never written in place.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,6 +7,7 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeDemoSheetsCli } from '../../cli/make-demo-sheets.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -24,19 +25,27 @@ let dir: string;
 before(async () => { dir = await mkdtemp(path.join(tmpdir(), 'mts-demo-sheets-')); });
 after(() => rm(dir, { recursive: true, force: true }));
 
+// In this process: a child per case cost some 1.2 s of CPU (tsx and the modules) for a line of output.
 describe('make-demo-sheets arguments', () => {
+  /** The command's function, with the temp folder as its working folder. */
+  async function cli(...args: string[]) {
+    let out = '', err = '';
+    const code = await makeDemoSheetsCli(args, { out: (l) => { out += `${l}\n`; }, err: (l) => { err += `${l}\n`; } }, dir);
+    return { code, out, err };
+  }
   const refused: Array<[string[], string]> = [[['--chek', 'sheets'], 'unknown option --chek'], [['--force'], 'unknown option --force'],
     [['one', 'two'], 'unexpected argument "two"']];
   for (const [args, problem] of refused) {
     it(`refuses ${args.join(' ')} with what is wrong, the usage line and exit code 2, writing nothing`, async () => {
-      const { code, err } = await run(...args);
+      const { code, out, err } = await cli(...args);
       assert.equal(code, 2);
       assert.ok(err.startsWith(`${problem}\nusage: npx tsx cli/make-demo-sheets.ts [--check] [folder]`), err);
+      assert.equal(out, '');
       assert.deepEqual(await readdir(dir), []);
     });
   }
   it('prints its usage for --help, exit code 0, writing nothing', async () => {
-    const { code, out, err } = await run('--help');
+    const { code, out, err } = await cli('--help');
     assert.equal(code, 0, err);
     assert.match(out, /^usage: npx tsx cli\/make-demo-sheets\.ts \[--check\] \[folder\]\n.*--check writes nothing/s);
     assert.deepEqual(await readdir(dir), []);

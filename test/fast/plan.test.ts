@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { plan } from './plan.ts';
 
 describe('plan: lanes of near-equal recorded cost', () => {
-  const cases: { name: string; files: string[]; costs: Record<string, number>; isolated?: Record<string, string>; lanes?: number; want: string[][][] }[] = [
+  const cases: { name: string; files: string[]; costs: Record<string, number>; isolated?: Record<string, string>; lanes?: number;
+    together?: Record<string, string[]>; want: string[][][] }[] = [
     {
       name: 'the longest file alone balances the rest',
       files: ['a', 'b', 'c', 'd'],
@@ -31,10 +32,17 @@ describe('plan: lanes of near-equal recorded cost', () => {
       lanes: 3,
       want: [[['a'], []], [['b', 'e'], []], [['c', 'd'], []]],
     },
+    {
+      name: 'the files of a group share a lane, placed by their summed cost; a member not run is left out',
+      files: ['a', 'b', 'c', 'd', 'e'],
+      costs: { a: 6000, b: 4000, c: 3000, d: 2000, e: 2000 },
+      together: { why: ['c', 'd', 'z'] },
+      want: [[['a', 'e'], []], [['b', 'c', 'd'], []]],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const lanes = plan(c.files, c.costs, c.isolated ?? {}, c.lanes);
+      const lanes = plan(c.files, c.costs, c.isolated ?? {}, c.lanes, c.together);
       assert.deepEqual(lanes.map((l) => [l.shard, l.alone]), c.want);
       assert.deepEqual(lanes.flatMap((l) => [...l.shard, ...l.alone]).sort(), [...c.files].sort());
     });

@@ -4,9 +4,10 @@ import * as nodeFs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseSettings, type SettingsInput } from '../../config/settings.ts';
+import { parseSettings, type Settings, type SettingsInput } from '../../config/settings.ts';
 import type { DatasourceRegistry } from '../../datasources/types.ts';
 import { createMemoryLogger, type Logger } from '../../log.ts';
+import { RenderPool } from '../../pool/pool.ts';
 import { createApp } from '../../server.ts';
 import { openFileStore, type FileStoreOptions } from '../../store/file.ts';
 import type { SharedCounters, Store } from '../../store/types.ts';
@@ -35,6 +36,25 @@ export interface TestAppOptions {
   counters?: SharedCounters;
 }
 
+const POOL_SETTINGS = ['renderThreads', 'renderTimeoutSeconds', 'renderMemoryMB', 'renderQueue'] as const;
+let processPool: RenderPool | undefined;
+let defaultOutput: Settings['output'] | undefined;
+
+/**
+ * The render pool of an app with the default render settings: one for all such apps of the process. A render
+ * thread costs some 0.7 s of CPU to start (it loads the renderer), more than most test apps' pictures take, and
+ * each app of its own started one or two. An app whose settings name a render limit gets a pool of its own,
+ * with its limits and its /metrics observing it.
+ */
+function sharedPool(settings: Settings): RenderPool | undefined {
+  const output = settings.output;
+  defaultOutput ??= parseSettings({}, {}, settings.data.dir).output;
+  if (POOL_SETTINGS.some((key) => output[key] !== defaultOutput?.[key])) return undefined;
+  processPool ??= new RenderPool({ threads: output.renderThreads, timeoutSeconds: output.renderTimeoutSeconds,
+    memoryMb: output.renderMemoryMB, maxQueued: output.renderQueue });
+  return processPool;
+}
+
 export type RequestInit2 = RequestInit & {
   token?: string;
   json?: unknown;
@@ -51,7 +71,8 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const store: Store = options.counters ? { ...folder, counters: options.counters } : folder;
   const log = options.log ?? createMemoryLogger();
   const app = await createApp({ settings, store, now: options.now, log, adminPassword: ADMIN_PASSWORD,
-    datasources: options.datasources, onOutputRender: options.onOutputRender, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST });
+    datasources: options.datasources, onOutputRender: options.onOutputRender, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
+    pool: sharedPool(settings) });
 
   const request = async (url: string, init: RequestInit2 = {}): Promise<Response> => {
     const headers = new Headers(init.headers);

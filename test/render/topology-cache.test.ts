@@ -1,5 +1,5 @@
-// The topology memo: same records array and options answer the same frozen
-// topology; any option that shapes the result, or a new records array, builds
+// The topology memo: records of the same content and options answer the same
+// frozen topology; any option that shapes the result, or other records, builds
 // anew; failed builds are not remembered; the cache stays within its bound.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,11 +41,12 @@ describe('buildTopologyCached', () => {
     });
   }
 
-  it('builds anew for another records array, even with equal content (new stored version or live data)', async () => {
+  it('builds anew for records of other content (a new stored version), once for arrays of equal content (another store\'s copy)', async () => {
     const first = backbone();
     const changed = backbone().map((r, i) => (i === 0 ? { ...r, name: 'renamed' } : r));
     const a = await buildTopologyCached(first, base);
     const b = await buildTopologyCached(changed, base);
+    assert.equal(await buildTopologyCached(structuredClone(first), base), a);
     assert.notEqual(a, b);
     assert.ok(b.edges.some((e) => e.name === 'renamed'));
     assert.ok(!a.edges.some((e) => e.name === 'renamed'));
@@ -64,8 +65,8 @@ describe('buildTopologyCached', () => {
   it('keeps the items held within its bound, dropping the least recently used', async () => {
     // Each array holds about 40% of the bound (3 items per record), so two fit and a third pushes one out.
     const cache = createTopologyCache(300);
-    const sized = () => backbone().concat(Array.from({ length: 36 }, () => backbone()[0]));
-    const [a, b, c] = [sized(), sized(), sized()];
+    const sized = (name: string) => backbone().concat(Array.from({ length: 36 }, () => ({ ...backbone()[0], name })));
+    const [a, b, c] = [sized('a'), sized('b'), sized('c')];
     const ta = await cache.build(a, base);
     const tb = await cache.build(b, base);
     assert.equal(await cache.build(a, base), ta); // a is now the most recently used
