@@ -4,7 +4,7 @@
 // short of the one asked for. Compared in order: crossings; how far the
 // compass order falls short; then a score of the
 // circuits: their total length in node spacings (the median distance to a
-// nearest node), times one plus EVENNESS times their coefficient of
+// nearest node), times one plus EVENNESS (or the weight asked for) times their coefficient of
 // variation, times one plus STRAIGHT times their mean turn off 0/45/90
 // degrees. A node moves to the best place tried that is better by that
 // order, keeping its box GAP off the others and every circuit off the nodes
@@ -21,7 +21,7 @@ import { cross } from './untangle.ts';
 
 type Box = { w: number; h: number };
 
-/** How much the spread of circuit lengths (CV) weighs against their total (as schematic-drawing.ts chooses). */
+/** How much the spread of circuit lengths (CV) weighs against their total, by default (as schematic-drawing.ts chooses). */
 const EVENNESS = 6;
 /** How much circuits off 0/45/90 degrees weigh (their mean turn off it, 1 half way between): a schematic's lines are straight. */
 const STRAIGHT = 1.5;
@@ -68,8 +68,8 @@ export interface PolishInput {
   geo: readonly Pt[];
 }
 
-/** `start` (node centres, px, placed clear) moved node by node as long as that scores better; a new array. */
-export function polishSchematic(start: readonly Pt[], { boxes, ends, geo }: PolishInput, minCompass: number): Pt[] {
+/** `start` (node centres, px, placed clear) moved node by node as long as that scores better (CV weighing `evenness`); a new array. */
+export function polishSchematic(start: readonly Pt[], { boxes, ends, geo }: PolishInput, minCompass: number, evenness = EVENNESS): Pt[] {
   const n = start.length;
   const at = start.map((p): Pt => [p[0], p[1]]);
   const edges = ends.filter(([a, b]) => a !== b);
@@ -99,7 +99,7 @@ export function polishSchematic(start: readonly Pt[], { boxes, ends, geo }: Poli
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] || 1;
   const scoreOf = (t1: number, t2: number, t3: number, unit: number) => {
     const mean = t1 / m, cv = mean > 0 ? Math.sqrt(Math.max(0, t2 / m - mean * mean)) / mean : 0;
-    return (t1 / unit) * (1 + EVENNESS * cv) * (1 + STRAIGHT * (t3 / m));
+    return (t1 / unit) * (1 + evenness * cv) * (1 + STRAIGHT * (t3 / m));
   };
   let score = scoreOf(s1, s2, s3, median([...near]));
 
