@@ -7,6 +7,23 @@
 
 export type P = [number, number];
 export interface Rect { x: number; y: number; w: number; h: number }
+/**
+ * Whether segment p-q comes into the box of size b centred on c, its sides
+ * moved out by `grow` px (a negative grow shrinks it: grazing is not
+ * through). Liang-Barsky clipping.
+ */
+export function segmentMeetsBox(p: P, q: P, c: P, b: { w: number; h: number }, grow: number): boolean {
+  const x0 = c[0] - b.w / 2 - grow, x1 = c[0] + b.w / 2 + grow, y0 = c[1] - b.h / 2 - grow, y1 = c[1] + b.h / 2 + grow;
+  let t0 = 0, t1 = 1;
+  const dx = q[0] - p[0], dy = q[1] - p[1];
+  for (const [pp, qq] of [[-dx, p[0] - x0], [dx, x1 - p[0]], [-dy, p[1] - y0], [dy, y1 - p[1]]]) {
+    if (Math.abs(pp) < 1e-12) { if (qq < 0) return false; continue; }
+    const t = qq / pp;
+    if (pp < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
+  }
+  return t1 - t0 > 1e-9;
+}
+
 /** An edge as drawn: its two nodes (by name) and its polyline. */
 export interface Line { a: string; b: string; pts: P[] }
 export interface Drawing {

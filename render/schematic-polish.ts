@@ -16,6 +16,7 @@
 // bounded: until a pass gains under SETTLED, at most MAX_PASSES passes or
 // MAX_WORK segment tests. O(n + degree * edges) a place.
 import { compassKeptBy } from './compass-order.ts';
+import { segmentMeetsBox } from './drawing-geometry.ts';
 import type { Pt } from './paths.ts';
 import { cross } from './untangle.ts';
 
@@ -48,18 +49,8 @@ const MAX_WORK = 40e6;
 
 const dist = (a: Pt, b: Pt) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 
-/** Whether segment p-q comes into box b around c, grown by CLEAR (Liang-Barsky). */
-function passes(p: Pt, q: Pt, c: Pt, b: Box): boolean {
-  const x0 = c[0] - b.w / 2 - CLEAR, x1 = c[0] + b.w / 2 + CLEAR, y0 = c[1] - b.h / 2 - CLEAR, y1 = c[1] + b.h / 2 + CLEAR;
-  let t0 = 0, t1 = 1;
-  const dx = q[0] - p[0], dy = q[1] - p[1];
-  for (const [pp, qq] of [[-dx, p[0] - x0], [dx, x1 - p[0]], [-dy, p[1] - y0], [dy, y1 - p[1]]]) {
-    if (Math.abs(pp) < 1e-12) { if (qq < 0) return false; continue; }
-    const t = qq / pp;
-    if (pp < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
-  }
-  return t1 - t0 > 1e-9;
-}
+/** Whether segment p-q comes into box b around c, grown by CLEAR. */
+const passes = (p: Pt, q: Pt, c: Pt, b: Box): boolean => segmentMeetsBox(p, q, c, b, CLEAR);
 
 export interface PolishInput {
   boxes: readonly Box[];

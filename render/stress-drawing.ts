@@ -5,7 +5,7 @@
 // closer than GAP, or no drawing (null) when a circuit would pass through a
 // node it does not end at.
 import { keepCompassOrder } from './compass-order.ts';
-import type { Drawing, P, Rect } from './drawing-geometry.ts';
+import { type Drawing, type P, type Rect, segmentMeetsBox } from './drawing-geometry.ts';
 import type { LayoutResult } from './layout-thread.mjs';
 import { quality } from './layout-quality.ts';
 import { octilinear } from './octilinear.ts';
@@ -28,17 +28,7 @@ const ASPECT = [1, 1.1];
 export type Box = { w: number; h: number };
 
 /** Whether segment p-q enters box b (centre c, shrunk by 1 px: grazing is not through). */
-function enters(p: Pt, q: Pt, c: Pt, b: Box): boolean {
-  const x0 = c[0] - b.w / 2 + 1, x1 = c[0] + b.w / 2 - 1, y0 = c[1] - b.h / 2 + 1, y1 = c[1] + b.h / 2 - 1;
-  let t0 = 0, t1 = 1;
-  const dx = q[0] - p[0], dy = q[1] - p[1];
-  for (const [pp, qq] of [[-dx, p[0] - x0], [dx, x1 - p[0]], [-dy, p[1] - y0], [dy, y1 - p[1]]]) {
-    if (Math.abs(pp) < 1e-12) { if (qq < 0) return false; continue; }
-    const t = qq / pp;
-    if (pp < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
-  }
-  return t1 - t0 > 1e-9;
-}
+const enters = (p: Pt, q: Pt, c: Pt, b: Box): boolean => segmentMeetsBox(p, q, c, b, -1);
 
 /**
  * The most a schematic may be spread to part two nodes it brought together:
