@@ -187,6 +187,8 @@ export const SettingsSchema = v.strictObject({
     pngMaxSide: v.optional(v.pipe(positiveInt, v.maxValue(16_384, 'expected at most 16384')), 8192),
     /** Most pixels of a PNG in all (each takes 4 bytes of memory while it is drawn). */
     pngMaxPixels: v.optional(v.pipe(positiveInt, v.maxValue(100_000_000, 'expected at most 100000000')), 16_777_216),
+    /** Most circuits of one dataset a picture draws; more is 422 before anything is built (output/picture-limit.ts). */
+    pictureCircuits: v.optional(v.pipe(positiveInt, v.maxValue(10_000_000, 'expected at most 10000000')), 20_000),
     /** Most seconds one picture, PNG or big diff may take on a render thread; longer is 422 (docs/api.md: Limits). */
     renderTimeoutSeconds: v.optional(v.pipe(positiveInt, v.maxValue(600, 'expected at most 600')), 10),
     /** Most MB of heap a render thread may use; a render that needs more is 422. */

@@ -13,6 +13,7 @@ import type { StoredVersion } from '../resources/types.ts';
 import type { Datatype } from '../schema/output-url.ts';
 import type { Store } from '../store/types.ts';
 import type { LayerLoaders } from './layers.ts';
+import { checkPictureCircuits } from './picture-limit.ts';
 import { sizeKey } from './map.ts';
 
 /** What a dataset output request asks for. */
@@ -45,8 +46,10 @@ export const diffPictureKey = (id: string, from: StoredVersion, to: StoredVersio
   ['diff', id, from.version, to.version, layout, sizeKey(size)].join('\n');
 
 /** The picture of a change (added green, removed dashed red, changed amber): both versions laid out once, marked by the JSON diff (history/diff-picture.ts). */
-export async function diffPicture(store: Store, from: StoredVersion, to: StoredVersion, layout: Layout, size: { width?: number; height?: number }) {
+export async function diffPicture(store: Store, from: StoredVersion, to: StoredVersion, layout: Layout, size: { width?: number; height?: number },
+  maxCircuits: number) {
   const [before, after] = await Promise.all([datasetSide(store, from), datasetSide(store, to)]);
+  for (const [side, v] of [[before, from], [after, to]] as const) checkPictureCircuits(side.records?.length ?? 0, maxCircuits, `version ${v.version}`);
   // Drawn on the render pool (output/send.ts).
   return { kind: 'diff', ...(await datasetDiffPicture(before, after, { layout, ...size })) } satisfies PictureJob;
 }

@@ -12,6 +12,7 @@ import { declarer, fails, json, oneVersion, queryParam, rendered, servedAs, svg,
 import { Dependencies } from '../output/cache.ts';
 import { datasetOutputKey, datasetTopology, diffPicture, diffPictureKey } from '../output/dataset.ts';
 import { outputLoaders } from '../output/loaders.ts';
+import { pictureLoaders } from '../output/picture-limit.ts';
 import { configurationOutput, mapJson, mapOutputKey, mapPicture, sizeKey, warned, wholeMapOutput } from '../output/map.ts';
 import { mapDiffKey, mapDiffPicture } from '../output/map-diff.ts';
 import type { PictureFormat } from '../output/send.ts';
@@ -58,6 +59,9 @@ const sizeOf = ({ width, height }: Size): Size =>
 // `{layout}/{datatype}/{output_type}` with `diff` for the layout: Hono's fast router (RegExpRouter) refuses
 // two routes that could both match one path, so the dataset output's route serves it (servedBy), and the
 // registrar hands that route the change picture's own parameters when the path is one.
+/** The loaders of a picture: a dataset past output.pictureCircuits is refused before it is built (output/picture-limit.ts). */
+const drawnLoaders = (deps: RouteDeps, read: Dependencies) => pictureLoaders(outputLoaders(deps, read), deps.settings.output.pictureCircuits);
+
 const DATASET_OUTPUT = '/api/v1/output/dataset/{datasetId}/{layout}/{datatype}/{output_type}/';
 const changeOf = (format: PictureFormat) => route({
   method: 'get', path: `/api/v1/output/dataset/{datasetId}/diff/{layout}/${format}/`, tag: 'output',
@@ -93,18 +97,18 @@ function datasetOutput(deps: RouteDeps) {
       });
     }
     return send.picture(c, outputType, key, async (read) =>
-      ({ kind: 'topology', topology: (await datasetTopology(ask, outputLoaders(deps, read))).topology, options: { layout, ...ask.size } }));
+      ({ kind: 'topology', topology: (await datasetTopology(ask, drawnLoaders(deps, read))).topology, options: { layout, ...ask.size } }));
   };
 }
 
 type ChangeQuery = { from?: number; to?: number } & Size;
 
 /** `GET …/output/dataset/{id}/diff/{layout}/svg/?from=N&to=M` (and png/): the picture of a change; the caller checked the read scope. */
-function changePicture({ datasets, store, send }: RouteDeps) {
+function changePicture({ datasets, store, send, settings }: RouteDeps) {
   return async (c: Context<AppEnv>, format: PictureFormat, params: { datasetId: string; layout: (typeof LAYOUTS)[number] }, query: ChangeQuery) => {
     const resource = params.datasetId, pictureSize = sizeOf(query);
     const { from, to } = await diffPair(datasets.collection, resource, query);
-    return send.picture(c, format, diffPictureKey(resource, from, to, params.layout, pictureSize), () => diffPicture(store, from, to, params.layout, pictureSize));
+    return send.picture(c, format, diffPictureKey(resource, from, to, params.layout, pictureSize), () => diffPicture(store, from, to, params.layout, pictureSize, settings.output.pictureCircuits));
   };
 }
 
@@ -112,7 +116,7 @@ function changePicture({ datasets, store, send }: RouteDeps) {
 const mapChangePicture = (format: PictureFormat) => (deps: RouteDeps) => async (c: Context<AppEnv>, { params, query }: { params: { mapId: string }; query: ChangeQuery }) => {
   const pictureSize = sizeOf(query);
   const { from, to } = await diffPair(deps.maps.collection, params.mapId, query);
-  return deps.send.picture(c, format, mapDiffKey(params.mapId, from, to, pictureSize), (read) => mapDiffPicture(from, to, outputLoaders(deps, read), pictureSize));
+  return deps.send.picture(c, format, mapDiffKey(params.mapId, from, to, pictureSize), (read) => mapDiffPicture(from, to, drawnLoaders(deps, read), pictureSize));
 };
 
 type VersionAsked = 'latest' | number;
@@ -171,7 +175,7 @@ const mapPictureOf = (access: Access, format: PictureFormat) => (deps: RouteDeps
     // A map bound to traffic is drawn with it, kept per step bucket (routes/traffic.ts); any other through the output cache.
     return withVersion(find(params.mapId, query.version ?? 'latest', asked), (version) => (deps.trafficOutput.isBound(version)
       ? deps.trafficOutput.picture(c, format, version, pictureSize, sizeKey(pictureSize), asked, resolved(deps, version), access.scope)
-      : deps.send.picture(c, format, mapOutputKey(version, sizeKey(pictureSize)), (read) => mapPicture(version, outputLoaders(deps, read), pictureSize))));
+      : deps.send.picture(c, format, mapOutputKey(version, sizeKey(pictureSize)), (read) => mapPicture(version, drawnLoaders(deps, read), pictureSize))));
   };
 };
 /** `…/traffic/`: a bound map's traffic as rows (docs/traffic.md: Rows). */

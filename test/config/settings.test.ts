@@ -27,7 +27,7 @@ describe('settings: defaults', () => {
     assert.equal(s.server.maxConnections, 1000);
     assert.equal(s.server.maxConnectionsPerAddress, 0);
     assert.deepEqual(s.output, { cacheBytes: 64 * 1024 * 1024, pngMaxSide: 8192, pngMaxPixels: 16_777_216,
-      renderTimeoutSeconds: 10, renderMemoryMB: 512, renderThreads: 0, renderQueue: 32 });
+      pictureCircuits: 20_000, renderTimeoutSeconds: 10, renderMemoryMB: 512, renderThreads: 0, renderQueue: 32 });
   });
 
   it('the headers time limit follows the request time limit unless set', () => {
