@@ -36,8 +36,8 @@ export const datasetOutputKey = (a: DatasetAsk) =>
  */
 export async function datasetTopology(a: DatasetAsk, load: LayerLoaders) {
   const [input, markup] = await Promise.all([load.dataset(a.id, a.version, a.datatype), a.template ? load.template(a.template) : null]);
-  const build = a.datatype === 'snapshot' && !input.note ? buildTopologyCached : buildTopology;
-  const topology = await build(input.records, { name: input.name, layout: a.layout, query: input.query, template: markup });
+  const options = { name: input.name, layout: a.layout, query: input.query, template: markup };
+  const topology = await (input.resultsKey ? buildTopologyCached(input.resultsKey, input.records, options) : buildTopology(input.records, options));
   return { topology, warnings: input.note ? [input.note] : [] };
 }
 

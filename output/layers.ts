@@ -37,6 +37,8 @@ interface DatasetInput {
   records: EdgeRecord[];
   /** Said to the reader when set: snapshot records that were not stored but run live. */
   note?: string;
+  /** The stored results' key (the hash of their content) when the records are stored results: their build is shared. */
+  resultsKey?: string;
 }
 
 export interface LayerLoaders {
@@ -125,10 +127,9 @@ export async function layerTopologies(map: Pick<MapRevision, 'configuration' | '
           reads.get(readKey)!,
           source.templateId ? loaders.template(source.templateId) : Promise.resolve(null),
         ]);
-        // Snapshot results are immutable stored documents: built once (topology-cache.ts). Live data is built fresh.
-        const build = source.datatype === 'snapshot' ? buildTopologyCached : buildTopology;
-        // Records run live for want of stored ones are not a snapshot: built fresh.
-        const topology = await (input.note ? buildTopology : build)(input.records, { name: input.name, layout: source.layout, query: input.query, template });
+        // Stored results are immutable: built once (topology-cache.ts). Live data, and records run live for want of stored ones, are built fresh.
+        const options = { name: input.name, layout: source.layout, query: input.query, template };
+        const topology = await (input.resultsKey ? buildTopologyCached(input.resultsKey, input.records, options) : buildTopology(input.records, options));
         return { topology, markup: template ?? DEFAULT_TEMPLATES[source.layout].template, note: input.note };
       })();
       builds.set(key, p);

@@ -48,7 +48,7 @@ export function outputLoaders(o: LoaderDeps, deps: Dependencies): LayerLoaders {
       };
       if (datatype === 'dynamic') return { name, query, records: await live() };
       const results = await datasets.results(id, stored.version);
-      if (results) return { name, query, records: results.records };
+      if (results) return { name, query, records: results.records, resultsKey: stored.resultsKey ?? undefined };
       // A version stored without results (one that create stored unexecuted): its query runs live, as
       // Terranova does for "Static Version 1", and the answer says so.
       return {

@@ -20,17 +20,14 @@ import type { LayoutResult } from './layout-thread.mjs';
 import { quality } from './layout-quality.ts';
 import type { Pt } from './paths.ts';
 import { relocate } from './relocate.ts';
+import { EVENNESS, LENGTH, MIN_COMPASS } from './schematic-drawing.ts';
 import { schematicLayout } from './schematic-layout.ts';
 import { spreadOrSeparate } from './site-separation.ts';
 import { layoutDrawing, placed, result, type StressInput, straightCrossings, widen } from './stress-drawing.ts';
 
-const LENGTH = 70;
 /** Strengths of compass order the lifted geography is evened out at. */
 const ORDERS = [1, 0.5, 0.2];
 const ROUNDS = 120;
-/** As schematic-drawing.ts: the schematic's promise (90 %, and a margin), and how much evenness weighs against length. */
-const MIN_COMPASS = 0.905;
-const EVENNESS = 6;
 
 /**
  * The lifted schematic, where it crosses less than `than` (the schematic

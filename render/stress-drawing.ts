@@ -107,18 +107,22 @@ export function placed(at: readonly Pt[], boxes: readonly Box[], ends: readonly 
   return clearPaths(c, boxes, ends) ? c : null;
 }
 
+/** Width over height of the box around `at`. */
+function aspectOf(at: readonly Pt[]): number {
+  const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
+  return span(0) / Math.max(span(1), 1e-9);
+}
+
 /** `at`, stretched sideways in place to ASPECT[1] when it is taller than ASPECT[0] allows. */
 export function widen(at: Pt[]): Pt[] {
-  const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
-  const aspect = span(0) / Math.max(span(1), 1e-9);
+  const aspect = aspectOf(at);
   if (aspect < ASPECT[0]) for (const p of at) p[0] *= ASPECT[1] / aspect;
   return at;
 }
 
 /** `at`, stretched upwards in place to `widest` when it is wider than that (a strip reads badly on a dashboard panel). */
 export function narrow(at: Pt[], widest: number): Pt[] {
-  const span = (k: 0 | 1) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
-  const aspect = span(0) / Math.max(span(1), 1e-9);
+  const aspect = aspectOf(at);
   if (aspect > widest) for (const p of at) p[1] *= aspect / widest;
   return at;
 }

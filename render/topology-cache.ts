@@ -1,28 +1,17 @@
 // Memo for built topologies: map output rebuilds every layer on each request,
-// though stored results never change once written. The key is the content
-// of the records (hashed once per array: stored documents are immutable and
-// shared, so the same version's results are the same array; a store that read
-// the same results again, or another store of the process, shares the build)
+// though stored results never change once written. The key is the stored
+// results' own key, already the hash of their content (store/keys.ts), so
+// the same results share one build whichever array or store read them,
 // plus every build option that shapes the result (name, layout, query,
 // template markup, layer). Results are deep-frozen, so a caller that tried to
 // change a shared topology fails loudly instead of corrupting later answers.
 // Bounded by the count of nodes and edges held, least recently used out.
-import { createHash } from 'node:crypto';
 import type { EdgeRecord } from '../datasources/types.ts';
 import { buildTopology, type BuildOptions } from './topology.ts';
 import type { Topology } from './types.ts';
 
 /** Most nodes + edges the process-wide cache keeps (some tens of MB at worst). */
 const TOPOLOGY_CACHE_ITEMS = 200_000;
-
-/** The content key of each records array seen: computed once per array (stored documents are shared and immutable). */
-const contentKeys = new WeakMap<object, string>();
-
-function contentKey(records: readonly EdgeRecord[]): string {
-  let key = contentKeys.get(records);
-  if (key === undefined) contentKeys.set(records, (key = createHash('sha256').update(JSON.stringify(records)).digest('base64')));
-  return key;
-}
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -42,9 +31,9 @@ export function createTopologyCache(maxItems: number) {
     held -= e.size;
   };
 
-  /** buildTopology, answered from the cache when the same records were built the same way before. */
-  function build(records: readonly EdgeRecord[], options: BuildOptions): Promise<Topology> {
-    const key = `${contentKey(records)}\n${JSON.stringify([options.name, options.layout, options.query ?? null, options.template ?? null, options.layer ?? null])}`;
+  /** buildTopology of stored results (`resultsKey` names their content), answered from the cache when they were built the same way before. */
+  function build(resultsKey: string, records: readonly EdgeRecord[], options: BuildOptions): Promise<Topology> {
+    const key = `${resultsKey}\n${JSON.stringify([options.name, options.layout, options.query ?? null, options.template ?? null, options.layer ?? null])}`;
     const hit = entries.get(key);
     if (hit) {
       entries.delete(key); // re-inserted: a Map's order is the recency order
