@@ -28,6 +28,7 @@
 // ELK itself runs on a thread of its own (layout-thread.mjs), so a layout
 // never holds the service's event loop.
 import { validationFailed } from '../errors.ts';
+import { annealed } from './annealed-drawing.ts';
 import { compassPlaces } from './compass-order.ts';
 import { round6 } from './geometry.ts';
 import { layOut } from './layout-client.ts';
@@ -171,17 +172,17 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   let tries: number[] | undefined;
   const roots = () => (tries ??= small && !ranks
     ? rootsToTry(tree.units, ends.map(([a, b]) => [tree.unit[a], tree.unit[b]]), Math.min(MAX_TRIES, Math.floor(TRY_BUDGET / size)) - 1) : []);
+  const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
+  const straight = (out: LayoutResult): Drawing => {
+    const centre = (i: number): [number, number] => { const [x, y, w, h] = out.nodes[`n${i}`]; return [x + w / 2, y + h / 2]; };
+    const crossings = routeCrossings(ends, Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [centre(a), centre(b)]])));
+    return { out, flipped: ends.map(() => false), crossings, aspect: out.width / out.height, across: false };
+  };
   if (small && oneLevel && !asked && (geo || !isForest(nodes.length, ends))) {
     // Drawn by the layout thread while the stress drawing is computed here, where they are likely wanted (layered-prefetch.ts).
     if (tangled(nodes.length, ends)) prefetch([{ levelsAsLayers: false }, ...roots().map((root) => ({ root }))].map((v) => elkGraph(nodes, groups, tree, ends, base, { ...v, ranks }).graph));
-    const boxes = nodes.map((n) => ({ w: Number(n.meta.computed_width) || 30, h: Number(n.meta.computed_height) || 15 }));
     const sites = groups.map((g, k) => ({ members: tree.members[k], titleWidth: textWidth(clusterTitle(g.name), CLUSTER_TITLE_PX) }));
     const stress = geo ? schematicDrawing({ boxes, ends, geo, sites }, stressDrawing({ boxes, ends, geo, sites })) : stressDrawing({ boxes, ends, geo, sites });
-    const straight = (out: LayoutResult): Drawing => {
-      const centre = (i: number): [number, number] => { const [x, y, w, h] = out.nodes[`n${i}`]; return [x + w / 2, y + h / 2]; };
-      const crossings = routeCrossings(ends, Object.fromEntries(ends.map(([a, b], i) => [`e${i}`, [centre(a), centre(b)]])));
-      return { out, flipped: ends.map(() => false), crossings, aspect: out.width / out.height, across: false };
-    };
     if (stress) stressed = straight(stress);
     if (geo && stress) lifted = (instead) => { const l = liftedSchematic({ boxes, ends, geo, sites }, stress, instead); return l && straight(l); };
   }
@@ -246,6 +247,8 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     if (second && second.crossings < stressed.crossings) stressed = second;
   }
   if (stressed && stressed.crossings <= allowed) best = stressed;
+  // The straight drawing kept, annealed where that meets more of the quality rules (annealed-drawing.ts).
+  if (best === stressed && groups.length === 0) best = stressed = straight(annealed(best.out, { boxes, ends, geo }));
 
   const { out, flipped } = best;
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);

@@ -71,9 +71,9 @@ const RULES: [string, (ours: Quality, dot: Quality, neato: Quality) => boolean][
 type Figure = 'crossings' | 'totalLength' | 'lengthCv' | 'areaPerNode' | 'compassKept';
 const FIGURE_OF: Record<string, Figure> = { crossings: 'crossings', total: 'totalLength', spread: 'lengthCv', area: 'areaPerNode', compass: 'compassKept' };
 const SHORT: Record<string, Partial<Record<'crossings' | 'total' | 'spread' | 'area' | 'compass', number>>> = {
-  'generated mesh': { crossings: 9 },
-  geant2012: { crossings: 6, compass: 0.791 },
-  'Exchange point': { total: 26.51, spread: 0.433 },
+  'generated mesh': { crossings: 8 },
+  geant2012: { compass: 0.887 },
+  'Exchange point': { total: 26.11, spread: 0.301 },
 };
 const shortfall = (graph: string, rule: string): [Figure, number] | undefined => {
   for (const [g, recorded] of Object.entries(SHORT)) {

@@ -1,0 +1,130 @@
+// The score annealing lowers (anneal.ts): the quality module's measures
+// (layout-quality.ts) of a straight-line drawing, from the counts kept up
+// to date as nodes move (anneal-counts.ts) and, recomputed at each move,
+// node spacing and area (O(nodes^2)). Lengths are in node spacings (the
+// median distance from a node to its nearest), as the quality module
+// measures them, so the score does not depend on the drawing's scale.
+//
+// Crossings cost most; blocks cost more (the drawing could not be kept
+// with one); so does the compass order below MIN_COMPASS; the circuits'
+// CV, total length and area per node cost where they go beyond the
+// drawing's own at the start (caps), since the result must be no worse by
+// any of them; and the CV itself a little, so that among drawings equal by
+// the rest annealing settles on the most even.
+import { type Counts, DrawingCounts } from './anneal-counts.ts';
+import type { Pt } from './paths.ts';
+
+type Box = { w: number; h: number };
+
+/** Points a crossing costs, and each crossing beyond the drawing's own on top (it has as few as its layout found). */
+const CROSSING = 10;
+const ADDED = 10;
+const BLOCKED = 20;
+/** Points per unit short of MIN_COMPASS (0.01 is 3 points) and per unit of CV, total or area beyond its cap, relative to it. */
+const UNDER_COMPASS = 300;
+const OVER_CAP = 30;
+/** The share of pairs in compass order the score asks for: a little above the schematic's promise of 90 %. */
+const MIN_COMPASS = 0.905;
+/** How much the CV itself weighs: a tie-breaker. */
+const EVEN = 1;
+
+/** The figures the quality rules read: counts, CV, total length and area per node (node spacings), compass share. */
+export interface Figures { crossings: number; blocked: number; cv: number; total: number; area: number; compass: number; shape: number }
+
+/** Width over height a dashboard panel shows (the layered and stress drawings are brought into it too). */
+const SHAPE = [1.1, 1.8];
+/** How far (log) a drawing's width over height lies outside SHAPE: 0 inside. */
+const offShape = (aspect: number) => Math.max(0, Math.log(SHAPE[0] / aspect), Math.log(aspect / SHAPE[1]));
+
+export class AnnealScore {
+  private readonly counts: DrawingCounts;
+  private readonly near: Float64Array;
+  private readonly hw: Float64Array;
+  private readonly hh: Float64Array;
+  private readonly caps: { crossings: number; cv: number; total: number; area: number; shape: number };
+  /** The counts of the move last asked about, for `move`. */
+  private readonly next: Counts = { crossings: 0, blocked: 0, sum: 0, squares: 0, kept: 0 };
+  private pending = { v: -1, px: 0, py: 0 };
+
+  constructor(from: readonly Pt[], input: { boxes: readonly Box[]; ends: readonly (readonly [number, number])[]; geo?: readonly Pt[] }) {
+    this.counts = new DrawingCounts(from, input.boxes, input.ends, input.geo);
+    this.near = new Float64Array(from.length);
+    this.hw = Float64Array.from(input.boxes, (b) => b.w / 2);
+    this.hh = Float64Array.from(input.boxes, (b) => b.h / 2);
+    const start = this.figuresOf(this.counts.total);
+    this.caps = { crossings: start.crossings, cv: Math.max(start.cv, 0.01), total: start.total, area: start.area, shape: start.shape };
+  }
+
+  get x(): Float64Array { return this.counts.x; }
+  get y(): Float64Array { return this.counts.y; }
+  neighbours(v: number): number[] { return this.counts.neighbours(v); }
+  meanLength(): number { return this.counts.total.sum / Math.max(1, this.counts.a.length); }
+  snapshot(): Pt[] { return Array.from(this.x, (px, i): Pt => [px, this.y[i]]); }
+
+  /** The score were node v at (px, py). */
+  energyIf(v: number, px: number, py: number): number {
+    this.counts.countsIf(v, px, py, this.next);
+    this.pending = { v, px, py };
+    const { x, y } = this, [ox, oy] = [x[v], y[v]];
+    x[v] = px; y[v] = py;
+    const e = this.weigh(this.figuresOf(this.next), true);
+    x[v] = ox; y[v] = oy;
+    return e;
+  }
+
+  /** Moves the node where the last `energyIf` asked about. */
+  move(): void {
+    const { v, px, py } = this.pending;
+    this.counts.move(v, px, py, this.next);
+  }
+
+  energy(): number { return this.weigh(this.figures(), true); }
+
+  /** The score without its tie-breaker: what annealing must lower for its drawing to be kept. */
+  limits(): number { return this.weigh(this.figures(), false); }
+
+  figures(): Figures { return this.figuresOf(this.counts.total); }
+
+  private weigh(f: Figures, ties: boolean): number {
+    const over = (value: number, cap: number) => Math.max(0, value / cap - 1);
+    return CROSSING * f.crossings + ADDED * Math.max(0, f.crossings - this.caps.crossings) + BLOCKED * f.blocked
+      + UNDER_COMPASS * Math.max(0, MIN_COMPASS - f.compass)
+      + OVER_CAP * (over(f.cv, this.caps.cv) + over(f.total, this.caps.total) + over(f.area, this.caps.area) + Math.max(0, f.shape - this.caps.shape))
+      + (ties ? EVEN * f.cv : 0);
+  }
+
+  /** The figures of the drawing as it stands in x, y with counts `c`. */
+  private figuresOf(c: Counts): Figures {
+    const m = Math.max(1, this.counts.a.length), n = this.x.length, unit = this.spacing();
+    const mean = c.sum / m, cv = mean > 0 ? Math.sqrt(Math.max(0, c.squares / m - mean * mean)) / mean : 0;
+    const compass = this.counts.geo && this.counts.pairs > 0 ? c.kept / this.counts.pairs : 1;
+    const [w, h] = this.extent();
+    return { crossings: c.crossings, blocked: c.blocked, cv, total: c.sum / unit, area: (w * h) / (unit * unit) / n, compass, shape: offShape(w / Math.max(h, 1e-9)) };
+  }
+
+  /** The median distance from a node to its nearest other node, as the quality module measures spacing. */
+  private spacing(): number {
+    const { x, y, near } = this, n = x.length;
+    near.fill(Infinity);
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const dx = x[i] - x[j], dy = y[i] - y[j], d = dx * dx + dy * dy;
+        if (d < near[i]) near[i] = d;
+        if (d < near[j]) near[j] = d;
+      }
+    }
+    near.sort();
+    return Math.sqrt(near[n >> 1]) || 1;
+  }
+
+  /** Width and height of the box around the nodes' boxes. */
+  private extent(): [number, number] {
+    const { x, y, hw, hh } = this;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i < x.length; i++) {
+      x0 = Math.min(x0, x[i] - hw[i]); x1 = Math.max(x1, x[i] + hw[i]);
+      y0 = Math.min(y0, y[i] - hh[i]); y1 = Math.max(y1, y[i] + hh[i]);
+    }
+    return [x1 - x0, y1 - y0];
+  }
+}
