@@ -91,6 +91,9 @@ export class DrawingCounts {
     this.total.blocked = this.allBlocked();
   }
 
+  /** Blocks (circuits through nodes, boxes too close) of the drawing as it is. */
+  get blocks(): number { return this.total.blocked; }
+
   neighbours(v: number): number[] { return this.incident[v].map((k) => (this.a[k] === v ? this.b[k] : this.a[k])); }
 
   /** The drawing's counts were node v at (px, py). */

@@ -9,23 +9,27 @@
 //
 // What it may not do is make the drawing worse by any measure the quality
 // rules read: its drawing is kept only with no more crossings and no
-// circuit through a node, a CV, total length and area per node no greater,
-// and the compass order no lower (or at least KEPT_COMPASS), and something
-// better (anneal-score.ts weighs it). So it can only help: GÉANT 2012 from
-// 6 crossings and 79 % of pairs in compass order to 4 and 88 %, the
-// Exchange points from a CV of 0.43 to 0.28.
+// circuit through a node, a CV, total length and area per node no greater
+// (a schematic below its compass promise may lengthen its circuits by a
+// tenth to keep it), the compass order no lower (or at least KEPT_COMPASS),
+// its shape no further from a dashboard's, its circuits at most GROWTH
+// times as long in px, and something better (anneal-score.ts weighs it).
+// Two runs with different weights; the one that keeps the compass promise
+// wins, then the better score. GÉANT 2012: 6 crossings and 79 % of pairs
+// in compass order to 4 and 89.7 %; the generated mesh: 9 crossings to 8;
+// the Exchange points: CV 0.43 to 0.17.
 //
 // Deterministic (a generator seeded by the graph, a fixed number of steps)
 // and bounded: O(degree * edges + nodes^2) a step.
-import { AnnealScore, type Figures } from './anneal-score.ts';
+import { AnnealScore, CROSSING, type Figures, GROWTH, lengthAllowance, UNDER_COMPASS } from './anneal-score.ts';
 import type { Pt } from './paths.ts';
 
 type Box = { w: number; h: number };
 
-/** Steps per node, at least and at most in all: GÉANT (37 nodes, 58 circuits) in about 0.3 s. */
-const STEPS_PER_NODE = 800;
-const MIN_STEPS = 20_000;
-const MAX_STEPS = 50_000;
+/** Steps a run per node, at least and at most: GÉANT (37 nodes, 58 circuits) 59,200 steps, about 0.45 s a run. */
+const STEPS_PER_NODE = 1600;
+const MIN_STEPS = 30_000;
+const MAX_STEPS = 80_000;
 /** Temperature at the start and the end, in score points (a crossing is 10). */
 const HOT = 2;
 const COLD = 0.002;
@@ -36,6 +40,17 @@ const TO_CENTRE = 0.1;
 const TO_ORDER = 0.15;
 /** The least compass order a drawing annealed is kept with (the schematic's promise), unless it started below. */
 const KEPT_COMPASS = 0.9;
+/**
+ * Runs, each with its own weights (points a unit of compass order short,
+ * points a crossing). A drawing within its compass promise: the default.
+ * One below it: also crossings weighing a tenth, so that up to its own
+ * number may stay while the order is won back (GÉANT: 2 crossings and
+ * 86.8 % of pairs with the default, 4 and 89.7 % so). A second run with
+ * the compass order weighing ten times as much was tried for drawings
+ * within it and helped none of the corpus, for about a second more each.
+ */
+const WITHIN_PROMISE: [number, number][] = [[UNDER_COMPASS, CROSSING]];
+const BELOW_PROMISE: [number, number][] = [[UNDER_COMPASS, CROSSING], [UNDER_COMPASS, CROSSING / 10]];
 
 /** A small seeded generator (mulberry32): the same graph always anneals the same way. */
 function generator(seed: number): () => number {
@@ -58,8 +73,8 @@ export interface AnnealInput {
 
 /** Whether `b` is no worse than `a` by any figure the quality rules read. */
 const noWorse = (a: Figures, b: Figures, floor: number) =>
-  b.crossings <= a.crossings && b.blocked <= a.blocked && b.cv <= a.cv + 1e-9 && b.total <= a.total + 1e-9 && b.area <= a.area + 1e-9
-  && b.compass >= floor && b.shape <= a.shape + 1e-9;
+  b.crossings <= a.crossings && b.blocked <= a.blocked && b.cv <= a.cv + 1e-9 && b.total <= a.total * lengthAllowance(a) + 1e-9 && b.area <= a.area + 1e-9
+  && b.compass >= floor && b.shape <= a.shape + 1e-9 && b.scale <= a.scale * GROWTH;
 
 /**
  * Node centres (px) annealed from `from`, or null when annealing found no
@@ -68,10 +83,30 @@ const noWorse = (a: Figures, b: Figures, floor: number) =>
 export function anneal(from: readonly Pt[], input: AnnealInput): Pt[] | null {
   const n = from.length;
   if (n < 3 || input.ends.length === 0) return null;
-  const score = new AnnealScore(from, input);
-  const start = score.figures(), startScore = score.limits();
+  const judge = new AnnealScore(from, input);
+  const start = judge.figures(), startScore = judge.limits();
   const floor = Math.min(KEPT_COMPASS, start.compass);
-  const random = generator(n * 7919 + input.ends.length);
+  // Each run's best, judged by the default score: the fewest crossings and shortfalls win.
+  let kept: { short: number; score: number; at: Pt[] } | null = null;
+  const runs = start.compass < KEPT_COMPASS ? BELOW_PROMISE : WITHIN_PROMISE;
+  runs.forEach(([compass, crossing], k) => {
+    const at = run(from, input, compass, crossing, n * 7919 + input.ends.length + k, start, floor);
+    if (!at) return;
+    const end = new AnnealScore(at, input);
+    const score = end.energy();
+    const f = end.figures(), short = Math.max(0, KEPT_COMPASS - f.compass);
+    if (end.limits() >= startScore - 1e-9 || !noWorse(start, f, floor)) return;
+    // A compass order short of its promise first (a broken promise reads worst), then the score.
+    if (!kept || short < kept.short - 1e-9 || (short <= kept.short + 1e-9 && score < kept.score)) kept = { short, score, at };
+  });
+  return (kept as { at: Pt[] } | null)?.at ?? null;
+}
+
+/** One annealing run, its compass order weighing `compass` points a unit: the best drawing seen no worse than `start`. */
+function run(from: readonly Pt[], input: AnnealInput, compass: number, crossing: number, seed: number, start: Figures, floor: number): Pt[] | null {
+  const n = from.length;
+  const score = new AnnealScore(from, input, compass, crossing);
+  const random = generator(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
   const steps = Math.min(MAX_STEPS, Math.max(MIN_STEPS, STEPS_PER_NODE * n));
   const { x, y } = score, { geo } = input;
@@ -107,7 +142,5 @@ export function anneal(from: readonly Pt[], input: AnnealInput): Pt[] | null {
       if ((!best || energy < best.energy - 1e-12) && noWorse(start, score.figures(), floor)) best = { energy, at: score.snapshot() };
     }
   }
-  if (!best) return null;
-  const end = new AnnealScore(best.at, input);
-  return end.limits() < startScore - 1e-9 && noWorse(start, end.figures(), floor) ? best.at : null;
+  return best?.at ?? null;
 }
