@@ -30,6 +30,12 @@ type Box = { w: number; h: number };
 const STEPS_PER_NODE = 1600;
 const MIN_STEPS = 30_000;
 const MAX_STEPS = 80_000;
+/**
+ * The fewest nodes annealed: the stress drawing of a handful of nodes has
+ * nothing left for it to find, and 30,000 steps on each of them were most
+ * of what annealing cost the test suite (16 drawings of 4 nodes, 2 s).
+ */
+const MIN_NODES = 6;
 /** Temperature at the start and the end, in score points (a crossing is 10). */
 const HOT = 2;
 const COLD = 0.002;
@@ -82,7 +88,7 @@ const noWorse = (a: Figures, b: Figures, floor: number) =>
  */
 export function anneal(from: readonly Pt[], input: AnnealInput): Pt[] | null {
   const n = from.length;
-  if (n < 3 || input.ends.length === 0) return null;
+  if (n < MIN_NODES || input.ends.length === 0) return null;
   const judge = new AnnealScore(from, input);
   const start = judge.figures(), startScore = judge.limits();
   const floor = Math.min(KEPT_COMPASS, start.compass);
