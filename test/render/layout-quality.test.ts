@@ -71,8 +71,7 @@ const RULES: [string, (ours: Quality, dot: Quality, neato: Quality) => boolean][
 type Figure = 'crossings' | 'totalLength' | 'lengthCv' | 'areaPerNode' | 'compassKept';
 const FIGURE_OF: Record<string, Figure> = { crossings: 'crossings', total: 'totalLength', spread: 'lengthCv', area: 'areaPerNode', compass: 'compassKept' };
 const SHORT: Record<string, Partial<Record<'crossings' | 'total' | 'spread' | 'area' | 'compass', number>>> = {
-  'generated mesh': { crossings: 8 },
-  'Exchange point': { total: 25.31, spread: 0.175 },
+  'Exchange point': { total: 25.94, spread: 0.163 },
 };
 const shortfall = (graph: string, rule: string): [Figure, number] | undefined => {
   for (const [g, recorded] of Object.entries(SHORT)) {
