@@ -1,16 +1,17 @@
 // The score annealing lowers (anneal.ts): the quality module's measures
 // (layout-quality.ts) of a straight-line drawing, from the counts kept up
-// to date as nodes move (anneal-counts.ts) and, recomputed at each move,
-// node spacing and area (O(nodes^2)). Lengths are in node spacings (the
-// median distance from a node to its nearest), as the quality module
-// measures them, so the score does not depend on the drawing's scale.
+// to date as nodes move (anneal-counts.ts), each node's nearest neighbour
+// (updated for a move; a node whose nearest moved away is measured again)
+// and the box around the nodes. Lengths are in node spacings (the median
+// distance from a node to its nearest), as the quality module measures
+// them, so the score does not depend on the drawing's scale.
 //
-// Crossings cost most; blocks cost more (the drawing could not be kept
-// with one); so does the compass order below MIN_COMPASS; the circuits'
-// CV, total length and area per node cost where they go beyond the
-// drawing's own at the start (caps), since the result must be no worse by
-// any of them; and the CV itself a little, so that among drawings equal by
-// the rest annealing settles on the most even.
+// A crossing costs 10 points, a block 20 (the drawing could not be kept
+// with one), the compass order 3 per percentage point short of MIN_COMPASS;
+// the circuits' CV, total length and area per node cost where they go beyond
+// the drawing's own at the start (caps), since the result must be no worse
+// by any of them; and the CV itself a little, so that among drawings equal
+// by the rest annealing settles on the most even.
 import { type Counts, DrawingCounts } from './anneal-counts.ts';
 import type { Pt } from './paths.ts';
 

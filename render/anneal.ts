@@ -37,6 +37,14 @@ const STEPS_PER_NODE = 3200;
 const MIN_STEPS = 30_000;
 const MAX_STEPS = 160_000;
 /**
+ * At most this many steps times (nodes + circuits) a run: a step's work
+ * grows with both, and the layout runs on the service's main thread. The
+ * corpus graphs stay within it (the generated mesh, 40 nodes and 70
+ * circuits, 14.1 million); a graph of 120 nodes and 239 circuits gets
+ * 41,782 steps, about 2 s, where 160,000 took 8.4 s.
+ */
+const MAX_WORK = 15e6;
+/**
  * The fewest nodes annealed: the stress drawing of a handful of nodes has
  * nothing left for it to find, and 30,000 steps on each of them were most
  * of what annealing cost the test suite (16 drawings of 4 nodes, 2 s).
@@ -121,7 +129,7 @@ function run(from: readonly Pt[], input: AnnealInput, { compass, crossing }: Run
   const score = new AnnealScore(from, input, compass, crossing);
   const random = generator(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
-  const steps = Math.min(MAX_STEPS, Math.max(MIN_STEPS, STEPS_PER_NODE * n));
+  const steps = Math.min(MAX_STEPS, Math.floor(MAX_WORK / (n + input.ends.length)), Math.max(MIN_STEPS, STEPS_PER_NODE * n));
   const { x, y } = score, { geo } = input;
   const length = score.meanLength();
   const neighbours = Array.from({ length: n }, (_, v) => score.neighbours(v));
