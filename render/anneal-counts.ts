@@ -40,6 +40,22 @@ function meets(px: number, py: number, qx: number, qy: number, cx: number, cy: n
   return t1 - t0 > 1e-9;
 }
 
+/** Every pair of boxes too close, and every circuit through a node it does not end at: a drawing's blocks, from scratch. */
+export function blocksOf(at: readonly Pt[], boxes: readonly Box[], ends: readonly (readonly [number, number])[]): number {
+  const n = at.length;
+  let count = 0;
+  for (let u = 0; u < n; u++) {
+    for (let v = u + 1; v < n; v++) {
+      if (Math.abs(at[u][0] - at[v][0]) < (boxes[u].w + boxes[v].w) / 2 + GAP && Math.abs(at[u][1] - at[v][1]) < (boxes[u].h + boxes[v].h) / 2 + GAP) count++;
+    }
+  }
+  for (const [a, b] of ends) {
+    if (a === b) continue;
+    for (let u = 0; u < n; u++) if (u !== a && u !== b && meets(at[a][0], at[a][1], at[b][0], at[b][1], at[u][0], at[u][1], boxes[u].w / 2, boxes[u].h / 2)) count++;
+  }
+  return count;
+}
+
 /** The counts of a drawing (or of one node's part in it). */
 export interface Counts { crossings: number; blocked: number; sum: number; squares: number; kept: number }
 
@@ -88,11 +104,8 @@ export class DrawingCounts {
       this.total.sum += l;
       this.total.squares += l * l;
     }
-    this.total.blocked = this.allBlocked();
+    this.total.blocked = blocksOf(from, boxes, ends);
   }
-
-  /** Blocks (circuits through nodes, boxes too close) of the drawing as it is. */
-  get blocks(): number { return this.total.blocked; }
 
   neighbours(v: number): number[] { return this.incident[v].map((k) => (this.a[k] === v ? this.b[k] : this.a[k])); }
 
@@ -151,12 +164,4 @@ export class DrawingCounts {
     return { crossings, blocked, sum, squares, kept };
   }
 
-  /** Every pair of boxes too close, and every circuit through a node it does not end at. */
-  private allBlocked(): number {
-    const { x, y, a, b, hw, hh } = this, n = x.length;
-    let count = 0;
-    for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) if (Math.abs(x[u] - x[v]) < hw[u] + hw[v] + GAP && Math.abs(y[u] - y[v]) < hh[u] + hh[v] + GAP) count++;
-    for (let k = 0; k < a.length; k++) for (let u = 0; u < n; u++) if (u !== a[k] && u !== b[k] && meets(x[a[k]], y[a[k]], x[b[k]], y[b[k]], x[u], y[u], hw[u], hh[u])) count++;
-    return count;
-  }
 }

@@ -67,7 +67,7 @@ export class AnnealScore {
   private readonly caps: { crossings: number; cv: number; total: number; area: number; shape: number; scale: number };
   /** The counts of the move last asked about, for `move`. */
   private readonly next: Counts = { crossings: 0, blocked: 0, sum: 0, squares: 0, kept: 0 };
-  private pending = { v: -1, px: 0, py: 0 };
+  private readonly pending = { v: -1, px: 0, py: 0 };
 
   /** `compass`: points per unit of compass order short of MIN_COMPASS. */
   constructor(from: readonly Pt[], input: { boxes: readonly Box[]; ends: readonly (readonly [number, number])[]; geo?: readonly Pt[] }, private readonly compass = UNDER_COMPASS, private readonly crossing = CROSSING) {
@@ -91,7 +91,8 @@ export class AnnealScore {
   /** The score were node v at (px, py). */
   energyIf(v: number, px: number, py: number): number {
     this.counts.countsIf(v, px, py, this.next);
-    this.pending = { v, px, py };
+    const p = this.pending;
+    p.v = v; p.px = px; p.py = py;
     const { x, y } = this, [ox, oy] = [x[v], y[v]];
     x[v] = px; y[v] = py;
     const e = this.weigh(this.figuresOf(this.next, this.spacingIf(v, px, py)), true);

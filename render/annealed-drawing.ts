@@ -2,7 +2,7 @@
 // better and no worse by any quality measure, placed as stress-drawing.ts
 // places its drawings (boxes GAP apart, circuits clear of nodes).
 import { anneal } from './anneal.ts';
-import { DrawingCounts } from './anneal-counts.ts';
+import { blocksOf } from './anneal-counts.ts';
 import type { LayoutResult } from './layout-thread.mjs';
 import type { Pt } from './paths.ts';
 import { placed, result, type StressInput } from './stress-drawing.ts';
@@ -36,7 +36,7 @@ const HALVINGS = 12;
  */
 function compact(at: Pt[], like: readonly Pt[], boxes: readonly { w: number; h: number }[], ends: readonly (readonly [number, number])[]): Pt[] {
   const scaled = (k: number) => at.map(([x, y]): Pt => [x * k, y * k]);
-  const clear = (k: number) => new DrawingCounts(scaled(k), boxes, ends).blocks === 0;
+  const clear = (k: number) => blocksOf(scaled(k), boxes, ends) === 0;
   let lo = Math.min(1, meanLength(like, ends) / (meanLength(at, ends) || 1)), hi = 1;
   if (clear(lo)) return scaled(lo);
   for (let i = 0; i < HALVINGS; i++) {
