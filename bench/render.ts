@@ -25,7 +25,7 @@ import { forgetLayouts } from '../render/layout-client.ts';
 import { buildTopology } from '../render/topology.ts';
 import { renderTopologySvg, PALETTE } from '../render/svg.ts';
 import { contentFrame } from '../render/projection.ts';
-import { countryPaths } from '../render/countries.ts';
+import { landPath } from '../render/countries.ts';
 import { edgeD } from '../render/paths.ts';
 import { markerBox } from '../render/marker-box.ts';
 import { spreadMarkers } from '../render/spread.ts';
@@ -125,7 +125,7 @@ export function stringTemplateSvg(t: Topology): string {
   const placed = placeLabels(t.nodes.map((n, i) => ({ text: n.name, marker: boxes[i], degree: degree.get(n.name) ?? 0, capacity: 0, name: n.name })), { fontPx: 11, obstacles: boxes, avoid });
   const labels = placed.map((p) => `<text x="${p.x.toFixed(2)}" y="${p.y.toFixed(2)}" dy="0.35em">${escapeText(t.nodes[p.request].name)}</text>`);
   const box = { x: x0 - 29, y: y0 - 29, w: x1 - x0 + 58, h: y1 - y0 + 58 };
-  const land = countryPaths(frame.projection, box).join('');
+  const land = landPath(frame.projection, box);
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.x} ${box.y} ${box.w} ${box.h}" font-family="Helvetica, Arial, sans-serif">` +
     `<title>${escapeText(t.name)}</title><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" fill="#ffffff"/>` +
     `<g><path d="${escapeAttr(land)}" fill="rgba(0,0,0,0.06)" stroke="rgba(0,0,0,0.28)" stroke-width="0.6"/></g>` +

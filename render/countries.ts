@@ -56,6 +56,20 @@ export function countryPaths(projection: GeoProjection, box: Box): readonly stri
   return paths;
 }
 
+const joined = new WeakMap<readonly string[], string>();
+
+/**
+ * countryPaths as one path's data, joined once per frame kept: a picture
+ * redrawn in the same frame (every fresh request for it) would otherwise
+ * join a few hundred kilobytes of outlines again (0.4 ms of a 3-ms map).
+ */
+export function landPath(projection: GeoProjection, box: Box): string {
+  const paths = countryPaths(projection, box);
+  let d = joined.get(paths);
+  if (d === undefined) joined.set(paths, (d = paths.join('')));
+  return d;
+}
+
 function projectCountries(projection: GeoProjection, box: Box): string[] {
   // Web Mercator's x is linear in longitude, so the box's west and east edges are exact in the frame's own
   // (rotated) longitudes, even past the world's edge, where inverting a point would wrap it.

@@ -13,7 +13,7 @@ import type { Layout, Topology, TopologyEdge, TopologyNode } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame, logicalFrame } from './projection.ts';
-import { countryPaths } from './countries.ts';
+import { landPath } from './countries.ts';
 import { drawClusters, withoutClusters } from './svg-clusters.ts';
 import { sizeAttributes, toRect } from './picture-size.ts';
 import { drawScene, emptyExtent, type DrawTarget } from './svg-draw.ts';
@@ -225,7 +225,7 @@ export function renderUnionDiffSvg(union: Topology, marks: DiffMarks, options: D
   drawLegend(setAttrs(canvas.group(), { class: 'legend' }) as G, rows, fitted.legendAt!, fitted.k);
   setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: '#ffffff' });
   if (!logical) {
-    const d = countryPaths(frame.projection, box).join('');
+    const d = landPath(frame.projection, box);
     if (d) setAttrs(land.path(), { d, fill: 'rgba(0,0,0,0.06)', stroke: 'rgba(0,0,0,0.28)', 'stroke-width': 0.6, 'stroke-linejoin': 'round' });
   }
   setAttrs(canvas, {

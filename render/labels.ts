@@ -10,6 +10,7 @@
 import { BoxIndex, segmentCrosses, type Rect, type Seg } from './box-index.ts';
 import { SegmentGrid } from './segment-grid.ts';
 import { BoxGrid } from './box-grid.ts';
+import { CoveredCells } from './covered-cells.ts';
 import { textWidth } from './text-width.ts';
 
 export interface LabelRequest {
@@ -50,6 +51,8 @@ export interface PlaceOptions {
 }
 
 const DIRECTIONS: ReadonlyArray<[number, number]> = [[1, 0], [-1, 0], [1, -1], [1, 1], [-1, -1], [-1, 1], [0, -1], [0, 1]];
+/** The directions as unit vectors, for positions further out. */
+const UNITS = DIRECTIONS.map(([dx, dy]) => [dx / Math.hypot(dx, dy), dy / Math.hypot(dx, dy)] as const);
 
 const byPriority = (requests: readonly LabelRequest[]) => (a: number, b: number) => {
   const p = requests[a], q = requests[b];
@@ -84,7 +87,9 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
   const fixed = new BoxGrid(cell, obstacles);
   const index = new BoxIndex(cell);
   const found = new Int32Array(Math.max(1, obstacles.length));
-  const blocked = (r: Rect) => fixed.overlapping(r, found, 1) > 0 || index.blocked(r);
+  // Most positions in a crowd lie over some marker whole: a summed-area table says so in four lookups.
+  const covered = new CoveredCells(obstacles, f / 3);
+  const blocked = (r: Rect) => covered.surely(r) || fixed.overlapping(r, found, 1) > 0 || index.blocked(r);
   // A leader crosses an obstacle only within its bounding box (grown a little, so rounding cannot leave one out).
   const cutOff = (sx: number, sy: number, tx: number, ty: number) => {
     const seg: [number, number, number, number] = [sx, sy, tx, ty];
@@ -115,18 +120,22 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
     hard.fill(0);
     over.fill(0);
     cut.fill(0);
+    // Positions found blocked: once every one is, the passes left have nothing to try (most labels of a crowd).
+    let shut = 0;
     for (const { within, d, step, clear } of passes) {
+      if (shut === boxes.length) break;
       for (let k = 0; k < DIRECTIONS.length; k++) {
-        const [dx, dy] = DIRECTIONS[k];
+        // Indexed, not destructured: this loop runs for every position of every label.
+        const dx = DIRECTIONS[k][0], dy = DIRECTIONS[k][1];
         const at = step * DIRECTIONS.length + k;
         let r = boxes[at];
         if (!r) {
-          const near = beside(m, dx, dy, w, h, gap);
-          const len = Math.hypot(dx, dy);
-          r = boxes[at] = { x0: near.x0 + (dx / len) * d, y0: near.y0 + (dy / len) * d, x1: near.x1 + (dx / len) * d, y1: near.y1 + (dy / len) * d };
+          r = boxes[at] = beside(m, dx, dy, w, h, gap);
+          const ux = UNITS[k][0] * d, uy = UNITS[k][1] * d;
+          r.x0 += ux; r.x1 += ux; r.y0 += uy; r.y1 += uy;
         }
         if ((options.bounds && !inside(r, options.bounds)) || (within && !inside(r, within))) continue;
-        if (hard[at] === 0) hard[at] = blocked(r) ? 1 : 2;
+        if (hard[at] === 0 && (hard[at] = blocked(r) ? 1 : 2) === 1) shut++;
         if (hard[at] === 1) continue;
         if (clear) {
           if (over[at] === 0) over[at] = soft.crosses(r) ? 1 : 2;

@@ -9,6 +9,7 @@ import { geoEquirectangular, geoMercator, type GeoProjection } from 'd3-geo';
 import { DEG, MAX_LAT, lngCut, nearLng, wrapLng } from './geometry.ts';
 import type { LatLng } from './types.ts';
 import type { Pt } from './paths.ts';
+import { medianNearest } from './crowding.ts';
 
 const VIEWPORT_W = 1200;
 const VIEWPORT_H = 700;
@@ -98,8 +99,27 @@ export function viewportFrame(v: Viewport | null | undefined): Frame | null {
   return null;
 }
 
-/** Scales the content's extent into about 1000x640 px; a single point gets about 50 px per degree. */
-export function contentFrame(points: LatLng[]): Frame {
+/**
+ * How much larger than 1000x640 px crowded content may be drawn: at most
+ * this many times (a 2,000-node backbone spread evenly over a continent
+ * needs about 2.2 for its markers to keep their places).
+ */
+const MAX_CROWD_GROWTH = 3;
+
+/** Content crowded: its nodes, and the room a marker takes (its side and the gap kept around it, px). */
+export interface Crowd {
+  nodes: readonly LatLng[];
+  room: number;
+}
+
+/**
+ * Scales the content's extent into about 1000x640 px; a single point gets
+ * about 50 px per degree. With `crowd`: larger, up to MAX_CROWD_GROWTH
+ * times, where the median node lies nearer its nearest neighbour than a
+ * marker's room, so markers stay near their places rather than being spread
+ * into one block.
+ */
+export function contentFrame(points: LatLng[], crowd?: Crowd): Frame {
   // The world's edge goes where the content leaves its largest gap (no rotation when that gap holds 180 already).
   const { cut } = lngCut(points.map((p) => p[1]));
   const rotation = cut === 180 ? 0 : 180 - cut;
@@ -115,7 +135,11 @@ export function contentFrame(points: LatLng[]): Frame {
   if (!Number.isFinite(x0)) x0 = x1 = y0 = y1 = 0;
   const dx = x1 - x0, dy = y1 - y0;
   const perDegree = (50 * 180) / Math.PI;
-  const s = dx < 1e-9 && dy < 1e-9 ? perDegree : Math.min(dx > 1e-9 ? CONTENT_W / dx : Infinity, dy > 1e-9 ? CONTENT_H / dy : Infinity);
+  let s = dx < 1e-9 && dy < 1e-9 ? perDegree : Math.min(dx > 1e-9 ? CONTENT_W / dx : Infinity, dy > 1e-9 ? CONTENT_H / dy : Infinity);
+  if (crowd && crowd.room > 0) {
+    const apart = medianNearest(crowd.nodes.map(([lat, lng]) => unit([lng, clampLat(lat)]) as Pt)) * s;
+    if (apart > 0 && apart < crowd.room) s *= Math.min(MAX_CROWD_GROWTH, crowd.room / apart);
+  }
   return frame(geoMercator().rotate([rotation, 0]).scale(s).translate([-x0 * s, -y0 * s]), null);
 }
 

@@ -55,40 +55,66 @@ function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: numb
   const near = new Int32Array(n);
   // The sides of the boxes where a round starts, refilled each round.
   const left = new Float64Array(n), top = new Float64Array(n), right = new Float64Array(n), bottom = new Float64Array(n);
+  // Markers that moved in the round before (all, at first): a pair of which neither moved was apart at the end of that
+  // round and still is, so only these ask. Most of a large picture settles in a few rounds while a knot takes dozens.
+  let active = new Uint8Array(n).fill(1), moved = new Uint8Array(n);
+  // The grid files boxes where they were when it was built; those moved since (drifted) are asked one by one, until
+  // there are so many that building it again costs less.
+  let grid: BoxGrid | null = null;
+  const drifted = new Uint8Array(n), drift: number[] = [];
+  const driftMax = 32 + (n >> 5);
+  let pairs = 0;
+  /** Pushes markers a < b apart along the line between their boxes' centres, when they overlap. */
+  const part = (a: number, b: number) => {
+    let ux = px[b] + midX[b] - (px[a] + midX[a]), uy = py[b] + midY[b] - (py[a] + midY[a]);
+    const d = Math.hypot(ux, uy);
+    if (d > 1e-6) { ux /= d; uy /= d; }
+    else {
+      const angle = (b - a) * 2.399963 + a * 0.7;
+      ux = Math.cos(angle);
+      uy = Math.sin(angle);
+    }
+    const w = (bx1[a] - bx0[a] + bx1[b] - bx0[b]) / 2 + gap, h = (by1[a] - by0[a] + by1[b] - by0[b]) / 2 + gap;
+    // Along that line, the distance at which the boxes clear in x or in y.
+    const t = Math.min(Math.abs(ux) > 1e-9 ? w / Math.abs(ux) : Infinity, Math.abs(uy) > 1e-9 ? h / Math.abs(uy) : Infinity);
+    const push = (t - d) / 2 + 0.01;
+    if (push <= 0) return;
+    px[a] -= ux * push;
+    py[a] -= uy * push;
+    px[b] += ux * push;
+    py[b] += uy * push;
+    moved[a] = moved[b] = 1;
+    pairs++;
+  };
+  /** Whether marker i where it is now, padded, overlaps j's box where the round started (as box-grid.ts counts it). */
+  const overlaps = (i: number, j: number) => px[i] + bx0[i] - pad < right[j] - 0.01 && left[j] < px[i] + bx1[i] + pad - 0.01
+    && py[i] + by0[i] - pad < bottom[j] - 0.01 && top[j] < py[i] + by1[i] + pad - 0.01;
   let done = false;
   for (let round = 0; round < RELAX_ROUNDS; round++) {
-    // The boxes where the round starts; each marker asks about them where it is by then.
+    // The boxes where the round starts (only those that moved changed); each marker asks about them where it is by then.
     for (let i = 0; i < n; i++) {
+      if (!active[i]) continue;
       left[i] = px[i] + bx0[i] - pad; top[i] = py[i] + by0[i] - pad; right[i] = px[i] + bx1[i] + pad; bottom[i] = py[i] + by1[i] + pad;
+      if (grid && !drifted[i]) { drifted[i] = 1; drift.push(i); }
     }
-    const grid = new BoxGrid(maxSide + gap, [left, top, right, bottom]);
-    let pairs = 0;
+    if (!grid || drift.length > driftMax) {
+      grid = new BoxGrid(maxSide + gap, [left, top, right, bottom]);
+      for (const i of drift) drifted[i] = 0;
+      drift.length = 0;
+    }
+    pairs = 0;
     for (let i = 0; i < n; i++) {
+      if (!active[i]) continue;
       const count = grid.overlappingSides(px[i] + bx0[i] - pad, py[i] + by0[i] - pad, px[i] + bx1[i] + pad, py[i] + by1[i] + pad, near);
+      // Each pair once: from its first marker when both ask, else from the one that does.
       for (let k = 0; k < count; k++) {
         const j = near[k];
-        if (j <= i) continue;
-        // Along the line between the boxes' centres.
-        let ux = px[j] + midX[j] - (px[i] + midX[i]), uy = py[j] + midY[j] - (py[i] + midY[i]);
-        const d = Math.hypot(ux, uy);
-        if (d > 1e-6) { ux /= d; uy /= d; }
-        else {
-          const a = (j - i) * 2.399963 + i * 0.7;
-          ux = Math.cos(a);
-          uy = Math.sin(a);
-        }
-        const w = (bx1[i] - bx0[i] + bx1[j] - bx0[j]) / 2 + gap, h = (by1[i] - by0[i] + by1[j] - by0[j]) / 2 + gap;
-        // Along that line, the distance at which the boxes clear in x or in y.
-        const t = Math.min(Math.abs(ux) > 1e-9 ? w / Math.abs(ux) : Infinity, Math.abs(uy) > 1e-9 ? h / Math.abs(uy) : Infinity);
-        const push = (t - d) / 2 + 0.01;
-        if (push <= 0) continue;
-        px[i] -= ux * push;
-        py[i] -= uy * push;
-        px[j] += ux * push;
-        py[j] += uy * push;
-        pairs++;
+        if (j !== i && !drifted[j] && !(active[j] && j < i)) part(Math.min(i, j), Math.max(i, j));
       }
+      for (const j of drift) if (j !== i && !(active[j] && j < i) && overlaps(i, j)) part(Math.min(i, j), Math.max(i, j));
     }
+    [active, moved] = [moved, active];
+    moved.fill(0);
     if (pairs === 0) { done = true; break; }
     // A crowd too dense to untie by pushing stops getting better: give up early, the clusters take over.
     if (pairs < best * 0.95) { best = pairs; since = 0; }

@@ -62,7 +62,7 @@ const MAX_LABEL_CHARS = 48;
 const ANCHOR_AFTER_PX = 1;
 const ANCHOR_R = 2;
 /** Clear space between spread markers, in px on screen. */
-const SPREAD_GAP_PX = 3;
+export const SPREAD_GAP_PX = 3;
 
 /** A name as its label shows it: a long one cut (by characters, not UTF-16 halves) with an ellipsis, so it cannot make the picture thousands of pixels wide. */
 function labelText(name: string): string {
@@ -132,6 +132,14 @@ const moved = (p: Placed) => Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[
 const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHOR_R };
 
 const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map((n) => String(n));
+
+/** Squared distance from a node's true position to `q` (Infinity without the node). */
+const fromAt = (p: Placed | undefined, q: Pt) => (p ? (p.at[0] - q[0]) ** 2 + (p.at[1] - q[1]) ** 2 : Infinity);
+/**
+ * How far a circuit's end moves: as its node was spread, or, drawn in one piece (`end` its point), onto its marker
+ * (which may be another layer's node of that name, whose coordinates that layer's data gives a little otherwise).
+ */
+const move = (p: Placed | undefined, end: Pt | null): Pt => (p ? [p.shown[0] - (end ?? p.at)[0], p.shown[1] - (end ?? p.at)[1]] : [0, 0]);
 
 /** The circuits drawn, as segments to ask about, when some marker's template writes text beside it; else null. */
 function circuitIndex(pieces: Scene['lines'], placed: readonly Placed[]): BoxIndex | null {
@@ -228,7 +236,9 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     capacity.set(ns, cap);
     for (const e of l.topology.edges) {
       const c = parseCapacity(e.meta.capacity);
-      for (const name of new Set(endNames(e))) {
+      const [a, b] = endNames(e);
+      for (const name of a === b || b === undefined ? [a] : [a, b]) {
+        if (name === undefined) continue;
         deg.set(name, (deg.get(name) ?? 0) + 1);
         if (c !== null) cap.set(name, (cap.get(name) ?? 0) + c);
       }
@@ -292,12 +302,8 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       let drawn = lines;
       if (!style.logical) {
         // Ends in data order; the circuit's first point is at its first end unless the data says otherwise.
-        let [a, b] = [names.get(ends[0]), names.get(ends[1] ?? ends[0])];
-        const d2 = (p: Placed | undefined, q: Pt) => (p ? (p.at[0] - q[0]) ** 2 + (p.at[1] - q[1]) ** 2 : Infinity);
-        if (d2(a, at[0]) > d2(b, at[0])) [a, b] = [b, a];
-        // A circuit ends on its nodes' markers: moved as they were spread, or, drawn in one piece, onto them (the marker
-        // may be another layer's node of that name, whose coordinates that layer's data gives a little otherwise).
-        const move = (p: Placed | undefined, end: Pt | null): Pt => (p ? [p.shown[0] - (end ?? p.at)[0], p.shown[1] - (end ?? p.at)[1]] : [0, 0]);
+        let a = names.get(ends[0]), b = names.get(ends[1] ?? ends[0]);
+        if (fromAt(a, at[0]) > fromAt(b, at[0])) [a, b] = [b, a];
         const one = lines.length === 1 ? lines[0] : null;
         // Each piece of a circuit across the world's edge moves alike: its ends are the same nodes a world apart.
         drawn = lines.map((pts) => follow(pts, move(a, one?.[0] ?? null), move(b, one?.[one.length - 1] ?? null), e, minApart));

@@ -11,9 +11,10 @@ import type { LatLng, Layout, Topology } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
 import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
 import { contentFrame, viewportFrame, type Frame } from './projection.ts';
-import { countryPaths, type Box } from './countries.ts';
+import { landPath, type Box } from './countries.ts';
 import { type Rect, union } from './box-index.ts';
-import { drawScene, emptyExtent, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
+import { drawScene, emptyExtent, SPREAD_GAP_PX, type DrawTarget, type LayerStyle, type Scene } from './svg-draw.ts';
+import { crowdOf } from './crowding.ts';
 import { drawLogicalLayers } from './svg-logical.ts';
 import { drawLabels, fitPicture, type Fitted } from './picture-fit.ts';
 import { fitAspect, sizeAttributes, textScale, toBox, toRect, type PictureSize } from './picture-size.ts';
@@ -105,7 +106,10 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
     for (const e of l.topology.edges) for (const c of e.coordinates) points.push(c);
   }
   // A picture of logical layers alone ignores the viewport (a map's view of the world); an empty map keeps it.
-  const frame = geographic.length > 0 || geographic.length === input.layers.length ? viewportFrame(input.viewport) ?? contentFrame(points) : null;
+  // Crowded content drawn at its natural size gets room for its markers (projection.ts); one of a size asked for is
+  // fitted to it whatever its frame's scale.
+  const crowd = size.width || size.height ? undefined : crowdOf(geographic.flatMap((l) => l.topology.nodes), SPREAD_GAP_PX);
+  const frame = geographic.length > 0 || geographic.length === input.layers.length ? viewportFrame(input.viewport) ?? contentFrame(points, crowd) : null;
 
   const canvas = newCanvas();
   const inner = new WeakMap<object, string>();
@@ -183,7 +187,7 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   if (!transparent) setAttrs(bgRect, { x: box.x, y: box.y, width: box.w, height: box.h, fill: bg });
   else bgRect.remove();
   if (frame) {
-    const d = countryPaths(frame.projection, landBox).join('');
+    const d = landPath(frame.projection, landBox);
     if (d) setAttrs(land.path(), {
       d, fill: dark ? 'rgba(255,255,255,0.09)' : 'rgba(0,0,0,0.06)',
       stroke: dark ? 'rgba(255,255,255,0.35)' : 'rgba(0,0,0,0.28)', 'stroke-width': 0.6, 'stroke-linejoin': 'round',
@@ -199,6 +203,8 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
 /** One scene of the geographic and the logical parts (the panel's box counts as drawn, so the picture keeps it whole). */
 function mergeScenes(geo: Scene | null, logical: Scene | null, panel: Box | null): Scene {
   const parts = [geo, logical].filter((x): x is Scene => x !== null);
+  // One part alone is the scene (its lists hold thousands of markers and circuit pieces, not copied).
+  if (parts.length === 1 && !panel) return parts[0];
   const extent = [...parts.map((p) => p.extent), ...(panel ? [toRect(panel)] : [])].reduce(union, emptyExtent());
   return {
     extent,

@@ -200,10 +200,13 @@ function stringSink(out: string[]): Sink {
  */
 export function elementMarkup(name: string, attrs: Readonly<Record<string, string>>, content = ''): string {
   if (!ELEMENTS.has(name)) return '';
-  const out = ['<', name];
-  for (const key of Object.keys(attrs)) writeAttribute(out, name, key, attrs[key]); // checks name and value
-  out.push(content === '' ? '/>' : `>${content}</${name}>`);
-  return out.join('');
+  // Concatenated, not pushed and joined: written for each of thousands of circuits, nodes and anchors.
+  let out = `<${name}`;
+  for (const key of Object.keys(attrs)) {
+    const v = checkAttribute(name, key, attrs[key]); // checks name and value, as writeAttribute
+    if (v !== null) out += ` ${key}="${escapeAttr(v)}"`;
+  }
+  return content === '' ? `${out}/>` : `${out}>${content}</${name}>`;
 }
 
 export interface SerializeOptions {

@@ -1,0 +1,77 @@
+// A quick "surely blocked" for label placement (labels.ts): the cells of a
+// raster that some fixed box covers whole, counted in a summed-area table,
+// so whether a box holds one of them is four lookups. A box that holds a
+// covered cell overlaps that obstacle with a positive area, so the answer
+// "yes" is exact; "no" only means the caller must ask its grid (box-grid.ts).
+// In a crowded picture most label positions are blocked: 2,000 labels of a
+// generated backbone asked 47,000 times and placed 79, each question a walk
+// over the grid's cells and their boxes.
+import type { Rect } from './box-index.ts';
+
+/** Most cells the raster holds: a larger picture gets coarser cells (a cell is at most as large as its boxes allow). */
+const MAX_CELLS = 1 << 18;
+
+export class CoveredCells {
+  private readonly cell: number;
+  private readonly x0: number;
+  private readonly y0: number;
+  private readonly cols: number;
+  private readonly rows: number;
+  /** Summed-area table over covered cells: sums[(r) * (cols + 1) + c] counts the covered cells above and left of (c, r). */
+  private readonly sums: Int32Array | null;
+
+  /** `cell`: the finest cell side wanted (a box of sides at least twice it always covers a cell). */
+  constructor(boxes: readonly Rect[], cell: number) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const b of boxes) {
+      if (!(b.x1 - b.x0 >= 2 * cell && b.y1 - b.y0 >= 2 * cell)) continue;
+      if (b.x0 < x0) x0 = b.x0;
+      if (b.y0 < y0) y0 = b.y0;
+      if (b.x1 > x1) x1 = b.x1;
+      if (b.y1 > y1) y1 = b.y1;
+    }
+    this.x0 = x0; this.y0 = y0;
+    const area = (x1 - x0) * (y1 - y0);
+    this.cell = Number.isFinite(area) ? Math.max(cell, Math.sqrt(area / MAX_CELLS)) : cell;
+    this.cols = Number.isFinite(area) ? Math.ceil((x1 - x0) / this.cell) + 1 : 0;
+    this.rows = Number.isFinite(area) ? Math.ceil((y1 - y0) / this.cell) + 1 : 0;
+    if (this.cols === 0 || this.rows === 0 || this.cols * this.rows > 4 * MAX_CELLS) { this.sums = null; return; }
+    const { cols, rows } = this, w = cols + 1;
+    const covered = new Uint8Array(cols * rows);
+    for (const b of boxes) {
+      // The cells wholly inside b: from the first cell edge at or after its left side to the last before its right.
+      const [c0, c1, r0, r1] = this.inside(b);
+      for (let r = r0; r <= r1; r++) covered.fill(1, r * cols + c0, r * cols + c1 + 1);
+    }
+    const sums = (this.sums = new Int32Array(w * (rows + 1)));
+    for (let r = 0; r < rows; r++) {
+      let line = 0;
+      for (let c = 0; c < cols; c++) {
+        line += covered[r * cols + c];
+        sums[(r + 1) * w + c + 1] = sums[r * w + c + 1] + line;
+      }
+    }
+  }
+
+  /** Columns and rows of the cells wholly inside `b`, clipped to the raster (empty when c0 > c1 or r0 > r1). */
+  private inside(b: Rect): [number, number, number, number] {
+    const { cell, x0, y0 } = this;
+    return [
+      Math.max(0, Math.ceil((b.x0 - x0) / cell)), Math.min(this.cols - 1, Math.floor((b.x1 - x0) / cell) - 1),
+      Math.max(0, Math.ceil((b.y0 - y0) / cell)), Math.min(this.rows - 1, Math.floor((b.y1 - y0) / cell) - 1),
+    ];
+  }
+
+  /** True when `r` holds a cell some box covers whole: it surely overlaps that box. False: it may or may not. */
+  surely(r: Rect): boolean {
+    const sums = this.sums;
+    if (!sums) return false;
+    const { cell, x0, y0 } = this;
+    // As inside(), written out: asked tens of thousands of times a picture.
+    const c0 = Math.max(0, Math.ceil((r.x0 - x0) / cell)), c1 = Math.min(this.cols - 1, Math.floor((r.x1 - x0) / cell) - 1);
+    const r0 = Math.max(0, Math.ceil((r.y0 - y0) / cell)), r1 = Math.min(this.rows - 1, Math.floor((r.y1 - y0) / cell) - 1);
+    if (!(c0 <= c1 && r0 <= r1)) return false;
+    const w = this.cols + 1;
+    return sums[(r1 + 1) * w + c1 + 1] - sums[r0 * w + c1 + 1] - sums[(r1 + 1) * w + c0] + sums[r0 * w + c0] > 0;
+  }
+}
