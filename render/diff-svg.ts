@@ -11,7 +11,7 @@
 import type { G } from '@svgdotjs/svg.js';
 import type { Layout, Topology, TopologyEdge, TopologyNode } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
-import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
+import { serialize, type DomLike, type Inner } from '../svg-safety/sanitize.ts';
 import { contentFrame, logicalFrame } from './projection.ts';
 import { landPath } from './countries.ts';
 import { drawClusters, withoutClusters } from './svg-clusters.ts';
@@ -187,7 +187,7 @@ export function renderUnionDiffSvg(union: Topology, marks: DiffMarks, options: D
   const size = { width: options.width, height: options.height };
 
   const canvas = newCanvas();
-  const inner = new WeakMap<object, string>();
+  const inner = new WeakMap<object, Inner>();
   canvas.element('title').words(title);
   // Sized at once: svg.js measures an unsized rect through svgdom (a few ms per picture) to set what is overwritten below.
   const bgRect = canvas.rect(0, 0);

@@ -12,6 +12,9 @@ import type { Pt } from './paths.ts';
  * circuits between data centres 3 km apart are two arcs, not one line.
  */
 export function follow(at: Pt[], da: Pt, db: Pt, e: TopologyEdge, minApart: number): Pt[] {
+  const k = Number(e.meta.parallel_count ?? 1), i = Number(e.meta.parallel_index ?? 0);
+  // Ends where they were and no parallel circuit to keep apart (most circuits of a large picture): the points as they are.
+  if (da[0] === 0 && da[1] === 0 && db[0] === 0 && db[1] === 0 && !(k > 1)) return at;
   const lens = [0];
   for (let i = 1; i < at.length; i++) lens.push(lens[i - 1] + Math.hypot(at[i][0] - at[i - 1][0], at[i][1] - at[i - 1][1]));
   const total = lens[lens.length - 1];
@@ -21,7 +24,6 @@ export function follow(at: Pt[], da: Pt, db: Pt, e: TopologyEdge, minApart: numb
     const t = total > 0 ? lens[i] / total : i / (at.length - 1);
     return [x + da[0] * (1 - t) + db[0] * t, y + da[1] * (1 - t) + db[1] * t];
   });
-  const k = Number(e.meta.parallel_count ?? 1), i = Number(e.meta.parallel_index ?? 0);
   if (pts.length !== 3 || !(k > 1) || !Number.isFinite(i)) return pts;
   const [a, m, b] = pts;
   const len = Math.hypot(b[0] - a[0], b[1] - a[1]);

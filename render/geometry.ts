@@ -25,15 +25,35 @@ export const nearLng = (ref: number, lng: number) => lng + 360 * Math.round((ref
  * degrees the piece covers.
  */
 export function lngCut(lngs: readonly number[]): { cut: number; span: number } {
-  // A typed array sorts numbers without a comparator call per pair (a 2,000-node picture has 17,000 points).
-  const sorted = Float64Array.from(lngs.filter(Number.isFinite), wrapLng).sort();
-  if (sorted.length === 0) return { cut: 180, span: 0 };
-  const first = sorted[0], last = sorted[sorted.length - 1];
+  const wrapped = new Float64Array(lngs.length);
+  let n = 0, first = Infinity, last = -Infinity;
+  for (const lng of lngs) {
+    if (!Number.isFinite(lng)) continue;
+    const v = (wrapped[n++] = wrapLng(lng));
+    if (v < first) first = v;
+    if (v > last) last = v;
+  }
+  if (n === 0) return { cut: 180, span: 0 };
   let gap = 360 - (last - first), from = last;
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i] - sorted[i - 1] > gap) {
-      gap = sorted[i] - sorted[i - 1];
-      from = sorted[i - 1];
+  if (last > first) {
+    // The largest gap between sorted values without sorting (a 2,000-node picture has 12,000 points): n buckets
+    // each narrower than it must be (at least the range over n - 1), so it lies between buckets, and only each
+    // bucket's least and greatest value count. Buckets in order: of equal gaps the westernmost wins, as sorted.
+    const width = (last - first) / n;
+    const lo = new Float64Array(n).fill(Infinity), hi = new Float64Array(n).fill(-Infinity);
+    for (let i = 0; i < n; i++) {
+      const v = wrapped[i], b = Math.min(n - 1, Math.floor((v - first) / width));
+      if (v < lo[b]) lo[b] = v;
+      if (v > hi[b]) hi[b] = v;
+    }
+    let previous = hi[0];
+    for (let b = 1; b < n; b++) {
+      if (lo[b] === Infinity) continue;
+      if (lo[b] - previous > gap) {
+        gap = lo[b] - previous;
+        from = previous;
+      }
+      previous = hi[b];
     }
   }
   return from === last ? { cut: 180, span: last - first } : { cut: from + gap / 2, span: 360 - gap };

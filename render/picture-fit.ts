@@ -12,7 +12,7 @@ import type { Box } from './countries.ts';
 import { placeLabels, type PlacedLabel } from './labels.ts';
 import { fitAspect, textScale, toRect, type PictureSize } from './picture-size.ts';
 import type { Scene } from './svg-draw.ts';
-import { elementMarkup, escapeText } from '../svg-safety/sanitize.ts';
+import { elementMarkup, escapeText, type Inner } from '../svg-safety/sanitize.ts';
 import { fmt, setAttrs } from './svg-canvas.ts';
 
 /** Label font size in px as seen. */
@@ -102,7 +102,7 @@ function clearCorner(view: Box, legend: { w: number; h: number }, inset: number,
 }
 
 /** Writes placed labels (and their leader lines) as sanitized markup into their groups. */
-export function drawLabels(leaders: G, labels: G, inner: WeakMap<object, string>, scene: Scene, fitted: Fitted): void {
+export function drawLabels(leaders: G, labels: G, inner: WeakMap<object, Inner>, scene: Scene, fitted: Fitted): void {
   const k = fitted.k;
   setAttrs(labels, { 'font-size': LABEL_PX * k, 'stroke-width': 3 * k });
   setAttrs(leaders, { 'stroke-width': k });
@@ -114,6 +114,6 @@ export function drawLabels(leaders: G, labels: G, inner: WeakMap<object, string>
       lines.push(elementMarkup('line', { x1: fmt(x1), y1: fmt(y1), x2: fmt(x2), y2: fmt(y2) }));
     }
   }
-  inner.set(labels.node, text.join(''));
-  inner.set(leaders.node, lines.join(''));
+  inner.set(labels.node, text);
+  inner.set(leaders.node, lines);
 }

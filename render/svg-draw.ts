@@ -20,7 +20,7 @@ import type { LabelRequest } from './labels.ts';
 import { edgeD, type Pt } from './paths.ts';
 import { setAttrs, fmt } from './svg-canvas.ts';
 import { safeMarkup } from '../svg-safety/safe-markup.ts';
-import { elementMarkup, escapeText } from '../svg-safety/sanitize.ts';
+import { elementMarkup, escapeText, type Inner } from '../svg-safety/sanitize.ts';
 import { text } from './topology.ts';
 import { markerBox, shiftText, textOutside, withoutText } from './marker-box.ts';
 import { shownMarkup } from './template-text.ts';
@@ -76,7 +76,7 @@ export interface DrawTarget {
   edges: G;
   nodes: G;
   /** Element -> sanitized content the serializer writes as its children (see sanitize.ts `inner`). */
-  inner: WeakMap<object, string>;
+  inner: WeakMap<object, Inner>;
   /** Picture units per px on screen (default 1): template text smaller than MIN_TEXT_PX on screen is left out. */
   textScale?: number;
   /** Halo colour of template text that sets no stroke (the labels' halo; default white). */
@@ -283,7 +283,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       grow(extent, box.x0, box.y0, box.x1, box.y1);
       groupMarkup.push(nodeMarkup(g[0], p, markup));
     }
-    target.inner.set(setAttrs(target.groups.group(), { class: 'group-nodes', opacity: 0.45, ...nodeStyle }).node, groupMarkup.join(''));
+    target.inner.set(setAttrs(target.groups.group(), { class: 'group-nodes', opacity: 0.45, ...nodeStyle }).node, groupMarkup);
 
     const edgeMarkup: string[] = [];
     const pathType = String(t.pathLayout?.type ?? 'curveCardinal');
@@ -312,8 +312,9 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       // The tooltip says the capacity with its unit (as written when it names none we read) and the coloured field's value.
       const value = coloring ? edgeValue(e.meta, coloring.field) : '';
       const colour = value ? coloring?.colors.get(value) : undefined;
-      const facts = [gbps !== null ? capacityText(gbps) : text(e.meta.capacity), value && `${coloring?.field}: ${value}`].filter(Boolean);
-      const title = elementMarkup('title', {}, escapeText(facts.length > 0 ? `${e.name} (${facts.join(', ')})` : e.name));
+      const said = gbps !== null ? capacityText(gbps) : text(e.meta.capacity), colored = value ? `${coloring?.field}: ${value}` : '';
+      const facts = said && colored ? `${said}, ${colored}` : said || colored;
+      const title = elementMarkup('title', {}, escapeText(facts ? `${e.name} (${facts})` : e.name));
       const look = { ...(width !== style.edgeWidth ? { 'stroke-width': fmt(width) } : {}), ...(colour ? { stroke: colour } : {}) };
       const traffic = style.traffic?.circuits.get(e.name);
       for (const pts of drawn) {
@@ -331,7 +332,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       }
     }
     const edgeLayer = setAttrs(target.edges.group(), { stroke: style.color, 'stroke-width': style.edgeWidth, fill: 'none', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 });
-    target.inner.set(edgeLayer.node, edgeMarkup.join(''));
+    target.inner.set(edgeLayer.node, edgeMarkup);
   });
 
   // Template text beside a marker (a site's name under its badge) that a circuit runs under is taken out of the
@@ -367,9 +368,9 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     }
     if (anchorMarkup.length > 0) {
       const anchors = setAttrs(target.nodes.group(), { class: 'anchors', fill: style.color, stroke: '#555555', 'stroke-width': 0.8, 'stroke-opacity': 0.8 });
-      target.inner.set(anchors.node, anchorMarkup.join(''));
+      target.inner.set(anchors.node, anchorMarkup);
     }
-    target.inner.set(setAttrs(target.nodes.group(), { class: 'nodes', ...nodeStyle }).node, leafMarkup.join(''));
+    target.inner.set(setAttrs(target.nodes.group(), { class: 'nodes', ...nodeStyle }).node, leafMarkup);
   });
   return { extent, markers, labels, lines: pieces, textPx, hiddenPx, rates };
 }

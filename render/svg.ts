@@ -9,7 +9,7 @@ import type { MapConfiguration, MapLayer } from '../schema/map.ts';
 import { COLOR_PATTERN } from '../schema/map.ts';
 import type { LatLng, Layout, Topology } from './types.ts';
 import { newCanvas, setAttrs, fmt } from './svg-canvas.ts';
-import { serialize, type DomLike } from '../svg-safety/sanitize.ts';
+import { serialize, type DomLike, type Inner } from '../svg-safety/sanitize.ts';
 import { contentFrame, viewportFrame, type Frame } from './projection.ts';
 import { landPath, type Box } from './countries.ts';
 import { type Rect, union } from './box-index.ts';
@@ -112,7 +112,7 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   const frame = geographic.length > 0 || geographic.length === input.layers.length ? viewportFrame(input.viewport) ?? contentFrame(points, crowd) : null;
 
   const canvas = newCanvas();
-  const inner = new WeakMap<object, string>();
+  const inner = new WeakMap<object, Inner>();
   canvas.element('title').words(input.title);
   // Sized at once: svg.js measures an unsized rect through svgdom (a few ms per picture) to set what is overwritten below.
   const bgRect = canvas.rect(0, 0);

@@ -209,16 +209,20 @@ export function elementMarkup(name: string, attrs: Readonly<Record<string, strin
   return content === '' ? `${out}/>` : `${out}>${content}</${name}>`;
 }
 
+/** An element's sanitized content: one string, or strings written in order. */
+export type Inner = string | readonly string[];
+
 export interface SerializeOptions {
   /**
    * Elements whose content is an already-sanitized string produced by this
    * module (escapeText, elementMarkup, or serialize/template output via
-   * safe-markup.ts),
+   * safe-markup.ts), or a list of such strings written one after another
+   * (thousands of circuits: joined once, in the document, not first apart),
    * written in place of their children. The element itself and its
    * attributes are still checked here. Keyed by node identity, so page data
    * cannot claim it.
    */
-  inner?: WeakMap<object, string>;
+  inner?: WeakMap<object, Inner>;
   /** Emit xmlns on the outermost element (a standalone document). */
   root?: boolean;
 }
@@ -231,7 +235,7 @@ export function serialize(node: DomLike, options: SerializeOptions = {}): string
 }
 
 /** Walks `node` into `sink`: the one place that decides which elements and attribute names survive. */
-export function walk(node: DomLike, sink: Sink, inner: WeakMap<object, string> | undefined, root: boolean, depth: number): void {
+export function walk(node: DomLike, sink: Sink, inner: WeakMap<object, Inner> | undefined, root: boolean, depth: number): void {
   if (node.nodeType === 3 || node.nodeType === 4) {
     sink.text(node.data ?? '');
     return;
@@ -258,8 +262,17 @@ export function walk(node: DomLike, sink: Sink, inner: WeakMap<object, string> |
     }
   }
   const content = inner?.get(node);
-  if (content !== undefined) {
+  if (typeof content === 'string') {
     sink.raw(content === '' ? '/>' : `>${content}</${name}>`);
+    return;
+  }
+  if (content !== undefined) {
+    if (content.length === 0) sink.raw('/>');
+    else {
+      sink.raw('>');
+      for (const part of content) sink.raw(part);
+      sink.raw(`</${name}>`);
+    }
     return;
   }
   const kids = node.childNodes;
