@@ -27,8 +27,8 @@ import { parentPort, workerData } from 'node:worker_threads';
  * }} LayoutResult
  */
 
-/** @typedef {{ id: number, graph: ElkNode }} LayoutRequest */
-/** @typedef {{ id: number, result?: LayoutResult, error?: string }} LayoutReply */
+/** @typedef {{ id: number, request: ElkNode }} LayoutRequest */
+/** @typedef {{ id: number, result: unknown } | { id: number, error: string }} LayoutReply */
 
 /**
  * The numbers of a laid-out graph that the picture uses.
@@ -66,8 +66,8 @@ export function createElk() {
 if (parentPort && workerData === 'mts-layout') {
   const port = parentPort;
   const elk = createElk();
-  port.on('message', (/** @type {LayoutRequest} */ { id, graph }) => {
-    elk.layout(graph).then(
+  port.on('message', (/** @type {LayoutRequest} */ { id, request }) => {
+    elk.layout(request).then(
       (/** @type {ElkNode} */ out) => port.postMessage(/** @type {LayoutReply} */ ({ id, result: layoutResult(out) })),
       (/** @type {unknown} */ error) => port.postMessage(/** @type {LayoutReply} */ ({ id, error: error instanceof Error ? error.message : String(error) })),
     );

@@ -25,21 +25,18 @@
 // apart, top to bottom or, when that cannot reach it, left to right; spacing
 // changes no node's order, and a stretched drawing is kept only with as few
 // crossings. Everything is deterministic: no clock decides, only counts.
-// ELK itself runs on a thread of its own (layout-thread.mjs), so a layout
-// never holds the service's event loop.
+// ELK runs on a thread of its own (layout-thread.mjs), and the straight
+// drawings on another (drawing-jobs.ts), so a layout never holds the
+// service's event loop.
 import { validationFailed } from '../errors.ts';
-import { annealed } from './annealed-drawing.ts';
 import { compassPlaces } from './compass-order.ts';
 import { round6 } from './geometry.ts';
-import { layOut } from './layout-client.ts';
+import { drawStraight, layOut } from './layout-client.ts';
 import { prefetch, tangled } from './layered-prefetch.ts';
 import type { LayoutResult } from './layout-thread.mjs';
 import { CLUSTER_TITLE_PX, centralUnits, clusterTitle, elkGraph, groupTree, type Variant } from './logical-graph.ts';
 import type { Hierarchy } from './roles.ts';
 import { routeCrossings } from './route-crossings.ts';
-import { schematicDrawing } from './schematic-drawing.ts';
-import { liftedSchematic } from './schematic-lifted.ts';
-import { stressDrawing } from './stress-drawing.ts';
 import { textWidth } from './text-width.ts';
 import type { LatLng, TopologyEdge, TopologyNode } from './types.ts';
 
@@ -164,7 +161,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // layers remain for nested groups (a site within a region), big graphs, and a stress drawing that cannot be
   // placed clear of its circuits, or that crosses more than the layered drawing.
   let stressed: Drawing | null = null;
-  let lifted: ((instead: LayoutResult) => Drawing | null) | undefined;
+  let lifted: ((instead: LayoutResult) => Promise<Drawing | null>) | undefined;
   // Longitudes on the graph's own continuous range, as the compass order measures them (compass-order.ts).
   const geo = nodes.every((n) => hasPlace(n.coordinate)) ? compassPlaces(nodes.map((n) => n.coordinate)) : undefined;
   const oneLevel = groups.every((_, g) => tree.subgroups[g].length === 0 && tree.members[g].length > 0);
@@ -182,9 +179,13 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     // Drawn by the layout thread while the stress drawing is computed here, where they are likely wanted (layered-prefetch.ts).
     if (tangled(nodes.length, ends)) prefetch([{ levelsAsLayers: false }, ...roots().map((root) => ({ root }))].map((v) => elkGraph(nodes, groups, tree, ends, base, { ...v, ranks }).graph));
     const sites = groups.map((g, k) => ({ members: tree.members[k], titleWidth: textWidth(clusterTitle(g.name), CLUSTER_TITLE_PX) }));
-    const stress = geo ? schematicDrawing({ boxes, ends, geo, sites }, stressDrawing({ boxes, ends, geo, sites })) : stressDrawing({ boxes, ends, geo, sites });
+    // Drawn on the drawing thread (drawing-jobs.ts), beside the layered drawings on the layout thread.
+    const stress = await drawStraight({ kind: 'straight', input: { boxes, ends, geo, sites } });
     if (stress) stressed = straight(stress);
-    if (geo && stress) lifted = (instead) => { const l = liftedSchematic({ boxes, ends, geo, sites }, stress, instead); return l && straight(l); };
+    if (geo && stress) lifted = async (instead) => {
+      const l = await drawStraight({ kind: 'lifted', input: { boxes, ends, geo, sites }, stress, instead });
+      return l && straight(l);
+    };
   }
   const layered = async (): Promise<Drawing> => {
     // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
@@ -243,12 +244,12 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // A schematic that would lose to the layered drawing gets a second chance, its crossed units moved (schematic-lifted.ts).
   if (stressed && lifted && stressed.crossings > allowed) {
     // It replaces the layered drawing, so its circuits must be no longer and no less even than those.
-    const second = lifted(best.out);
+    const second = await lifted(best.out);
     if (second && second.crossings < stressed.crossings) stressed = second;
   }
   if (stressed && stressed.crossings <= allowed) best = stressed;
   // The straight drawing kept, annealed where that meets more of the quality rules (annealed-drawing.ts).
-  if (best === stressed && groups.length === 0) best = stressed = straight(annealed(best.out, { boxes, ends, geo }));
+  if (best === stressed && groups.length === 0) best = stressed = straight((await drawStraight({ kind: 'annealed', input: { boxes, ends, geo }, out: best.out })) ?? best.out);
 
   const { out, flipped } = best;
   const W = Math.max(out.width, 1), H = Math.max(out.height, 1);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
-import { layOut, layoutThread } from '../../render/layout-client.ts';
+import { drawStraight, layOut, layoutThread } from '../../render/layout-client.ts';
 import { ELK_OPTIONS } from '../../render/logical-layout.ts';
 import { createElk, layoutResult } from '../../render/layout-thread.mjs';
 
@@ -73,5 +73,44 @@ describe('the layout thread', () => {
     } finally {
       await thread.close();
     }
+  });
+});
+
+describe('the drawing thread', () => {
+  // A 6 x 6 grid of routers, stretched out of shape: annealing it takes hundreds of milliseconds.
+  const grid = () => {
+    const ends: [number, number][] = [];
+    for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) {
+      if (c < 5) ends.push([6 * r + c, 6 * r + c + 1]);
+      if (r < 5) ends.push([6 * r + c, 6 * r + c + 6]);
+    }
+    const boxes = Array.from({ length: 36 }, () => ({ w: 40, h: 15 }));
+    const nodes = Object.fromEntries(boxes.map((b, i) => [`n${i}`, [(i % 6) * 90 + ((i * 37) % 11) * 9, Math.floor(i / 6) * 50, b.w, b.h] as [number, number, number, number]]));
+    return { input: { boxes, ends }, out: { width: 560, height: 300, nodes, routes: {} } };
+  };
+
+  it('keeps the event loop turning while a drawing is annealed, and answers it', async () => {
+    let turns = 0;
+    let running = true;
+    const spin = () => {
+      turns++;
+      if (running) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const started = performance.now();
+    const drawn = await drawStraight({ kind: 'annealed', ...grid() });
+    const ms = performance.now() - started;
+    running = false;
+    assert.equal(Object.keys(drawn!.nodes).filter((k) => k.startsWith('n')).length, 36);
+    // At least one turn a millisecond: a drawing annealed on this thread allows none until it ends.
+    assert.ok(turns >= ms / 2, `the event loop turned ${turns} times in ${ms.toFixed(0)} ms`);
+  });
+
+  it('answers the stress drawing of a ring; a job it cannot do fails alone, and the next still works', async () => {
+    const ends = Array.from({ length: 8 }, (_, i) => [i, (i + 1) % 8] as [number, number]);
+    const ring = await drawStraight({ kind: 'straight', input: { boxes: ends.map(() => ({ w: 30, h: 15 })), ends } });
+    assert.equal(Object.keys(ring!.nodes).length, 8);
+    await assert.rejects(drawStraight({ kind: 'sideways' } as never), /^Error: logical layout failed: no such drawing: sideways/);
+    assert.deepEqual(await drawStraight({ kind: 'straight', input: { boxes: ends.map(() => ({ w: 30, h: 15 })), ends } }), ring);
   });
 });
