@@ -21,6 +21,22 @@ function ladder(rungs: number): ElkNode {
   return { id: 'root', layoutOptions: ELK_OPTIONS, children, edges };
 }
 
+/** `work`'s value, and how many times the event loop turned while it was awaited. */
+async function turning<T>(work: Promise<T>): Promise<{ value: T; turns: number }> {
+  let turns = 0;
+  let running = true;
+  const spin = () => {
+    turns++;
+    if (running) setImmediate(spin);
+  };
+  setImmediate(spin);
+  try {
+    return { value: await work, turns };
+  } finally {
+    running = false;
+  }
+}
+
 describe('the layout thread', () => {
   it('answers what ELK computes for the same graph on this thread', async () => {
     const graph = ladder(12);
@@ -32,16 +48,8 @@ describe('the layout thread', () => {
   });
 
   it('keeps the event loop turning while a large layout runs', async () => {
-    let turns = 0;
-    let running = true;
-    const spin = () => {
-      turns++;
-      if (running) setImmediate(spin);
-    };
-    setImmediate(spin);
     // Hundreds of milliseconds of ELK: on this thread, the loop would not turn until it ended.
-    const result = await layOut(ladder(250));
-    running = false;
+    const { value: result, turns } = await turning(layOut(ladder(250)));
     assert.equal(Object.keys(result.nodes).length, 500);
     assert.ok(turns >= 1000, `the event loop turned ${turns} times during the layout`);
   });
@@ -90,17 +98,9 @@ describe('the drawing thread', () => {
   };
 
   it('keeps the event loop turning while a drawing is annealed, and answers it', async () => {
-    let turns = 0;
-    let running = true;
-    const spin = () => {
-      turns++;
-      if (running) setImmediate(spin);
-    };
-    setImmediate(spin);
     const started = performance.now();
-    const drawn = await drawStraight({ kind: 'annealed', ...grid() });
+    const { value: drawn, turns } = await turning(drawStraight({ kind: 'annealed', ...grid() }));
     const ms = performance.now() - started;
-    running = false;
     assert.equal(Object.keys(drawn!.nodes).filter((k) => k.startsWith('n')).length, 36);
     // At least one turn a millisecond: a drawing annealed on this thread allows none until it ends.
     assert.ok(turns >= ms / 2, `the event loop turned ${turns} times in ${ms.toFixed(0)} ms`);
