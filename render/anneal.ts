@@ -38,7 +38,7 @@ const MIN_STEPS = 30_000;
 const MAX_STEPS = 160_000;
 /**
  * At most this many steps times (nodes + circuits) a run: a step's work
- * grows with both, and the layout runs on the service's main thread. The
+ * grows with both, and one layout holds the drawing thread meanwhile. The
  * corpus graphs stay within it (the generated mesh, 40 nodes and 70
  * circuits, 14.1 million); a graph of 120 nodes and 239 circuits gets
  * 41,782 steps, about 2 s, where 160,000 took 8.4 s.

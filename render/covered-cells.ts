@@ -8,7 +8,7 @@
 // over the grid's cells and their boxes.
 import type { Rect } from './box-index.ts';
 
-/** Most cells the raster holds: a larger picture gets coarser cells (a cell is at most as large as its boxes allow). */
+/** Most cells the raster holds: a larger picture gets coarser cells, fewer of which a marker covers whole (more answers of "not sure", none wrong). */
 const MAX_CELLS = 1 << 18;
 
 export class CoveredCells {

@@ -1,5 +1,5 @@
 // The layered drawings a logical layout may want, asked for ahead
-// (logical-layout.ts): the stress drawing is computed on the calling thread
+// (logical-layout.ts): the stress drawing is computed on the drawing thread
 // and the layered ones on the layout thread (layout-client.ts), and the
 // layered ones are needed only when the stress drawing crosses. Asking for
 // the first of them before the stress drawing is computed lets the layout

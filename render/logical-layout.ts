@@ -176,7 +176,7 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     return { out, flipped: ends.map(() => false), crossings, aspect: out.width / out.height, across: false };
   };
   if (small && oneLevel && !asked && (geo || !isForest(nodes.length, ends))) {
-    // Drawn by the layout thread while the stress drawing is computed here, where they are likely wanted (layered-prefetch.ts).
+    // Drawn by the layout thread while the drawing thread draws the stress drawing, where they are likely wanted (layered-prefetch.ts).
     if (tangled(nodes.length, ends)) prefetch([{ levelsAsLayers: false }, ...roots().map((root) => ({ root }))].map((v) => elkGraph(nodes, groups, tree, ends, base, { ...v, ranks }).graph));
     const sites = groups.map((g, k) => ({ members: tree.members[k], titleWidth: textWidth(clusterTitle(g.name), CLUSTER_TITLE_PX) }));
     // Drawn on the drawing thread (drawing-jobs.ts), beside the layered drawings on the layout thread.

@@ -108,8 +108,8 @@ function compose(input: DrawInput, scale?: number, redrawn = 0): string {
   // A picture of logical layers alone ignores the viewport (a map's view of the world); an empty map keeps it.
   // Crowded content drawn at its natural size gets room for its markers (projection.ts); one of a size asked for is
   // fitted to it whatever its frame's scale.
-  const crowd = size.width || size.height ? undefined : crowdOf(geographic.flatMap((l) => l.topology.nodes), SPREAD_GAP_PX);
-  const frame = geographic.length > 0 || geographic.length === input.layers.length ? viewportFrame(input.viewport) ?? contentFrame(points, crowd) : null;
+  const crowd = () => (size.width || size.height ? undefined : crowdOf(geographic.flatMap((l) => l.topology.nodes), SPREAD_GAP_PX));
+  const frame = geographic.length > 0 || geographic.length === input.layers.length ? viewportFrame(input.viewport) ?? contentFrame(points, crowd()) : null;
 
   const canvas = newCanvas();
   const inner = new WeakMap<object, Inner>();
