@@ -128,7 +128,15 @@ const nodeMarkup = (n: TopologyNode, at: Pt, markup: string) =>
 interface Placed { node: TopologyNode; at: Pt; shown: Pt; box: Rect; markup: string; text: boolean; said: string }
 
 const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x + b.x1, y1: y + b.y1 });
-const moved = (p: Placed) => Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]) > ANCHOR_AFTER_PX;
+/**
+ * Whether a node is drawn away from its true position: moved more than ANCHOR_AFTER_PX, and so far that the dot at
+ * its true position is not hidden under its own marker, which is drawn over it (a crowd's markers nudged apart a
+ * few px): the dot lies outside the circle inscribed in the marker's data-width x data-height box.
+ */
+const moved = (p: Placed) => {
+  const away = Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]);
+  return away > ANCHOR_AFTER_PX && away + ANCHOR_R > Math.min(size(p.node, 'computed_width', 10), size(p.node, 'computed_height', 10)) / 2;
+};
 const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHOR_R };
 
 const endNames = (e: TopologyEdge) => (e.meta.endpoint_identifiers?.names ?? []).map((n) => String(n));

@@ -54,9 +54,11 @@ describe('a crowded backbone at its natural size', () => {
     const natural = renderTopologySvg(t);
     const p = pictureBoxes(natural);
     assert.ok(p.viewBox[2] > 1500, `natural width ${p.viewBox[2]}`);
-    // Each spread marker has a line back to its true position: most stay within a marker's width of it.
+    // A marker spread where its true position shows has a line back to it: most stay within a marker's width of it.
     const moves = [...(natural.match(/<g class="anchors"[^>]*>(.*?)<\/g>/)?.[1] ?? '').matchAll(/<line x1="([-\d.]+)" y1="([-\d.]+)" x2="([-\d.]+)" y2="([-\d.]+)"/g)]
       .map((m) => Math.hypot(Number(m[3]) - Number(m[1]), Number(m[4]) - Number(m[2]))).sort((a, b) => a - b);
+    // None for a marker nudged so little that the dot at its place would lie under it (a 10-px circle, a 2-px dot).
+    assert.ok(moves.length > 0 && moves[0] + 2 > 5, `a line of ${moves[0]} px to a dot hidden under its marker`);
     const far = moves.filter((d) => d > 10).length;
     assert.ok(far < 0.1 * p.nodes.length, `${far} of ${p.nodes.length} markers drawn more than 10 px from their places (median move ${moves[moves.length >> 1]})`);
   });
