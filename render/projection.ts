@@ -44,7 +44,9 @@ function frame(projection: GeoProjection, fixed: Frame['fixed']): Frame {
     line(points) {
       // Longitudes as the frame sees them (rotated), and how many world widths each point lies off where it is drawn.
       // (The frame's rotation and scale are set before it is made; read once, not per circuit.)
-      const at: Pt[] = [], turns: number[] = [];
+      // Turns are listed only once one is not 0 (a circuit across the world's edge; most are not).
+      const at: Pt[] = [];
+      let turns: number[] | null = null;
       let previous = 0, off = 0;
       for (const p of points) {
         const xy = project(p);
@@ -54,12 +56,15 @@ function frame(projection: GeoProjection, fixed: Frame['fixed']): Frame {
         const along = at.length === 0 ? drawn : nearLng(previous, seen);
         previous = along;
         const t = Math.round((along - drawn) / 360);
-        if (t !== 0) off = t;
+        if (t !== 0) {
+          off = t;
+          turns ??= at.map(() => 0);
+        }
         at.push(xy);
-        turns.push(t);
+        turns?.push(t);
       }
-      if (off === 0) return { at, lines: [at] };
-      const unwrapped = at.map(([x, y], i) => [x + turns[i] * world, y] as Pt);
+      if (off === 0 || !turns) return { at, lines: [at] };
+      const unwrapped = at.map(([x, y], i) => [x + (turns as number[])[i] * world, y] as Pt);
       return { at, lines: [unwrapped, unwrapped.map(([x, y]) => [x - off * world, y] as Pt)] };
     },
   };

@@ -147,7 +147,12 @@ const fromAt = (p: Placed | undefined, q: Pt) => (p ? (p.at[0] - q[0]) ** 2 + (p
  * How far a circuit's end moves: as its node was spread, or, drawn in one piece (`end` its point), onto its marker
  * (which may be another layer's node of that name, whose coordinates that layer's data gives a little otherwise).
  */
-const move = (p: Placed | undefined, end: Pt | null): Pt => (p ? [p.shown[0] - (end ?? p.at)[0], p.shown[1] - (end ?? p.at)[1]] : [0, 0]);
+const move = (p: Placed | undefined, end: Pt | null): Pt => {
+  const from = end ?? p?.at;
+  // Most ends do not move: one shared zero rather than a new pair for each of thousands of circuits.
+  return p && from && (p.shown[0] !== from[0] || p.shown[1] !== from[1]) ? [p.shown[0] - from[0], p.shown[1] - from[1]] : STILL;
+};
+const STILL: Pt = [0, 0];
 
 /** The circuits drawn, as segments to ask about, when some marker's template writes text beside it; else null. */
 function circuitIndex(pieces: Scene['lines'], placed: readonly Placed[]): BoxIndex | null {
