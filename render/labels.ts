@@ -51,6 +51,8 @@ export interface PlaceOptions {
 }
 
 const DIRECTIONS: ReadonlyArray<[number, number]> = [[1, 0], [-1, 0], [1, -1], [1, 1], [-1, -1], [-1, 1], [0, -1], [0, 1]];
+/** Labels from which the covered-cells table is built (covered-cells.ts). */
+const MANY_LABELS = 200;
 /** The directions as unit vectors, for positions further out. */
 const UNITS = DIRECTIONS.map(([dx, dy]) => [dx / Math.hypot(dx, dy), dy / Math.hypot(dx, dy)] as const);
 
@@ -87,9 +89,10 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceOpt
   const fixed = new BoxGrid(cell, obstacles);
   const index = new BoxIndex(cell);
   const found = new Int32Array(Math.max(1, obstacles.length));
-  // Most positions in a crowd lie over some marker whole: a summed-area table says so in four lookups.
-  const covered = new CoveredCells(obstacles, f / 3);
-  const blocked = (r: Rect) => covered.surely(r) || fixed.overlapping(r, found, 1) > 0 || index.blocked(r);
+  // Most positions in a crowd lie over some marker whole: a summed-area table says so in four lookups. It costs a
+  // pass over the picture's raster, which a few labels do not pay back.
+  const covered = requests.length >= MANY_LABELS ? new CoveredCells(obstacles, f / 3) : null;
+  const blocked = (r: Rect) => covered?.surely(r) || fixed.overlapping(r, found, 1) > 0 || index.blocked(r);
   // A leader crosses an obstacle only within its bounding box (grown a little, so rounding cannot leave one out).
   const cutOff = (sx: number, sy: number, tx: number, ty: number) => {
     const seg: [number, number, number, number] = [sx, sy, tx, ty];

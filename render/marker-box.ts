@@ -16,7 +16,9 @@ import { textWidth } from './text-width.ts';
 
 const SVG_DEFAULT_FONT_PX = 16;
 const MAX_CACHED = 20_000;
-const cache = new Map<string, Rect>();
+// By markup, then size: the markup strings are the topology's own, whose hash the engine keeps; a key made of
+// size and markup together would be a new string, hashed whole, for every node of every picture.
+const cache = new Map<string, Map<string, Rect>>();
 
 const attr = (tag: string, name: string): number | null => {
   const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
@@ -50,14 +52,18 @@ function grow(r: Rect, far: Farthest, tag: string, x0: number, y0: number, x1: n
 
 /** The box of `markup` around the node's position, at least `w` x `h` centred on it, at most its reach. */
 export function markerBox(markup: string, w: number, h: number): Rect {
-  const key = `${w}x${h}:${markup}`;
-  const hit = cache.get(key);
+  const key = `${w}x${h}`;
+  let sizes = cache.get(markup);
+  const hit = sizes?.get(key);
   if (hit) return hit;
   const r = drawnBox(markup, w, h).box;
   const reach = Math.max(reachOf(w, h), w / 2, h / 2);
   const clamped = { x0: Math.max(r.x0, -reach), y0: Math.max(r.y0, -reach), x1: Math.min(r.x1, reach), y1: Math.min(r.y1, reach) };
-  if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(key, clamped);
+  if (!sizes) {
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(markup, (sizes = new Map()));
+  }
+  sizes.set(key, clamped);
   return clamped;
 }
 

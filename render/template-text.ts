@@ -22,7 +22,8 @@ const SVG_DEFAULT_FONT_PX = 16;
 const TEXT = new Set(['text', 'tspan', 'textPath']);
 const KEYWORDS: Record<string, number> = { 'xx-small': 9, 'x-small': 10, small: 13, medium: 16, large: 18, 'x-large': 24, 'xx-large': 32 };
 const MAX_CACHED = 20_000;
-const cache = new Map<string, Shown>();
+// By markup, then the rest (see marker-box.ts: the markup string's hash is kept, a key built from it is not).
+const cache = new Map<string, Map<string, Shown>>();
 
 export interface Shown {
   /** The markup with the text that cannot be read left out (sanitizer output). */
@@ -70,8 +71,9 @@ function fontPx(el: El, inherited: number): number {
 export function shownMarkup(markup: string, scale: number, keepText = true, halo = '#ffffff'): Shown {
   if (!markup.includes('<text')) return { markup, text: false, minPx: Infinity, hiddenPx: 0, hiddenText: '' };
   const minPx = keepText ? MIN_TEXT_PX * scale : Infinity;
-  const key = `${minPx}:${halo}:${markup}`;
-  const hit = cache.get(key);
+  const key = `${minPx}:${halo}`;
+  let shownAs = cache.get(markup);
+  const hit = shownAs?.get(key);
   if (hit) return hit;
   let root: DomLike;
   try {
@@ -111,7 +113,10 @@ export function shownMarkup(markup: string, scale: number, keepText = true, halo
   for (const child of Array.from(root.childNodes)) out.push(serialize(child));
   const joined = out.join('');
   const shown: Shown = { markup: markSafe(joined), text: joined.includes('<text'), minPx: smallest, hiddenPx: hidden, hiddenText: hiddenText.join(' ') };
-  if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(key, shown);
+  if (!shownAs) {
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(markup, (shownAs = new Map()));
+  }
+  shownAs.set(key, shown);
   return shown;
 }
