@@ -113,6 +113,7 @@ export function anneal(from: readonly Pt[], input: AnnealInput): Pt[] | null {
   for (const [k, weights] of runs.entries()) {
     const at = run(from, input, weights, n * 7919 + input.ends.length + k, start, floor);
     if (!at) continue;
+    // Measured again from scratch: a run keeps its figures up to date move by move.
     const end = new AnnealScore(at, input);
     const score = end.energy();
     const f = end.figures(), short = Math.max(0, KEPT_COMPASS - f.compass);

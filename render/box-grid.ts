@@ -105,6 +105,11 @@ export class BoxGrid {
     return this.overlappingSides(r.x0, r.y0, r.x1, r.y1, out, limit);
   }
 
+  /** Whether box `id` overlaps the box of sides (left, top, right, bottom) as overlapping() counts it, wherever it was filed. */
+  meets(id: number, left: number, top: number, right: number, bottom: number): boolean {
+    return left < this.x1[id] - 0.01 && this.x0[id] < right - 0.01 && top < this.y1[id] - 0.01 && this.y0[id] < bottom - 0.01;
+  }
+
   /** overlapping() for the box of sides (left, top, right, bottom). */
   overlappingSides(left: number, top: number, right: number, bottom: number, out: Int32Array, limit = Infinity): number {
     const stamp = ++this.stamp;

@@ -19,6 +19,7 @@ export class CoveredCells {
   private readonly rows: number;
   /** Summed-area table over covered cells: sums[(r) * (cols + 1) + c] counts the covered cells above and left of (c, r). */
   private readonly sums: Int32Array | null;
+  private readonly span = new Float64Array(4);
 
   /** `cell`: the finest cell side wanted (a box of sides at least twice it always covers a cell). */
   constructor(boxes: readonly Rect[], cell: number) {
@@ -38,10 +39,10 @@ export class CoveredCells {
     if (this.cols === 0 || this.rows === 0 || this.cols * this.rows > 4 * MAX_CELLS) { this.sums = null; return; }
     const { cols, rows } = this, w = cols + 1;
     const covered = new Uint8Array(cols * rows);
+    const span = this.span;
     for (const b of boxes) {
-      // The cells wholly inside b: from the first cell edge at or after its left side to the last before its right.
-      const [c0, c1, r0, r1] = this.inside(b);
-      for (let r = r0; r <= r1; r++) covered.fill(1, r * cols + c0, r * cols + c1 + 1);
+      this.inside(b);
+      for (let r = span[2]; r <= span[3]; r++) covered.fill(1, r * cols + span[0], r * cols + span[1] + 1);
     }
     const sums = (this.sums = new Int32Array(w * (rows + 1)));
     for (let r = 0; r < rows; r++) {
@@ -53,23 +54,25 @@ export class CoveredCells {
     }
   }
 
-  /** Columns and rows of the cells wholly inside `b`, clipped to the raster (empty when c0 > c1 or r0 > r1). */
-  private inside(b: Rect): [number, number, number, number] {
-    const { cell, x0, y0 } = this;
-    return [
-      Math.max(0, Math.ceil((b.x0 - x0) / cell)), Math.min(this.cols - 1, Math.floor((b.x1 - x0) / cell) - 1),
-      Math.max(0, Math.ceil((b.y0 - y0) / cell)), Math.min(this.rows - 1, Math.floor((b.y1 - y0) / cell) - 1),
-    ];
+  /**
+   * The first and last column and row of the cells wholly inside `b` (from the first cell edge at or after its left
+   * side to the last before its right), clipped to the raster, into `span` (empty when first > last): asked tens of
+   * thousands of times a picture, so written into one array, not a new one each time. NaN sides give an empty span.
+   */
+  private inside(b: Rect): void {
+    const { cell, x0, y0, span } = this;
+    span[0] = Math.max(0, Math.ceil((b.x0 - x0) / cell));
+    span[1] = Math.min(this.cols - 1, Math.floor((b.x1 - x0) / cell) - 1);
+    span[2] = Math.max(0, Math.ceil((b.y0 - y0) / cell));
+    span[3] = Math.min(this.rows - 1, Math.floor((b.y1 - y0) / cell) - 1);
   }
 
   /** True when `r` holds a cell some box covers whole: it surely overlaps that box. False: it may or may not. */
   surely(r: Rect): boolean {
     const sums = this.sums;
     if (!sums) return false;
-    const { cell, x0, y0 } = this;
-    // As inside(), written out: asked tens of thousands of times a picture.
-    const c0 = Math.max(0, Math.ceil((r.x0 - x0) / cell)), c1 = Math.min(this.cols - 1, Math.floor((r.x1 - x0) / cell) - 1);
-    const r0 = Math.max(0, Math.ceil((r.y0 - y0) / cell)), r1 = Math.min(this.rows - 1, Math.floor((r.y1 - y0) / cell) - 1);
+    this.inside(r);
+    const span = this.span, c0 = span[0], c1 = span[1], r0 = span[2], r1 = span[3];
     if (!(c0 <= c1 && r0 <= r1)) return false;
     const w = this.cols + 1;
     return sums[(r1 + 1) * w + c1 + 1] - sums[r0 * w + c1 + 1] - sums[(r1 + 1) * w + c0] + sums[r0 * w + c0] > 0;

@@ -5,17 +5,14 @@
 // content room, so that markers keep their places instead of being pushed
 // into one block (spread.ts).
 import type { Pt } from './paths.ts';
+import { dataBox } from './marker-box.ts';
 import type { Crowd } from './projection.ts';
 import type { TopologyNode } from './types.ts';
 
-/** The room a marker of `nodes` takes: the median marker's longer side (as drawn: 10 px unless its template says) and `gap`. */
+/** The room a marker of `nodes` takes: the median marker's longer side (its data box, marker-box.ts) and `gap`. */
 export function crowdOf(nodes: readonly TopologyNode[], gap: number): Crowd {
   const leaves = nodes.filter((n) => !n.children);
-  const side = (n: TopologyNode) => Math.max(...['computed_width', 'computed_height'].map((k) => {
-    const v = Number(n.meta[k]);
-    return Number.isFinite(v) && v > 0 ? Math.min(v, 400) : 10;
-  }));
-  const sides = leaves.map(side).sort((a, b) => a - b);
+  const sides = leaves.map((n) => { const { w, h } = dataBox(n); return Math.max(w, h); }).sort((a, b) => a - b);
   return { nodes: leaves.map((n) => n.coordinate), room: sides.length > 0 ? sides[sides.length >> 1] + gap : 0 };
 }
 

@@ -12,15 +12,13 @@ import { schematicDrawing } from './schematic-drawing.ts';
 import { liftedSchematic } from './schematic-lifted.ts';
 import { stressDrawing, type StressInput } from './stress-drawing.ts';
 
-type Input = StressInput & { geo?: readonly Pt[] };
-
 export type DrawingJob =
   /** The stress drawing, a schematic when the nodes have coordinates; null where it cannot be placed clear. */
-  | { kind: 'straight'; input: Input }
+  | { kind: 'straight'; input: StressInput }
   /** The schematic with its crossed units moved (schematic-lifted.ts), to replace `instead`; null where it is no better. */
-  | { kind: 'lifted'; input: Input & { geo: readonly Pt[] }; stress: LayoutResult; instead: LayoutResult }
+  | { kind: 'lifted'; input: StressInput & { geo: readonly Pt[] }; stress: LayoutResult; instead: LayoutResult }
   /** `out` annealed (annealed-drawing.ts): itself where annealing finds nothing better. */
-  | { kind: 'annealed'; input: Input; out: LayoutResult };
+  | { kind: 'annealed'; input: StressInput; out: LayoutResult };
 
 /** Does `job` here: the drawing, or null where there is none. */
 export function drawingJob(job: DrawingJob): LayoutResult | null {

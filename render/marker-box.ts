@@ -13,6 +13,16 @@
 import type { Rect } from './box-index.ts';
 import { compileTemplate } from '../svg-safety/template.ts';
 import { textWidth } from './text-width.ts';
+import type { TopologyNode } from './types.ts';
+
+/** A node's data box as pictures draw it: its computed_width x computed_height, 10 px a side unless set, at most 400. */
+export function dataBox(n: TopologyNode): { w: number; h: number } {
+  const side = (k: string) => {
+    const v = Number(n.meta[k]);
+    return Number.isFinite(v) && v > 0 ? Math.min(v, 400) : 10;
+  };
+  return { w: side('computed_width'), h: side('computed_height') };
+}
 
 const SVG_DEFAULT_FONT_PX = 16;
 const MAX_CACHED = 20_000;

@@ -138,12 +138,12 @@ export function contentFrame(points: LatLng[], crowd?: Crowd): Frame {
     const l = (lng * Math.PI) / 180 + turn;
     return Math.abs(l) > Math.PI ? l - Math.round(l / (2 * Math.PI)) * 2 * Math.PI : l;
   };
-  let west = -1, east = -1, south = -1, north = -1;
+  let west = -1, east = -1, south = -1, north = -1, least = Infinity, most = -Infinity;
   points.forEach(([lat, lng], i) => {
     const l = rotated(lng);
     if (!Number.isFinite(l) || !Number.isFinite(lat)) return;
-    if (west < 0 || l < rotated(points[west][1])) west = i;
-    if (east < 0 || l > rotated(points[east][1])) east = i;
+    if (l < least) { least = l; west = i; }
+    if (l > most) { most = l; east = i; }
     if (south < 0 || lat < points[south][0]) south = i;
     if (north < 0 || lat > points[north][0]) north = i;
   });

@@ -86,9 +86,6 @@ function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: numb
     moved[a] = moved[b] = 1;
     pairs++;
   };
-  /** Whether marker i where it is now, padded, overlaps j's box where the round started (as box-grid.ts counts it). */
-  const overlaps = (i: number, j: number) => px[i] + bx0[i] - pad < right[j] - 0.01 && left[j] < px[i] + bx1[i] + pad - 0.01
-    && py[i] + by0[i] - pad < bottom[j] - 0.01 && top[j] < py[i] + by1[i] + pad - 0.01;
   let done = false;
   for (let round = 0; round < RELAX_ROUNDS; round++) {
     // The boxes where the round starts (only those that moved changed); each marker asks about them where it is by then.
@@ -111,7 +108,10 @@ function relax(markers: readonly Marker[], pos: Pt[], gap: number, maxSide: numb
         const j = near[k];
         if (j !== i && !drifted[j] && !(active[j] && j < i)) part(Math.min(i, j), Math.max(i, j));
       }
-      for (const j of drift) if (j !== i && !(active[j] && j < i) && overlaps(i, j)) part(Math.min(i, j), Math.max(i, j));
+      // The drifted ones where they are now (the grid reads the same side arrays).
+      for (const j of drift) {
+        if (j !== i && !(active[j] && j < i) && grid.meets(j, px[i] + bx0[i] - pad, py[i] + by0[i] - pad, px[i] + bx1[i] + pad, py[i] + by1[i] + pad)) part(Math.min(i, j), Math.max(i, j));
+      }
     }
     [active, moved] = [moved, active];
     moved.fill(0);

@@ -22,7 +22,7 @@ import { setAttrs, fmt } from './svg-canvas.ts';
 import { safeMarkup } from '../svg-safety/safe-markup.ts';
 import { elementMarkup, escapeText, type Inner } from '../svg-safety/sanitize.ts';
 import { text } from './topology.ts';
-import { markerBox, shiftText, textOutside, withoutText } from './marker-box.ts';
+import { dataBox, markerBox, shiftText, textOutside, withoutText } from './marker-box.ts';
 import { shownMarkup } from './template-text.ts';
 import { spreadMarkers } from './spread.ts';
 import { follow } from './follow.ts';
@@ -110,10 +110,6 @@ export interface Scene {
   rates?: RateLabel[];
 }
 
-const size = (n: TopologyNode, k: string, d: number) => {
-  const v = Number(n.meta[k]);
-  return Number.isFinite(v) && v > 0 ? Math.min(v, 400) : d;
-};
 const valid = (p: Pt) => Number.isFinite(p[0]) && Number.isFinite(p[1]);
 
 /**
@@ -135,7 +131,7 @@ const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x +
  */
 const moved = (p: Placed) => {
   const away = Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]);
-  return away > ANCHOR_AFTER_PX && away + ANCHOR_R > Math.min(size(p.node, 'computed_width', 10), size(p.node, 'computed_height', 10)) / 2;
+  return away > ANCHOR_AFTER_PX && away + ANCHOR_R > Math.min(dataBox(p.node).w, dataBox(p.node).h) / 2;
 };
 const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHOR_R };
 
@@ -156,7 +152,7 @@ const STILL: Pt = [0, 0];
 
 /** The circuits drawn, as segments to ask about, when some marker's template writes text beside it; else null. */
 function circuitIndex(pieces: Scene['lines'], placed: readonly Placed[]): BoxIndex | null {
-  if (!placed.some((p) => p.text && textOutside(p.markup, size(p.node, 'computed_width', 10), size(p.node, 'computed_height', 10)).length > 0)) return null;
+  if (!placed.some((p) => p.text && textOutside(p.markup, dataBox(p.node).w, dataBox(p.node).h).length > 0)) return null;
   const index = new BoxIndex(64);
   for (const [ax, ay, bx, by] of pieces) index.addSegment(ax, ay, bx, by);
   return index;
@@ -168,7 +164,7 @@ function circuitIndex(pieces: Scene['lines'], placed: readonly Placed[]): BoxInd
  * box and what the label says. Null when no circuit crosses its text.
  */
 function crossedText(p: Placed, circuits: BoxIndex, others: BoxIndex): { placed: Pick<Placed, 'markup' | 'box' | 'said' | 'text'>; labelled: boolean } | null {
-  const w = size(p.node, 'computed_width', 10), h = size(p.node, 'computed_height', 10);
+  const { w, h } = dataBox(p.node);
   const crossed = textOutside(p.markup, w, h).filter((part) => circuits.blocked(at(part.box, p.shown)));
   if (crossed.length === 0) return null;
   let markup = p.markup;
@@ -208,7 +204,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
       const shown = shownMarkup(safeMarkup(n.meta.svg), scale, true, l.target.halo);
       textPx = Math.min(textPx, shown.minPx);
       hiddenPx = Math.max(hiddenPx, shown.hiddenPx);
-      const box = markerBox(shown.markup, size(n, 'computed_width', 10), size(n, 'computed_height', 10));
+      const box = markerBox(shown.markup, dataBox(n).w, dataBox(n).h);
       placed.push({ node: n, at: p, shown: p, box, markup: shown.markup, text: shown.text, said: shown.hiddenText });
     }
     return { placed, groupNodes };
@@ -288,7 +284,7 @@ export function drawScene(layers: readonly SceneLayer[], frame: Frame, spread = 
     for (const g of groupNodes) {
       const markup = shownMarkup(safeMarkup(g[0].meta.svg), 1, false).markup;
       const p = groupAt(g);
-      const box = at(markerBox(markup, size(g[0], 'computed_width', 10), size(g[0], 'computed_height', 10)), p);
+      const box = at(markerBox(markup, dataBox(g[0]).w, dataBox(g[0]).h), p);
       // Under or among its members (a site whose routers were spread around it) it would only be a nameless ghost.
       if (leaves().blocked(box)) continue;
       leaves().add(box);

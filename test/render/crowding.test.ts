@@ -67,5 +67,8 @@ describe('a crowded backbone at its natural size', () => {
     const t = await buildTopology(records(), { name: 'crowd', layout: 'geographic' });
     const sized = renderTopologySvg(t, { width: 800 });
     assert.match(sized, /<svg[^>]* width="800"/);
+    // Fitted at the usual 1000 px of content (plus margins and labels), not at the crowd's 2,000 and more.
+    const [, , w] = pictureBoxes(sized).viewBox;
+    assert.ok(w > 900 && w < 1500, `viewBox width ${w}`);
   });
 });
