@@ -151,14 +151,16 @@ export function shiftText(markup: string, part: TextPart, dy: number): string | 
 }
 
 /**
- * The text a node's template writes outside its data box (`w` x `h` about the node: a site's name under its badge),
- * where circuits would run under it; text on the node's own shape is drawn over them. None when the text sits under
- * a transform, whose boxes are not estimated.
+ * The text a node's template writes beside its data box (`w` x `h` about the node: a site's name under its badge),
+ * where circuits would run under it; text centred on the node's own shape is drawn over them, even where the
+ * estimate of its width runs a little past the shape (a pill sized to its name: "NORDUnet Copenhagen" estimated
+ * 128.3 px in a pill of 127). None when the text sits under a transform, whose boxes are not estimated.
  */
 export function textOutside(markup: string, w: number, h: number): TextPart[] {
   if (!markup.includes('<text') || /transform=/.test(markup)) return [];
   const outerFont = attr(markup.slice(0, markup.indexOf('>') + 1), 'font-size');
-  return textBoxes(markup, outerFont).filter(({ text, box }) => text && !(box.x0 >= -w / 2 && box.x1 <= w / 2 && box.y0 >= -h / 2 && box.y1 <= h / 2));
+  const onShape = ({ x0, y0, x1, y1 }: TextPart['box']) => Math.abs(x0 + x1) <= w && Math.abs(y0 + y1) <= h;
+  return textBoxes(markup, outerFont).filter(({ text, box }) => text && !onShape(box));
 }
 
 /**

@@ -62,4 +62,13 @@ describe('template text and circuits', () => {
     assert.deepEqual(p.labels.map((l) => l.name), ['Hamburg']);
     assert.ok(!p.texts.some((x) => x.name.startsWith('HAM1')));
   });
+
+  it('keeps a name on its own pill, where its circuits end under it', async () => {
+    // The default template sizes a pill to its name; the estimate of that name's width runs a little past it.
+    const cph = () => ep('NORDUnet Copenhagen', 55.68, 12.57), ams = () => ep('NetherLight', 52.36, 4.95), cern = () => ep('CERNLight', 46.23, 6.05);
+    const records = [rec('1', 'a', ams(), cph()), rec('2', 'b', ams(), cern())];
+    const p = pictureBoxes(renderTopologySvg(await buildTopology(records, { name: 'EU', layout: 'logical' })));
+    assert.ok(p.texts.some((x) => x.name.includes('NORDUnet Copenhagen')), `texts: ${p.texts.map((x) => x.name)}`);
+    assert.deepEqual(p.labels.map((l) => l.name), []);
+  });
 });
