@@ -17,8 +17,7 @@
 // One run; a schematic below its compass promise gets a second with other
 // weights, and the one nearer the promise wins, then the better score.
 // GÉANT 2012: 6 crossings and 79 % of pairs
-// in compass order to 5 and 90.5 %; the generated mesh: 9 crossings to 7;
-// the Exchange points: CV 0.43 to 0.16.
+// in compass order to 5 and 90.5 %; the generated mesh: 9 crossings to 7.
 //
 // Deterministic (a generator seeded by the graph, a fixed number of steps)
 // and bounded: O(degree * edges + nodes^2) a step.

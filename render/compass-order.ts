@@ -11,7 +11,15 @@
 // so Tokyo lies west of Honolulu and Seattle on a Pacific loop, not at the
 // far east beyond Europe. The layout's geography and the measure
 // (layout-quality.ts) both read positions through compassPlaces.
-import { continuousLng } from './geometry.ts';
+//
+// A graph has a compass order only while its nodes lie within half the
+// globe's longitudes (hasCompassOrder): beyond that, some pair lies less
+// far apart the other way round, so whichever piece of the circle is read,
+// "east of" in the picture is west of on the globe for that pair, and a
+// loop of circuits round the world comes back east of where it started.
+// The logical layout draws such a graph as it draws one without
+// coordinates, and the measure counts no compass order for it.
+import { continuousLng, lngCut } from './geometry.ts';
 import { compassSorted } from './compass-sort.ts';
 import type { Pt } from './paths.ts';
 
@@ -21,8 +29,17 @@ export function compassPlaces(geo: readonly (readonly [number, number])[]): Pt[]
   return geo.map(([lat, lon]): Pt => [lat, lng(lon)]);
 }
 
-/** compassPlaces, keyed by node. */
-export function compassPlacesOf<K>(geo: ReadonlyMap<K, readonly [number, number]>): Map<K, Pt> {
+/** The most longitude a graph's nodes may span (degrees, their circle's piece) for it to have a compass order. */
+const HALF_GLOBE = 180;
+
+/** Whether the nodes at `geo` ([lat, lng]) have an east-west order the globe agrees with: they lie within half of it. */
+export function hasCompassOrder(geo: readonly (readonly [number, number])[]): boolean {
+  return lngCut(geo.map((g) => g[1])).span <= HALF_GLOBE;
+}
+
+/** compassPlaces, keyed by node; undefined for nodes without a compass order (more than half the globe apart). */
+export function compassPlacesOf<K>(geo: ReadonlyMap<K, readonly [number, number]>): Map<K, Pt> | undefined {
+  if (!hasCompassOrder([...geo.values()])) return undefined;
   const places = compassPlaces([...geo.values()]);
   return new Map([...geo.keys()].map((k, i) => [k, places[i]]));
 }

@@ -29,7 +29,7 @@
 // drawings on another (drawing-jobs.ts), so a layout never holds the
 // service's event loop.
 import { validationFailed } from '../errors.ts';
-import { compassPlaces } from './compass-order.ts';
+import { compassPlaces, hasCompassOrder } from './compass-order.ts';
 import { round6 } from './geometry.ts';
 import { drawStraight, layOut } from './layout-client.ts';
 import { prefetch, tangled } from './layered-prefetch.ts';
@@ -162,8 +162,11 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // placed clear of its circuits, or that crosses more than the layered drawing.
   let stressed: Drawing | null = null;
   let lifted: ((instead: LayoutResult) => Promise<Drawing | null>) | undefined;
-  // Longitudes on the graph's own continuous range, as the compass order measures them (compass-order.ts).
-  const geo = nodes.every((n) => hasPlace(n.coordinate)) ? compassPlaces(nodes.map((n) => n.coordinate)) : undefined;
+  // Longitudes on the graph's own continuous range, as the compass order measures them; a graph round the world
+  // (more than half the globe's longitudes) has no compass order to keep and is drawn as one without coordinates
+  // (compass-order.ts).
+  const places = nodes.every((n) => hasPlace(n.coordinate)) ? nodes.map((n) => n.coordinate) : undefined;
+  const geo = places && hasCompassOrder(places) ? compassPlaces(places) : undefined;
   const oneLevel = groups.every((_, g) => tree.subgroups[g].length === 0 && tree.members[g].length > 0);
   // The roots the layered drawing tries after bfsLevels' own (a peripheral unit): the most central units.
   let tries: number[] | undefined;

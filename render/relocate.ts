@@ -1,14 +1,11 @@
 // Crossings a schematic cannot undo by small moves (schematic-lifted.ts):
 // untangle.ts moves a node around its neighbours, as far as its circuits
-// stay short, but a circuit that spans the drawing stays where it is. The
-// Exchange points demo is a ring round the world (Singapore, Tokyo,
-// Seattle, Chicago, New York, Amsterdam, Singapore): on the graph's own
-// longitudes (compass-order.ts) Singapore is the far west and its circuit
-// to Amsterdam crosses the whole picture; lifted to the top left, it runs
-// above everything and crosses nothing, for some of Singapore's pairs out
-// of north-south order. Here the unit (a node, or a site's routers of one
-// place, moved together) whose move undoes most crossings goes to the
-// point of a grid over the whole drawing where its circuits cross fewest,
+// stay short, but a circuit that spans the drawing stays where it is: a
+// ring closed from its far west to its far east crosses the whole picture,
+// and with its western end lifted to the top left it runs above everything
+// and crosses nothing, for some of that node's pairs out of north-south
+// order. Here the unit (a node, or a site's routers of one place, moved
+// together) whose move undoes most crossings goes to the point of a grid over the whole drawing where its circuits cross fewest,
 // then are shortest, with no more nodes or circuits too near it than it
 // had, and the drawing keeping MIN_COMPASS of its pairs in compass order;
 // then the next, MAX_MOVES at most. Greedy and deterministic:

@@ -2,15 +2,15 @@
 // on crossings (logical-layout.ts): the geography with the units whose
 // circuits cross moved across the drawing (relocate.ts), then evened out at
 // a few strengths of compass order without a crossing more
-// (schematic-layout.ts, keepCrossings), placed with its sites clear. The
-// Exchange points demo, a ring round the world, has one crossing in every
-// schematic drawn from its geography (Singapore's circuit to Amsterdam
-// spans the picture) and none once Singapore sits at the top left; left to
-// the layered drawing, its circuits were 2.3x neato's. Tried only there,
-// and kept only with fewer crossings than the usual schematic and circuits
-// no longer and no less even than the layered drawing's it would replace
-// (the polished schematic's own are shorter still: 19.1, CV 0.31, against
-// the lifted 26.5, CV 0.43, and the layered 43.7, CV 0.77): elsewhere a crossing less bought this way
+// (schematic-layout.ts, keepCrossings), placed with its sites clear. A
+// ring whose closing circuit runs back across the whole geography has one
+// crossing in every schematic drawn from it, and none once the node at
+// that circuit's end is lifted above the rest; left to the layered
+// drawing, such circuits were 2.3x neato's (measured on the Exchange points
+// demo while graphs round the world were still drawn as schematics;
+// compass-order.ts). Tried only there, and kept only with fewer crossings
+// than the usual schematic and circuits no longer and no less even than
+// the layered drawing's it would replace: elsewhere a crossing less bought this way
 // costs more than it gives (SURFnet: 0 crossings but 1.4x neato's length,
 // against 1 crossing, neato's own count, at 1.2x; the generated mesh: 9
 // crossings against 10, but its CV doubled). Of the drawings with no edge

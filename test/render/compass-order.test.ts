@@ -5,7 +5,7 @@
 // and one with Tokyo at the far east does not.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compassPlaces } from '../../render/compass-order.ts';
+import { compassPlaces, hasCompassOrder } from '../../render/compass-order.ts';
 import type { Drawing } from '../../render/drawing-geometry.ts';
 import { quality } from '../../render/layout-quality.ts';
 import { renderTopologySvg } from '../../render/svg.ts';
@@ -40,6 +40,16 @@ describe('compassPlaces', () => {
   }
 });
 
+describe('hasCompassOrder: a compass order only within half the globe', () => {
+  const cases: [string, string[], boolean][] = [
+    ['a ring round the world (Singapore is east of Amsterdam the short way, west of it in any cut)', ['Amsterdam', 'Tokyo', 'Seattle', 'Singapore', 'New York'], false],
+    ['Asia to Europe the long way round, over the Americas', ['Tokyo', 'Seattle', 'New York', 'London'], false],
+    ['the Pacific rim across 180°', ['Tokyo', 'Honolulu', 'Seattle', 'Chicago'], true],
+    ['the Atlantic', ['Chicago', 'New York', 'London', 'Amsterdam'], true],
+  ];
+  for (const [what, names, ordered] of cases) it(what, () => assert.equal(hasCompassOrder(names.map((n) => PLACES[n])), ordered));
+});
+
 describe('the compass-order measure across the antimeridian', () => {
   /** A drawing of points (x east, y south) named as given, no lines. */
   const drawing = (at: Record<string, [number, number]>): Drawing => ({
@@ -49,6 +59,11 @@ describe('the compass-order measure across the antimeridian', () => {
   const geo = new Map(['Tokyo', 'Honolulu', 'Seattle'].map((n) => [n, PLACES[n]] as const));
   it('keeps every pair of a Pacific drawing (Tokyo west of Honolulu west of Seattle)', () => {
     assert.equal(quality(drawing({ Tokyo: [0, 80], Honolulu: [100, 120], Seattle: [200, 20] }), geo).compassKept, 1);
+  });
+  it('counts none for nodes round the world, which have no compass order', () => {
+    const world = new Map(['Tokyo', 'Seattle', 'New York', 'Amsterdam', 'Singapore'].map((n) => [n, PLACES[n]] as const));
+    const q = quality(drawing({ Tokyo: [0, 80], Seattle: [100, 20], 'New York': [200, 40], Amsterdam: [300, 10], Singapore: [350, 90] }), world);
+    assert.equal(q.compassKept, null);
   });
   it('does not count a drawing on raw longitudes (Tokyo at the far east) as kept', () => {
     const q = quality(drawing({ Honolulu: [0, 120], Seattle: [100, 20], Tokyo: [200, 80] }), geo);
@@ -69,5 +84,22 @@ describe('a logical drawing of a Pacific ring', () => {
     const q = quality(d, geo);
     assert.equal(q.crossings, 0);
     assert.ok(q.compassKept! >= 0.9, `compass order kept ${q.compassKept}`);
+  });
+});
+
+describe('a logical drawing of a ring round the world', () => {
+  // Round the world in a zigzag; as a schematic its circuits were straightened to 0/45/90° in a compass order the globe does not have.
+  const ring = ['Seattle', 'Amsterdam', 'Tokyo', 'New York', 'Singapore', 'Chicago'];
+  const drawing = async (placed: boolean) => {
+    const end = (n: string) => (placed ? ep(n, ...PLACES[n]) : ep(n));
+    const records = ring.map((n, i) => rec(String(i), `c${i}`, end(n), end(ring[(i + 1) % 6])));
+    return svgDrawing(renderTopologySvg(await buildTopology(records, { name: 'world', layout: 'logical' })));
+  };
+  it('is drawn as the same graph without coordinates: a ring, circuits alike', async () => {
+    const [d, plain] = [await drawing(true), await drawing(false)];
+    assert.deepEqual(d.nodes, plain.nodes);
+    const q = quality(d);
+    assert.equal(q.crossings, 0);
+    assert.ok(q.lengthCv < 0.1, `circuits alike: CV ${q.lengthCv.toFixed(2)}`);
   });
 });
