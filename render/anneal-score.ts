@@ -32,8 +32,8 @@ const MIN_COMPASS = 0.905;
  * scale, so a drawing left free drifts larger, where boxes and circuits
  * clear each other more easily (GÉANT came out 4166 px wide instead of
  * 1077), and a picture's text and markers shrink as much when it is
- * fitted to a page. At 1.6 GÉANT is
- * 1305 px wide; at 1.3 it keeps its 6 crossings.
+ * fitted to a page. At 1.6 GÉANT is 1305 px wide; at 1.3 it keeps its 6
+ * crossings.
  */
 export const GROWTH = 1.6;
 /** How much the CV itself weighs: a tie-breaker. */

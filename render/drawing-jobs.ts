@@ -1,22 +1,18 @@
 // The straight drawings of the logical layout (logical-layout.ts), as work
 // for the drawing thread (drawing-thread.ts): the stress drawing, or with
-// coordinates the schematic; the lifted schematic; the annealed drawing.
+// coordinates the schematic; the annealed drawing.
 // Each takes seconds at most on the graphs they are drawn for (GÉANT's
 // annealing about 2.5 s), which on the service's own thread would hold
 // every other request, health checks included, for as long. Plain data in
 // and out, so a job crosses to the thread and back by structured clone.
 import { annealed } from './annealed-drawing.ts';
 import type { LayoutResult } from './layout-thread.mjs';
-import type { Pt } from './paths.ts';
 import { schematicDrawing } from './schematic-drawing.ts';
-import { liftedSchematic } from './schematic-lifted.ts';
 import { stressDrawing, type StressInput } from './stress-drawing.ts';
 
 export type DrawingJob =
   /** The stress drawing, a schematic when the nodes have coordinates; null where it cannot be placed clear. */
   | { kind: 'straight'; input: StressInput }
-  /** The schematic with its crossed units moved (schematic-lifted.ts), to replace `instead`; null where it is no better. */
-  | { kind: 'lifted'; input: StressInput & { geo: readonly Pt[] }; stress: LayoutResult; instead: LayoutResult }
   /** `out` annealed (annealed-drawing.ts): itself where annealing finds nothing better. */
   | { kind: 'annealed'; input: StressInput; out: LayoutResult };
 
@@ -27,7 +23,6 @@ export function drawingJob(job: DrawingJob): LayoutResult | null {
       const { input } = job;
       return input.geo ? schematicDrawing({ ...input, geo: input.geo }, stressDrawing(input)) : stressDrawing(input);
     }
-    case 'lifted': return liftedSchematic(job.input, job.stress, job.instead);
     case 'annealed': return annealed(job.out, job.input);
     default: throw new Error(`no such drawing: ${String((job as { kind?: unknown }).kind)}`);
   }

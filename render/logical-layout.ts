@@ -161,7 +161,6 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // layers remain for nested groups (a site within a region), big graphs, and a stress drawing that cannot be
   // placed clear of its circuits, or that crosses more than the layered drawing.
   let stressed: Drawing | null = null;
-  let lifted: ((instead: LayoutResult) => Promise<Drawing | null>) | undefined;
   // Longitudes on the graph's own continuous range, as the compass order measures them; a graph round the world
   // (more than half the globe's longitudes) has no compass order to keep and is drawn as one without coordinates
   // (compass-order.ts).
@@ -185,10 +184,6 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
     // Drawn on the drawing thread (drawing-jobs.ts), beside the layered drawings on the layout thread.
     const stress = await drawStraight({ kind: 'straight', input: { boxes, ends, geo, sites } });
     if (stress) stressed = straight(stress);
-    if (geo && stress) lifted = async (instead) => {
-      const l = await drawStraight({ kind: 'lifted', input: { boxes, ends, geo, sites }, stress, instead });
-      return l && straight(l);
-    };
   }
   const layered = async (): Promise<Drawing> => {
     // 1. The root: bfsLevels' own (a peripheral unit), then the most central units.
@@ -244,12 +239,6 @@ export async function layoutLogical(nodes: TopologyNode[], edges: TopologyEdge[]
   // length 1.4x neato's against 3.1x).
   let best = stressed?.crossings === 0 ? stressed : await layered();
   const allowed = best.crossings + (best.crossings >= FEW_CROSSINGS ? Math.floor(best.crossings * CROSSING_TRADE) : 0);
-  // A schematic that would lose to the layered drawing gets a second chance, its crossed units moved (schematic-lifted.ts).
-  if (stressed && lifted && stressed.crossings > allowed) {
-    // It replaces the layered drawing, so its circuits must be no longer and no less even than those.
-    const second = await lifted(best.out);
-    if (second && second.crossings < stressed.crossings) stressed = second;
-  }
   if (stressed && stressed.crossings <= allowed) best = stressed;
   // The straight drawing kept, annealed where that meets more of the quality rules (annealed-drawing.ts).
   if (best === stressed && groups.length === 0) best = stressed = straight((await drawStraight({ kind: 'annealed', input: { boxes, ends, geo }, out: best.out })) ?? best.out);

@@ -22,11 +22,11 @@ import { spreadOrSeparate } from './site-separation.ts';
 import { layoutDrawing, narrow, placed, result, type StressInput, straightCrossings, widen } from './stress-drawing.ts';
 import { untangle } from './untangle.ts';
 
-export const LENGTH = 70;
+const LENGTH = 70;
 /** How much the spread of circuit lengths (CV) weighs against their total. */
-export const EVENNESS = 6;
+const EVENNESS = 6;
 /** The least share of pairs kept in compass order (the schematic's promise is 90 %). */
-export const MIN_COMPASS = 0.905;
+const MIN_COMPASS = 0.905;
 /**
  * Strengths of compass order tried from the stress drawing, and from the
  * geography: the polish evens out what these leave, so two starts from the
