@@ -12,12 +12,18 @@
 // the mean length, nodes too close pushed off) and part of the way there, a
 // ring of steps around it, and, for a node whose circuits cross others,
 // places around its neighbours' centre and just beyond each circuit it
-// crosses. Deterministic (nodes in index order, places in a fixed order) and
+// crosses. Sites stay boxes clear of one another and of other routers
+// (stress-clusters.ts), as the drawing was placed: a site's routers drawn
+// evenly but apart would otherwise open its box over its neighbours, and
+// the drawing would be spread until they clear (the North America demo
+// came out 7078 px wide, five times the drawing it was polished from).
+// Deterministic (nodes in index order, places in a fixed order) and
 // bounded: until a pass gains under SETTLED, at most MAX_PASSES passes or
 // MAX_WORK segment tests. O(n + degree * edges) a place.
 import { compassKeptBy } from './compass-order.ts';
 import { segmentMeetsBox } from './drawing-geometry.ts';
 import type { Pt } from './paths.ts';
+import { apart, type Site, siteBox } from './stress-clusters.ts';
 import { cross } from './untangle.ts';
 
 type Box = { w: number; h: number };
@@ -57,10 +63,12 @@ export interface PolishInput {
   ends: readonly (readonly [number, number])[];
   /** [lat, lng] per node. */
   geo: readonly Pt[];
+  /** Sites drawn as boxes around their routers. */
+  sites?: readonly Site[];
 }
 
 /** `start` (node centres, px, placed clear) moved node by node as long as that scores better (CV weighing `evenness`); a new array. */
-export function polishSchematic(start: readonly Pt[], { boxes, ends, geo }: PolishInput, minCompass: number, evenness = EVENNESS): Pt[] {
+export function polishSchematic(start: readonly Pt[], { boxes, ends, geo, sites = [] }: PolishInput, minCompass: number, evenness = EVENNESS): Pt[] {
   const n = start.length;
   const at = start.map((p): Pt => [p[0], p[1]]);
   const edges = ends.filter(([a, b]) => a !== b);
@@ -122,8 +130,32 @@ export function polishSchematic(start: readonly Pt[], { boxes, ends, geo }: Poli
     }
     return c;
   };
-  /** Whether v can stand at p: boxes apart, its circuits clear of other nodes, other circuits clear of it. */
+  // Each router's site (-1: none) and each site's box as the routers stand.
+  const siteOf = new Int32Array(n).fill(-1);
+  sites.forEach((s, k) => { for (const i of s.members) siteOf[i] = k; });
+  const siteRects = sites.map((s) => siteBox(s, at, boxes));
+  const routerRect = (i: number, p: Pt): [number, number, number, number] => [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h];
+  /** The box of v's site were v at p. */
+  const siteBoxAt = (v: number, p: Pt) => {
+    const was = at[v];
+    at[v] = p;
+    const box = siteBox(sites[siteOf[v]], at, boxes);
+    at[v] = was;
+    return box;
+  };
+  /** Whether v at p keeps every site's box clear of the other sites' boxes and of routers not its own. */
+  const sitesClearAt = (v: number, p: Pt) => {
+    const mine = siteOf[v], own = routerRect(v, p);
+    for (let k = 0; k < sites.length; k++) if (k !== mine && !apart(siteRects[k], own)) return false;
+    if (mine < 0) return true;
+    const box = siteBoxAt(v, p);
+    for (let k = 0; k < sites.length; k++) if (k !== mine && !apart(siteRects[k], box)) return false;
+    for (let j = 0; j < n; j++) if (siteOf[j] !== mine && !apart(box, routerRect(j, at[j]))) return false;
+    return true;
+  };
+  /** Whether v can stand at p: boxes apart, its circuits clear of other nodes, other circuits clear of it, sites clear. */
   const clearAt = (v: number, p: Pt) => {
+    if (sites.length > 0 && !sitesClearAt(v, p)) return false;
     for (let j = 0; j < n; j++) {
       if (j === v) continue;
       if (Math.abs(p[0] - at[j][0]) < (boxes[v].w + boxes[j].w) / 2 + GAP && Math.abs(p[1] - at[j][1]) < (boxes[v].h + boxes[j].h) / 2 + GAP) return false;
@@ -228,6 +260,7 @@ export function polishSchematic(start: readonly Pt[], { boxes, ends, geo }: Poli
       }
       if (best === start) continue;
       at[v] = best.p;
+      if (siteOf[v] >= 0) siteRects[siteOf[v]] = siteBox(sites[siteOf[v]], at, boxes);
       kept += best.kept - keptHere;
       crossed += best.crossings - crossHere;
       for (const k of incident[v]) {

@@ -19,19 +19,23 @@ const ROOM = 6;
 const SPREAD_STEP = 1.2;
 const MAX_SPREAD = 6;
 
-/** Each site's box around its routers at `c` (centres). */
-export function siteBoxes(c: readonly Pt[], boxes: readonly Box[], sites: readonly Site[]): Rect[] {
-  return sites.map(({ members, titleWidth }) => {
-    const x0 = Math.min(...members.map((i) => c[i][0] - boxes[i].w / 2)) - CLUSTER_PAD.side;
-    const x1 = Math.max(...members.map((i) => c[i][0] + boxes[i].w / 2)) + CLUSTER_PAD.side;
-    const y0 = Math.min(...members.map((i) => c[i][1] - boxes[i].h / 2)) - CLUSTER_PAD.top;
-    const y1 = Math.max(...members.map((i) => c[i][1] + boxes[i].h / 2)) + CLUSTER_PAD.bottom;
-    const w = Math.max(x1 - x0, titleWidth + 2 * CLUSTER_PAD.side);
-    return [x0 - (w - (x1 - x0)) / 2, y0, w, y1 - y0];
-  });
+/** A site's box around its routers at `c` (centres). */
+export function siteBox({ members, titleWidth }: Site, c: readonly Pt[], boxes: readonly Box[]): Rect {
+  const x0 = Math.min(...members.map((i) => c[i][0] - boxes[i].w / 2)) - CLUSTER_PAD.side;
+  const x1 = Math.max(...members.map((i) => c[i][0] + boxes[i].w / 2)) + CLUSTER_PAD.side;
+  const y0 = Math.min(...members.map((i) => c[i][1] - boxes[i].h / 2)) - CLUSTER_PAD.top;
+  const y1 = Math.max(...members.map((i) => c[i][1] + boxes[i].h / 2)) + CLUSTER_PAD.bottom;
+  const w = Math.max(x1 - x0, titleWidth + 2 * CLUSTER_PAD.side);
+  return [x0 - (w - (x1 - x0)) / 2, y0, w, y1 - y0];
 }
 
-const apart = (a: Rect, b: Rect) => a[0] + a[2] + ROOM <= b[0] || b[0] + b[2] + ROOM <= a[0] || a[1] + a[3] + ROOM <= b[1] || b[1] + b[3] + ROOM <= a[1];
+/** Each site's box around its routers at `c` (centres). */
+export function siteBoxes(c: readonly Pt[], boxes: readonly Box[], sites: readonly Site[]): Rect[] {
+  return sites.map((s) => siteBox(s, c, boxes));
+}
+
+/** Whether two boxes keep ROOM between them. */
+export const apart = (a: Rect, b: Rect) => a[0] + a[2] + ROOM <= b[0] || b[0] + b[2] + ROOM <= a[0] || a[1] + a[3] + ROOM <= b[1] || b[1] + b[3] + ROOM <= a[1];
 
 /** Whether the site boxes keep clear of one another and of every router that is not theirs. */
 function clear(c: readonly Pt[], boxes: readonly Box[], sites: readonly Site[], rects: readonly Rect[]): boolean {

@@ -94,6 +94,15 @@ describe('logical layout of the demo\'s North America dataset (sites as groups)'
 
   it('fits a dashboard panel rather than a strip', () => assertDashboardAspect(ours));
 
+  // Its sites kept clear while the drawing was evened out, not the drawing spread five times over to clear them
+  // (7150 px wide, circuits of 926 px between routers 60 px wide, text too small to read on any page).
+  it('keeps its circuits a few router widths long, so text reads when the picture is fitted to a page', () => {
+    const lengths = ours.lines.map((l) => l.pts.slice(1).reduce((s, p, i) => s + Math.hypot(p[0] - l.pts[i][0], p[1] - l.pts[i][1]), 0)).sort((a, b) => a - b);
+    const median = lengths[lengths.length >> 1];
+    assert.ok(median <= 250, `median circuit ${median.toFixed(0)} px`);
+    assert.ok(ours.width <= 2400, `${ours.width.toFixed(0)} px wide`);
+  });
+
   // Its routers have coordinates: a schematic (docs/render.md: Logical layout), its circuits straight.
   it('keeps the topology JSON shape: positions in the small lat/lng box, straight circuits from node to node', () => {
     assertEdgesOnNodes(topo);

@@ -9,6 +9,7 @@ import type { Pt } from '../../render/paths.ts';
 import { quality } from '../../render/layout-quality.ts';
 import { polishSchematic } from '../../render/schematic-polish.ts';
 import { layoutDrawing, result } from '../../render/stress-drawing.ts';
+import { apart, siteBoxes } from '../../render/stress-clusters.ts';
 
 type Ends = [number, number][];
 const box = { w: 30, h: 15 };
@@ -73,4 +74,23 @@ describe('polishSchematic: uneven circuits', () => {
     }
   });
   it('gives the same drawing every time (no clock, no randomness)', () => assert.deepEqual(polish(at, ends, geo, 0.9), out));
+});
+
+describe('polishSchematic: sites', () => {
+  // The chain again, routers 2 and 3 one site with a short circuit between them, and a router of no circuit just north
+  // of where 3 would go to even the circuits out: there, the site's box (its title above its routers) would cover it.
+  const at: Pt[] = [[0, 0], [60, 0], [400, 0], [460, 0], [800, 0], [560, -36]];
+  const ends: Ends = [[0, 1], [1, 2], [2, 3], [3, 4]];
+  const boxes = at.map(() => box), geo = asDrawn(at), sites = [{ members: [2, 3], titleWidth: 30 }];
+  const covered = (out: Pt[]) => {
+    const [site] = siteBoxes(out, boxes, sites);
+    return [0, 1, 4, 5].filter((i) => !apart(site, [out[i][0] - box.w / 2, out[i][1] - box.h / 2, box.w, box.h]));
+  };
+  it('keeps a site\'s box clear of routers not its own while it evens the circuits out', () => {
+    assert.deepEqual(covered(at), [], 'clear at the start');
+    const out = polishSchematic(at, { boxes, ends, geo, sites }, 0.9);
+    assert.deepEqual(covered(out), []);
+    assert.ok(measured(out, ends, geo).lengthCv < measured(at, ends, geo).lengthCv / 2, 'more even');
+  });
+  it('would cover one, told of no sites', () => assert.deepEqual(covered(polishSchematic(at, { boxes, ends, geo }, 0.9)), [5]));
 });
