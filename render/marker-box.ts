@@ -29,6 +29,7 @@ const MAX_CACHED = 20_000;
 // By markup, then size: the markup strings are the topology's own, whose hash the engine keeps; a key made of
 // size and markup together would be a new string, hashed whole, for every node of every picture.
 const cache = new Map<string, Map<string, Rect>>();
+const outsideCache = new Map<string, Map<string, readonly TextPart[]>>();
 
 const attr = (tag: string, name: string): number | null => {
   const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
@@ -156,11 +157,22 @@ export function shiftText(markup: string, part: TextPart, dy: number): string | 
  * estimate of its width runs a little past the shape (a pill sized to its name: "NORDUnet Copenhagen" estimated
  * 128.3 px in a pill of 127). None when the text sits under a transform, whose boxes are not estimated.
  */
-export function textOutside(markup: string, w: number, h: number): TextPart[] {
+export function textOutside(markup: string, w: number, h: number): readonly TextPart[] {
   if (!markup.includes('<text') || /transform=/.test(markup)) return [];
+  // Kept by markup, then size, as the boxes are: a picture asks for every node, and a map's nodes share a few templates.
+  const key = `${w}x${h}`;
+  let sizes = outsideCache.get(markup);
+  const hit = sizes?.get(key);
+  if (hit) return hit;
   const outerFont = attr(markup.slice(0, markup.indexOf('>') + 1), 'font-size');
   const onShape = ({ x0, y0, x1, y1 }: TextPart['box']) => Math.abs(x0 + x1) <= w && Math.abs(y0 + y1) <= h;
-  return textBoxes(markup, outerFont).filter(({ text, box }) => text && !onShape(box));
+  const outside = textBoxes(markup, outerFont).filter(({ text, box }) => text && !onShape(box));
+  if (!sizes) {
+    if (outsideCache.size >= MAX_CACHED) outsideCache.clear();
+    outsideCache.set(markup, (sizes = new Map()));
+  }
+  sizes.set(key, outside);
+  return outside;
 }
 
 /**
