@@ -3,9 +3,10 @@
 // is the cost those two add and what every live layer, size step and
 // weathermap bucket pays: a geographic SVG of a generated 2,000-node /
 // 5,000-edge backbone, drawn on a thread with a render thread's heap limits
-// as the service draws it (fresh-geographic.ts; target at most 80 ms), and a one-layer map of the
-// demo's North America dataset over HTTP with the output cache off, so every
-// request draws the picture (target at least 200 req/s at 20 connections).
+// as the service draws it (fresh-geographic.ts; target at most 80 ms), and
+// a one-layer map of the demo's North America dataset over HTTP with the
+// output cache off, so every request draws the picture (target at least
+// 200 req/s at one connection).
 // Times are the best of several runs: other work on the machine only adds.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ function onRenderThread(dir: string): Promise<FreshTimes> {
   return new Promise((resolve, reject) => {
     worker.once('message', (times: FreshTimes) => { resolve(times); void worker.terminate(); });
     worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the fresh picture's thread ended (exit code ${code}) without its times`)));
   });
 }
 
