@@ -39,8 +39,9 @@ export function hasCompassOrder(geo: readonly (readonly [number, number])[]): bo
 
 /** compassPlaces, keyed by node; undefined for nodes without a compass order (more than half the globe apart). */
 export function compassPlacesOf<K>(geo: ReadonlyMap<K, readonly [number, number]>): Map<K, Pt> | undefined {
-  if (!hasCompassOrder([...geo.values()])) return undefined;
-  const places = compassPlaces([...geo.values()]);
+  const raw = [...geo.values()];
+  if (!hasCompassOrder(raw)) return undefined;
+  const places = compassPlaces(raw);
   return new Map([...geo.keys()].map((k, i) => [k, places[i]]));
 }
 

@@ -12,6 +12,7 @@
 // template is saved.
 import type { Rect } from './box-index.ts';
 import { compileTemplate } from '../svg-safety/template.ts';
+import { MarkupCache } from './markup-cache.ts';
 import { textWidth } from './text-width.ts';
 import type { TopologyNode } from './types.ts';
 
@@ -25,11 +26,9 @@ export function dataBox(n: TopologyNode): { w: number; h: number } {
 }
 
 const SVG_DEFAULT_FONT_PX = 16;
-const MAX_CACHED = 20_000;
-// By markup, then size: the markup strings are the topology's own, whose hash the engine keeps; a key made of
-// size and markup together would be a new string, hashed whole, for every node of every picture.
-const cache = new Map<string, Map<string, Rect>>();
-const outsideCache = new Map<string, Map<string, readonly TextPart[]>>();
+// By markup, then size: a picture asks for every node, and a map's nodes share a few templates.
+const boxes = new MarkupCache<Rect>();
+const outside = new MarkupCache<readonly TextPart[]>();
 
 const attr = (tag: string, name: string): number | null => {
   const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
@@ -63,19 +62,11 @@ function grow(r: Rect, far: Farthest, tag: string, x0: number, y0: number, x1: n
 
 /** The box of `markup` around the node's position, at least `w` x `h` centred on it, at most its reach. */
 export function markerBox(markup: string, w: number, h: number): Rect {
-  const key = `${w}x${h}`;
-  let sizes = cache.get(markup);
-  const hit = sizes?.get(key);
-  if (hit) return hit;
-  const r = drawnBox(markup, w, h).box;
-  const reach = Math.max(reachOf(w, h), w / 2, h / 2);
-  const clamped = { x0: Math.max(r.x0, -reach), y0: Math.max(r.y0, -reach), x1: Math.min(r.x1, reach), y1: Math.min(r.y1, reach) };
-  if (!sizes) {
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(markup, (sizes = new Map()));
-  }
-  sizes.set(key, clamped);
-  return clamped;
+  return boxes.get(markup, `${w}x${h}`, () => {
+    const r = drawnBox(markup, w, h).box;
+    const reach = Math.max(reachOf(w, h), w / 2, h / 2);
+    return { x0: Math.max(r.x0, -reach), y0: Math.max(r.y0, -reach), x1: Math.min(r.x1, reach), y1: Math.min(r.y1, reach) };
+  });
 }
 
 /** The box the markup's shapes and text cover, unbounded, with the shape that reaches farthest. */
@@ -159,20 +150,11 @@ export function shiftText(markup: string, part: TextPart, dy: number): string | 
  */
 export function textOutside(markup: string, w: number, h: number): readonly TextPart[] {
   if (!markup.includes('<text') || /transform=/.test(markup)) return [];
-  // Kept by markup, then size, as the boxes are: a picture asks for every node, and a map's nodes share a few templates.
-  const key = `${w}x${h}`;
-  let sizes = outsideCache.get(markup);
-  const hit = sizes?.get(key);
-  if (hit) return hit;
-  const outerFont = attr(markup.slice(0, markup.indexOf('>') + 1), 'font-size');
-  const onShape = ({ x0, y0, x1, y1 }: TextPart['box']) => Math.abs(x0 + x1) <= w && Math.abs(y0 + y1) <= h;
-  const outside = textBoxes(markup, outerFont).filter(({ text, box }) => text && !onShape(box));
-  if (!sizes) {
-    if (outsideCache.size >= MAX_CACHED) outsideCache.clear();
-    outsideCache.set(markup, (sizes = new Map()));
-  }
-  sizes.set(key, outside);
-  return outside;
+  return outside.get(markup, `${w}x${h}`, () => {
+    const outerFont = attr(markup.slice(0, markup.indexOf('>') + 1), 'font-size');
+    const onShape = ({ x0, y0, x1, y1 }: TextPart['box']) => Math.abs(x0 + x1) <= w && Math.abs(y0 + y1) <= h;
+    return textBoxes(markup, outerFont).filter(({ text, box }) => text && !onShape(box));
+  });
 }
 
 /**

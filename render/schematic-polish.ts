@@ -23,7 +23,7 @@
 import { compassKeptBy } from './compass-order.ts';
 import { segmentMeetsBox } from './drawing-geometry.ts';
 import type { Pt } from './paths.ts';
-import { apart, type Site, siteBox } from './stress-clusters.ts';
+import { apart, routerBox, type Site, siteBox } from './stress-clusters.ts';
 import { cross } from './untangle.ts';
 
 type Box = { w: number; h: number };
@@ -134,7 +134,6 @@ export function polishSchematic(start: readonly Pt[], { boxes, ends, geo, sites 
   const siteOf = new Int32Array(n).fill(-1);
   sites.forEach((s, k) => { for (const i of s.members) siteOf[i] = k; });
   const siteRects = sites.map((s) => siteBox(s, at, boxes));
-  const routerRect = (i: number, p: Pt): [number, number, number, number] => [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h];
   /** The box of v's site were v at p. */
   const siteBoxAt = (v: number, p: Pt) => {
     const was = at[v];
@@ -145,12 +144,12 @@ export function polishSchematic(start: readonly Pt[], { boxes, ends, geo, sites 
   };
   /** Whether v at p keeps every site's box clear of the other sites' boxes and of routers not its own. */
   const sitesClearAt = (v: number, p: Pt) => {
-    const mine = siteOf[v], own = routerRect(v, p);
+    const mine = siteOf[v], own = routerBox(p, boxes[v]);
     for (let k = 0; k < sites.length; k++) if (k !== mine && !apart(siteRects[k], own)) return false;
     if (mine < 0) return true;
     const box = siteBoxAt(v, p);
     for (let k = 0; k < sites.length; k++) if (k !== mine && !apart(siteRects[k], box)) return false;
-    for (let j = 0; j < n; j++) if (siteOf[j] !== mine && !apart(box, routerRect(j, at[j]))) return false;
+    for (let j = 0; j < n; j++) if (siteOf[j] !== mine && !apart(box, routerBox(at[j], boxes[j]))) return false;
     return true;
   };
   /** Whether v can stand at p: boxes apart, its circuits clear of other nodes, other circuits clear of it, sites clear. */

@@ -8,7 +8,7 @@
 // overlap least, each half the way, in the direction they already lie, so
 // the compass order along that axis is kept. Deterministic, O(rounds * pieces^2).
 import type { Pt } from './paths.ts';
-import { type Site, siteBoxes, spreadForSites } from './stress-clusters.ts';
+import { routerBox, type Site, siteBoxes, spreadForSites } from './stress-clusters.ts';
 
 type Box = { w: number; h: number };
 type Rect = [x: number, y: number, w: number, h: number];
@@ -24,7 +24,7 @@ export function separateSites(c: Pt[], boxes: readonly Box[], sites: readonly Si
   const pieces = [...sites.map((s) => s.members), ...loose.map((i) => [i])];
   const rects = (): Rect[] => [
     ...siteBoxes(c, boxes, sites),
-    ...loose.map((i): Rect => [c[i][0] - boxes[i].w / 2, c[i][1] - boxes[i].h / 2, boxes[i].w, boxes[i].h]),
+    ...loose.map((i) => routerBox(c[i], boxes[i])),
   ];
   const move = (piece: readonly number[], dx: number, dy: number) => { for (const i of piece) c[i] = [c[i][0] + dx, c[i][1] + dy]; };
   for (let round = 0; round < ROUNDS; round++) {

@@ -19,6 +19,9 @@ const ROOM = 6;
 const SPREAD_STEP = 1.2;
 const MAX_SPREAD = 6;
 
+/** A router's box, centred at `p`. */
+export const routerBox = (p: Pt, box: Box): Rect => [p[0] - box.w / 2, p[1] - box.h / 2, box.w, box.h];
+
 /** A site's box around its routers at `c` (centres). */
 export function siteBox({ members, titleWidth }: Site, c: readonly Pt[], boxes: readonly Box[]): Rect {
   const x0 = Math.min(...members.map((i) => c[i][0] - boxes[i].w / 2)) - CLUSTER_PAD.side;
@@ -45,7 +48,7 @@ function clear(c: readonly Pt[], boxes: readonly Box[], sites: readonly Site[], 
     for (let b = a + 1; b < rects.length; b++) if (!apart(rects[a], rects[b])) return false;
     for (let i = 0; i < c.length; i++) {
       if (siteOf.get(i) === a) continue;
-      if (!apart(rects[a], [c[i][0] - boxes[i].w / 2, c[i][1] - boxes[i].h / 2, boxes[i].w, boxes[i].h])) return false;
+      if (!apart(rects[a], routerBox(c[i], boxes[i]))) return false;
     }
   }
   return true;

@@ -13,7 +13,7 @@ import type { Pt } from './paths.ts';
 import { routeCrossings } from './route-crossings.ts';
 import { arrangeSites } from './site-arrangement.ts';
 import { spreadOrSeparate } from './site-separation.ts';
-import { type Site, siteBoxes } from './stress-clusters.ts';
+import { routerBox, type Site, siteBoxes } from './stress-clusters.ts';
 import { COMPASS_GAP, type Start, stressLayout } from './stress-layout.ts';
 import { untangle } from './untangle.ts';
 import { untangleWithin } from './untangle-within.ts';
@@ -166,7 +166,7 @@ function drawFrom({ start, order, within }: Candidate, { boxes, ends, geo, sites
 /** The drawing as ELK's layouts come (nodes `n<i>`, sites `g<k>`, straight routes `e<k>`), shifted to start at MARGIN. */
 export function result(c: Pt[], { boxes, ends, sites = [] }: StressInput): LayoutResult {
   const rects: Record<string, [number, number, number, number]> = {};
-  c.forEach((p, i) => { rects[`n${i}`] = [p[0] - boxes[i].w / 2, p[1] - boxes[i].h / 2, boxes[i].w, boxes[i].h]; });
+  c.forEach((p, i) => { rects[`n${i}`] = routerBox(p, boxes[i]); });
   siteBoxes(c, boxes, sites).forEach((r, k) => { rects[`g${k}`] = r; });
   const all = Object.values(rects);
   const x0 = Math.min(...all.map((r) => r[0])) - MARGIN, y0 = Math.min(...all.map((r) => r[1])) - MARGIN;

@@ -131,7 +131,9 @@ const at = (b: Rect, [x, y]: Pt): Rect => ({ x0: x + b.x0, y0: y + b.y0, x1: x +
  */
 const moved = (p: Placed) => {
   const away = Math.hypot(p.shown[0] - p.at[0], p.shown[1] - p.at[1]);
-  return away > ANCHOR_AFTER_PX && away + ANCHOR_R > Math.min(dataBox(p.node).w, dataBox(p.node).h) / 2;
+  if (away <= ANCHOR_AFTER_PX) return false;
+  const { w, h } = dataBox(p.node);
+  return away + ANCHOR_R > Math.min(w, h) / 2;
 };
 const ANCHOR_BOX: Rect = { x0: -ANCHOR_R, y0: -ANCHOR_R, x1: ANCHOR_R, y1: ANCHOR_R };
 
@@ -152,7 +154,8 @@ const STILL: Pt = [0, 0];
 
 /** The circuits drawn, as segments to ask about, when some marker's template writes text beside it; else null. */
 function circuitIndex(pieces: Scene['lines'], placed: readonly Placed[]): BoxIndex | null {
-  if (!placed.some((p) => p.text && textOutside(p.markup, dataBox(p.node).w, dataBox(p.node).h).length > 0)) return null;
+  const beside = (p: Placed) => { const { w, h } = dataBox(p.node); return textOutside(p.markup, w, h).length > 0; };
+  if (!placed.some((p) => p.text && beside(p))) return null;
   const index = new BoxIndex(64);
   for (const [ax, ay, bx, by] of pieces) index.addSegment(ax, ay, bx, by);
   return index;

@@ -15,15 +15,15 @@ import type { DomLike } from '../svg-safety/sanitize.ts';
 import { serialize } from '../svg-safety/sanitize.ts';
 import { parseFragment } from '../svg-safety/parse.ts';
 import { markSafe } from '../svg-safety/safe-markup.ts';
+import { MarkupCache } from './markup-cache.ts';
 
 /** Smallest template font size a picture shows, in px on screen. */
 export const MIN_TEXT_PX = 8;
 const SVG_DEFAULT_FONT_PX = 16;
 const TEXT = new Set(['text', 'tspan', 'textPath']);
 const KEYWORDS: Record<string, number> = { 'xx-small': 9, 'x-small': 10, small: 13, medium: 16, large: 18, 'x-large': 24, 'xx-large': 32 };
-const MAX_CACHED = 20_000;
-// By markup, then the rest (see marker-box.ts: the markup string's hash is kept, a key built from it is not).
-const cache = new Map<string, Map<string, Shown>>();
+// By markup, then the smallest size shown and the halo.
+const cache = new MarkupCache<Shown>();
 
 export interface Shown {
   /** The markup with the text that cannot be read left out (sanitizer output). */
@@ -71,10 +71,11 @@ function fontPx(el: El, inherited: number): number {
 export function shownMarkup(markup: string, scale: number, keepText = true, halo = '#ffffff'): Shown {
   if (!markup.includes('<text')) return { markup, text: false, minPx: Infinity, hiddenPx: 0, hiddenText: '' };
   const minPx = keepText ? MIN_TEXT_PX * scale : Infinity;
-  const key = `${minPx}:${halo}`;
-  let shownAs = cache.get(markup);
-  const hit = shownAs?.get(key);
-  if (hit) return hit;
+  return cache.get(markup, `${minPx}:${halo}`, () => shownAt(markup, minPx, keepText, halo));
+}
+
+/** shownMarkup's work: `markup` with text under `minPx` (picture units) left out and unstroked text haloed. */
+function shownAt(markup: string, minPx: number, keepText: boolean, halo: string): Shown {
   let root: DomLike;
   try {
     root = parseFragment(markup);
@@ -112,11 +113,5 @@ export function shownMarkup(markup: string, scale: number, keepText = true, halo
   const out: string[] = [];
   for (const child of Array.from(root.childNodes)) out.push(serialize(child));
   const joined = out.join('');
-  const shown: Shown = { markup: markSafe(joined), text: joined.includes('<text'), minPx: smallest, hiddenPx: hidden, hiddenText: hiddenText.join(' ') };
-  if (!shownAs) {
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(markup, (shownAs = new Map()));
-  }
-  shownAs.set(key, shown);
-  return shown;
+  return { markup: markSafe(joined), text: joined.includes('<text'), minPx: smallest, hiddenPx: hidden, hiddenText: hiddenText.join(' ') };
 }

@@ -9,7 +9,7 @@ import type { Pt } from '../../render/paths.ts';
 import { quality } from '../../render/layout-quality.ts';
 import { polishSchematic } from '../../render/schematic-polish.ts';
 import { layoutDrawing, result } from '../../render/stress-drawing.ts';
-import { apart, siteBoxes } from '../../render/stress-clusters.ts';
+import { apart, routerBox, siteBoxes } from '../../render/stress-clusters.ts';
 
 type Ends = [number, number][];
 const box = { w: 30, h: 15 };
@@ -84,7 +84,7 @@ describe('polishSchematic: sites', () => {
   const boxes = at.map(() => box), geo = asDrawn(at), sites = [{ members: [2, 3], titleWidth: 30 }];
   const covered = (out: Pt[]) => {
     const [site] = siteBoxes(out, boxes, sites);
-    return [0, 1, 4, 5].filter((i) => !apart(site, [out[i][0] - box.w / 2, out[i][1] - box.h / 2, box.w, box.h]));
+    return [0, 1, 4, 5].filter((i) => !apart(site, routerBox(out[i], box)));
   };
   it('keeps a site\'s box clear of routers not its own while it evens the circuits out', () => {
     assert.deepEqual(covered(at), [], 'clear at the start');
